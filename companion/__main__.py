@@ -1,0 +1,88 @@
+"""Command line: `python -m companion [board show | scenario run | demo]`.
+
+Without arguments it shows the default fortress and resolves a demonstration Strigoi turn
+(until the touchscreen app replaces it as the default job).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.boardfile import load_board_file, read_json
+from companion.errors import CompanionError
+
+
+def _situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
+    from companion.engine.situation import Situation
+    from companion.scenario.model import StateSpec, _convert, build_situation
+
+    if state_path is None:
+        return Situation(board=fortress.initial_state())
+    data = read_json(Path(state_path))
+    if isinstance(data, dict) and "state" in data and "format" in data:
+        data = data["state"]
+    return build_situation(fortress, _convert(data, StateSpec, "state"))
+
+
+def cmd_board_show(args: argparse.Namespace) -> int:
+    from companion.textview import render_board
+
+    fortress = load_board_file(args.file)
+    print(render_board(fortress, _situation_for(fortress, args.state)))
+    return 0
+
+
+def cmd_scenario_run(args: argparse.Namespace) -> int:
+    from companion.scenario.runner import run
+
+    return run(args.paths, args.json, sys.stdout)
+
+
+def cmd_demo(_: argparse.Namespace) -> int:
+    from companion.demo import run_demo
+
+    print(run_demo())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m companion", description=__doc__)
+    parser.set_defaults(func=cmd_demo)
+    sub = parser.add_subparsers(dest="command")
+    board = sub.add_parser("board", help="board files").add_subparsers(dest="board_command")
+    show = board.add_parser("show", help="print a fortress in the terminal")
+    show.add_argument("file", nargs="?", help="armata-board/1 file (default: the default fortress)")
+    show.add_argument("--state", help="scenario file or state object to place figures")
+    show.set_defaults(func=cmd_board_show)
+    scenario = sub.add_parser("scenario", help="rule scenarios").add_subparsers(
+        dest="scenario_command"
+    )
+    run = scenario.add_parser("run", help="run armata-scenario/1 files or folders")
+    run.add_argument("paths", nargs="+", metavar="PATH")
+    run.add_argument("--json", action="store_true", help="one JSON object per line")
+    run.set_defaults(func=cmd_scenario_run)
+    demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command in ("board", "scenario") and getattr(args, "func", None) in (None, cmd_demo):
+        parser.parse_args([args.command, "--help"])
+    try:
+        return int(args.func(args))
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

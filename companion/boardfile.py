@@ -1,0 +1,48 @@
+"""Reading and writing `armata-board/1` files (the I/O half; validation lives in the engine)."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.engine.board_build import build_fortress
+from companion.engine.board_schema import board_spec_to_data, parse_board_spec
+from companion.engine.fortress import Fortress
+from companion.errors import BoardFormatError
+
+DEFAULT_BOARD = "default-fortress.json"
+_CELL = re.compile(r"\[\s*(-?\d+),\s*(-?\d+)\s*\]")
+_CELL_RUN = re.compile(r"\[\s*((?:\[-?\d+, -?\d+\],?\s*)+)\]")
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardFormatError("", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardFormatError("", f"{path} is not JSON: {exc}") from None
+
+
+def load_board_file(path: Path | str | None = None) -> Fortress:
+    """Load a board file; `None` loads the default fortress shipped with the package."""
+    if path is None:
+        text = resources.files("companion.data").joinpath(DEFAULT_BOARD).read_text("utf-8")
+        return build_fortress(parse_board_spec(json.loads(text)))
+    return build_fortress(parse_board_spec(read_json(Path(path))))
+
+
+def dump_board(fortress: Fortress) -> str:
+    return format_board_json(board_spec_to_data(fortress.spec))
+
+
+def format_board_json(data: Any) -> str:
+    """Indented JSON with every cell `[q, r]` and every polyline on one line, for hand editing."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    text = _CELL.sub(r"[\1, \2]", text)
+    return _CELL_RUN.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text)

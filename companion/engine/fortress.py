@@ -1,0 +1,201 @@
+"""The fortress geometry: rooms, spaces, open edges, books, ladders and the stairs network.
+
+A `Fortress` is immutable and built once from an `armata-board/1` document (see `board_build`).
+What changes during play (platform rotations, collapsed platforms, ladders still standing) is a
+small `BoardState` value. Every query takes both. Platform edges are precomputed for all six
+rotations, so turning a platform is O(1): only the state's rotation number changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from companion.engine.board_schema import BoardSpec
+from companion.engine.hexgrid import DIRECTIONS, Cell, opposite
+
+Feature = Literal["red", "grey", "stairs"]
+FEATURES: tuple[Feature, ...] = ("red", "grey", "stairs")
+LETTERS = "ABCDEF"
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    id: str
+    index: int
+    tile: str
+    at: Cell
+    centre: Cell
+    orientation: int
+    platform: str | None
+    rotation: int
+    strigoi_start: bool
+    #: room id adjacent in each absolute direction 0-5, or None.
+    neighbours: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    id: str
+    room: str
+    side: int
+    cell: Cell
+    room_cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """The parts of the board that change during a game."""
+
+    rotations: Mapping[str, int]
+    collapsed: frozenset[str] = frozenset()
+    ladders: frozenset[str] = frozenset()
+
+    def rotated(self, room: str, rotation: int) -> BoardState:
+        rotations = dict(self.rotations)
+        rotations[room] = rotation % 6
+        return replace(self, rotations=rotations)
+
+    def with_collapsed(self, room: str) -> BoardState:
+        return replace(self, collapsed=self.collapsed | {room})
+
+    def without_ladder(self, ladder: str) -> BoardState:
+        return replace(self, ladders=self.ladders - {ladder})
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformGeometry:
+    """A platform placed in one room, precomputed for each of the six rotations."""
+
+    cells: frozenset[Cell]  # the cells it covers (within P of the centre), whatever the rotation
+    spaces: tuple[frozenset[Cell], ...]
+    features: tuple[Mapping[Cell, Feature], ...]
+    masks: tuple[Mapping[Cell, int], ...]  # open-edge bits added by the platform (internal + crossing)
+    books: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fortress:
+    spec: BoardSpec
+    room_radius: int
+    platform_radius: int
+    rooms: Mapping[str, Room]
+    centre_room: str
+    centre_books: str
+    ladders: Mapping[str, Ladder]
+    room_of_cell: Mapping[Cell, str]
+    tile_spaces: frozenset[Cell]
+    tile_features: Mapping[Cell, Feature]
+    static_masks: Mapping[Cell, int]
+    platforms: Mapping[str, PlatformGeometry]  # by room id
+    ladder_by_side: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    ladder_by_cell: Mapping[Cell, str] = field(default_factory=dict)
+    ladder_by_room_cell: Mapping[Cell, tuple[str, ...]] = field(default_factory=dict)
+
+    # ----- state -------------------------------------------------------------------------------
+    def initial_state(self) -> BoardState:
+        return BoardState(
+            rotations={r.id: r.rotation for r in self.rooms.values() if r.platform is not None},
+            collapsed=frozenset(),
+            ladders=frozenset(self.ladders),
+        )
+
+    def has_platform(self, room: str, state: BoardState) -> bool:
+        return room in self.platforms and room not in state.collapsed
+
+    # ----- cells -------------------------------------------------------------------------------
+    def centre(self, room: str) -> Cell:
+        return self.rooms[room].centre
+
+    def room_at(self, cell: Cell) -> str | None:
+        """The room a cell belongs to (ladders and gaps belong to none)."""
+        return self.room_of_cell.get(cell)
+
+    def on_platform(self, cell: Cell, state: BoardState) -> str | None:
+        """The room whose standing platform covers `cell`, if any."""
+        room = self.room_of_cell.get(cell)
+        if room is None or not self.has_platform(room, state):
+            return None
+        return room if cell in self.platforms[room].cells else None
+
+    def is_space(self, cell: Cell, state: BoardState) -> bool:
+        if cell in self.tile_spaces:
+            return True
+        ladder = self.ladder_by_cell.get(cell)
+        if ladder is not None:
+            return ladder in state.ladders
+        room = self.room_of_cell.get(cell)
+        if room is None or not self.has_platform(room, state):
+            return False
+        return cell in self.platforms[room].spaces[state.rotations[room]]
+
+    def spaces(self, state: BoardState) -> list[Cell]:
+        cells = set(self.tile_spaces)
+        for room, geometry in self.platforms.items():
+            if room not in state.collapsed:
+                cells |= geometry.spaces[state.rotations[room]]
+        cells |= {self.ladders[lid].cell for lid in state.ladders}
+        return sorted(cells)
+
+    def feature(self, cell: Cell, state: BoardState) -> Feature | None:
+        feature = self.tile_features.get(cell)
+        if feature is not None:
+            return feature
+        if cell in self.ladder_by_cell:
+            return "stairs" if self.ladder_by_cell[cell] in state.ladders else None
+        room = self.room_of_cell.get(cell)
+        if room is None or not self.has_platform(room, state):
+            return None
+        return self.platforms[room].features[state.rotations[room]].get(cell)
+
+    def stairs(self, state: BoardState) -> list[Cell]:
+        """Every stairs space (ladders included): the underground network of R-MOV-5."""
+        cells = [c for c, f in self.tile_features.items() if f == "stairs"]
+        for room, geometry in self.platforms.items():
+            if room not in state.collapsed:
+                features = geometry.features[state.rotations[room]]
+                cells.extend(c for c, f in features.items() if f == "stairs")
+        cells.extend(self.ladders[lid].cell for lid in state.ladders)
+        return sorted(cells)
+
+    # ----- edges -------------------------------------------------------------------------------
+    def open_mask(self, cell: Cell, state: BoardState) -> int:
+        """Bit d set when the edge from `cell` in direction d is open."""
+        mask = self.static_masks.get(cell, 0)
+        room = self.room_of_cell.get(cell)
+        if room is not None:
+            geometry = self.platforms.get(room)
+            if geometry is not None and room not in state.collapsed:
+                mask |= geometry.masks[state.rotations[room]].get(cell, 0)
+            for lid in self.ladder_by_room_cell.get(cell, ()):
+                if lid in state.ladders:
+                    mask |= 1 << self.ladders[lid].side
+        else:
+            lid = self.ladder_by_cell.get(cell)
+            if lid is not None and lid in state.ladders:
+                mask |= 1 << opposite(self.ladders[lid].side)
+        return mask
+
+    def is_open(self, cell: Cell, direction: int, state: BoardState) -> bool:
+        return bool(self.open_mask(cell, state) >> direction & 1)
+
+    def open_neighbours(self, cell: Cell, state: BoardState) -> Iterator[tuple[int, Cell]]:
+        mask = self.open_mask(cell, state)
+        q, r = cell
+        for d in range(6):
+            if mask >> d & 1:
+                dq, dr = DIRECTIONS[d]
+                yield d, (q + dq, r + dr)
+
+    # ----- books -------------------------------------------------------------------------------
+    def book_direction(self, room: str, letter: str, state: BoardState) -> int | None:
+        """Absolute direction the book `letter` points to in `room` (platform or centre room)."""
+        if room == self.centre_room:
+            books, turn = self.centre_books, self.rooms[room].orientation
+        elif self.has_platform(room, state):
+            books, turn = self.platforms[room].books, state.rotations[room]
+        else:
+            return None
+        index = books.find(letter)
+        return None if index < 0 else (index + turn) % 6

@@ -1,0 +1,64 @@
+"""Where a hero may end a move (R-MOV), as defined for `reachable` in SCENARIOS.md.
+
+A 0-1 breadth-first search: a comrade's space costs nothing to enter and cannot be an end
+(R-MOV-3); an active encounter space ends the move unless Stealth (R-MOV-2); a Strigoi's space
+needs Stealth to cross and is never an end (R-MOV-4); stairs reach every other stairs (R-MOV-5).
+Decision: a comrade standing on an encounter space is jumped over, so that encounter does not
+stop the move (the move cannot end there, and the rules fight only where a move ends).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from companion.engine.fortress import Fortress
+from companion.engine.hexgrid import Cell
+from companion.engine.situation import Situation
+
+
+def active_encounter(fortress: Fortress, situation: Situation, cell: Cell) -> bool:
+    feature = fortress.feature(cell, situation.board)
+    return feature in ("red", "grey") and cell not in situation.fight_markers
+
+
+def reachable(
+    fortress: Fortress, situation: Situation, start: Cell, steps: int, stealth: bool
+) -> list[Cell]:
+    """Sorted cells where a hero starting at `start` may legally end a move of up to `steps`."""
+    state = situation.board
+    occupants = situation.occupants(fortress)
+    occupants.pop(start, None)
+    comrades = {c for c, f in occupants.items() if f.startswith("hero:")}
+    strigoi = {c for c, f in occupants.items() if f.startswith("strigoi:")}
+    stairs: list[Cell] | None = None
+    best: dict[Cell, int] = {start: 0}
+    queue: deque[tuple[int, Cell]] = deque([(0, start)])
+    while queue:
+        cost, cell = queue.popleft()
+        if cost > best.get(cell, steps + 1):
+            continue
+        stops = (
+            cell != start
+            and not stealth
+            and cell not in comrades
+            and active_encounter(fortress, situation, cell)
+        )
+        if stops:
+            continue
+        targets = [n for _, n in fortress.open_neighbours(cell, state)]
+        if fortress.feature(cell, state) == "stairs":
+            if stairs is None:
+                stairs = fortress.stairs(state)
+            targets.extend(s for s in stairs if s != cell)
+        for nxt in targets:
+            if nxt in strigoi and not stealth:
+                continue
+            extra = 0 if nxt in comrades else 1
+            new = cost + extra
+            if new <= steps and new < best.get(nxt, steps + 1):
+                best[nxt] = new
+                if extra:
+                    queue.append((new, nxt))
+                else:
+                    queue.appendleft((new, nxt))
+    return sorted(c for c in best if c != start and c not in comrades and c not in strigoi)

@@ -1,0 +1,38 @@
+"""One error root for the whole companion; each subclass also inherits the builtin it resembles."""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Root of every error the companion raises on purpose."""
+
+
+class BoardFormatError(CompanionError, ValueError):
+    """An `armata-board/1` document is invalid. `path` names the offending JSON path."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class InvalidSituation(CompanionError, ValueError):
+    """A game situation (figures, rotations, markers) does not fit the board it is placed on."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class IllegalCommand(CompanionError, ValueError):
+    """A request the rules refuse (unknown Strigoi, bad letter, ...)."""
+
+
+class ScenarioError(CompanionError, ValueError):
+    """A scenario file is not a valid `armata-scenario/1` document."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message)

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The project's two commands:
+#   ./setup.sh run  [ARGS...]  install what the app needs, then start it (python -m companion ARGS)
+#   ./setup.sh test [PYTEST ARGS...]  install what the tests need, then lint, type-check and test
+# Idempotent: a second call installs nothing new. Uses sudo only when not root.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+VENV="$ROOT/.venv"
+# Debian packages each mode needs beyond Python itself (grows with the hardware and UI issues).
+RUN_APT_PACKAGES=()
+TEST_APT_PACKAGES=()
+
+die() { echo "setup.sh: $*" >&2; exit 1; }
+log() { echo "setup.sh: $*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else die "need root to run '$*' (not root and no sudo available)"
+    fi
+}
+
+APT_UPDATED=0
+apt_install() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    command -v apt-get >/dev/null 2>&1 || die "missing system packages (${missing[*]}) and no apt-get to install them"
+    log "installing system packages: ${missing[*]}"
+    if [ "$APT_UPDATED" -eq 0 ]; then
+        as_root apt-get update -qq || die "apt-get update failed"
+        APT_UPDATED=1
+    fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+        || die "could not install system packages: ${missing[*]}"
+}
+
+find_python() {
+    local candidate
+    for candidate in python3.13 python3.12 python3.11 python3; do
+        if command -v "$candidate" >/dev/null 2>&1 \
+            && "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+            echo "$candidate"; return 0
+        fi
+    done
+    return 1
+}
+
+ensure_python() {
+    PYTHON="$(find_python)" || { apt_install python3 python3-venv python3-dev; PYTHON="$(find_python)"; } \
+        || die "Python >= 3.11 is required and could not be installed"
+    if ! "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+        apt_install python3-venv
+        "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || die "$PYTHON has no working venv module"
+    fi
+}
+
+# Install the project into .venv with the given extras, once per pyproject.toml content.
+ensure_venv() {
+    local extras="$1"
+    [ -x "$VENV/bin/python" ] || { log "creating $VENV"; "$PYTHON" -m venv "$VENV" || die "could not create $VENV"; }
+    local stamp="$VENV/.installed-$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16)-${extras:-base}"
+    if [ ! -f "$stamp" ]; then
+        log "installing Python packages${extras:+ [$extras]}"
+        "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null || die "could not upgrade pip"
+        local target="$ROOT"
+        [ -n "$extras" ] && target="$ROOT[$extras]"
+        "$VENV/bin/python" -m pip install -q -e "$target" || die "could not install Python packages (see pip output above)"
+        touch "$stamp"
+    fi
+}
+
+cmd_run() {
+    ensure_python
+    [ "${#RUN_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${RUN_APT_PACKAGES[@]}"
+    ensure_venv ""
+    cd "$ROOT"
+    exec "$VENV/bin/python" -m companion "$@"
+}
+
+cmd_test() {
+    ensure_python
+    [ "${#TEST_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${TEST_APT_PACKAGES[@]}"
+    ensure_venv "dev"
+    cd "$ROOT"
+    log "ruff"
+    "$VENV/bin/ruff" check . || die "ruff found problems"
+    log "mypy"
+    "$VENV/bin/mypy" companion/engine companion/scenario companion/boardfile.py || die "mypy found problems"
+    log "pytest"
+    "$VENV/bin/python" -m pytest -q "$@"
+}
+
+case "${1:-}" in
+    run)  shift; cmd_run "$@" ;;
+    test) shift; cmd_test "$@" ;;
+    *)    echo "usage: ./setup.sh run [ARGS...] | ./setup.sh test [PYTEST ARGS...]" >&2; exit 2 ;;
+esac
