@@ -117,9 +117,17 @@ def _check_features(
             part.spaces.add(cell)
 
 
-def _check_adjacent(polyline: list[CellSpec], j: int, here: str) -> None:
-    if j > 0 and direction_between(polyline[j - 1], polyline[j]) is None:
-        raise BoardFormatError(here, f"not adjacent to {fmt(polyline[j - 1])}")
+def _check_cells(
+    polyline: list[CellSpec], path: str, nameable: Callable[[CellSpec], bool], limit: str
+) -> None:
+    """First pass over a polyline: every step adjacent, every cell within what the part may name."""
+    if not polyline:
+        raise BoardFormatError(path, "empty polyline")
+    for j, cell in enumerate(polyline):
+        if j > 0 and direction_between(polyline[j - 1], cell) is None:
+            raise BoardFormatError(f"{path}[{j}]", f"not adjacent to {fmt(polyline[j - 1])}")
+        if not nameable(cell):
+            raise BoardFormatError(f"{path}[{j}]", f"cell {fmt(cell)} lies beyond {limit}")
 
 
 def _polyline_neighbours(polyline: list[CellSpec], j: int) -> list[CellSpec]:
@@ -138,12 +146,13 @@ def _tile_geometry(tid: str, tile: TileSpec, radius: int, prad: int) -> _PartGeo
     def under_platform(cell: CellSpec) -> bool:
         return tile.cutout and distance(cell) <= prad
 
+    def nameable(cell: CellSpec) -> bool:
+        return distance(cell) <= radius or cell in doors
+
     for i, polyline in enumerate(tile.corridors):
-        if not polyline:
-            raise BoardFormatError(f"{path}.corridors[{i}]", "empty polyline")
+        _check_cells(polyline, f"{path}.corridors[{i}]", nameable, f"the room radius {radius}")
         for j, cell in enumerate(polyline):
             here = f"{path}.corridors[{i}][{j}]"
-            _check_adjacent(polyline, j, here)
             neighbours = _polyline_neighbours(polyline, j)
             if owns(cell):
                 part.spaces.add(cell)
@@ -154,17 +163,13 @@ def _tile_geometry(tid: str, tile: TileSpec, radius: int, prad: int) -> _PartGeo
                         f"cell {fmt(cell)} belongs to the platform: a tile may name it only as the "
                         "far end of a crossing edge",
                     )
-            elif cell in doors:
+            else:
                 spoke = scale(DIRECTIONS[doors[cell]], radius)
                 if not neighbours or any(n != spoke for n in neighbours):
                     raise BoardFormatError(
                         here,
                         f"door cell {fmt(cell)} may only end a door edge from {fmt(spoke)}",
                     )
-            else:
-                raise BoardFormatError(
-                    here, f"cell {fmt(cell)} lies beyond the room radius {radius}"
-                )
             if j == 0:
                 continue
             a, b = polyline[j - 1], cell
@@ -174,7 +179,7 @@ def _tile_geometry(tid: str, tile: TileSpec, radius: int, prad: int) -> _PartGeo
                 part.door_sides.add(doors[b] if b in doors else doors[a])
             else:
                 part.crossing_edges.add(edge(a, b))
-    _check_features(tile.spaces, path, owns, part, "tile")
+    _check_features(tile.spaces or SpacesSpec(), path, owns, part, "tile")
     if tile.cutout:
         if tile.books is not None:
             raise BoardFormatError(f"{path}.books", "only a tile without cut-out carries books")
@@ -190,16 +195,18 @@ def _platform_geometry(pid: str, platform: PlatformSpec, prad: int) -> _PartGeom
     def owns(cell: CellSpec) -> bool:
         return distance(cell) <= prad
 
+    def nameable(cell: CellSpec) -> bool:
+        return distance(cell) <= prad + 1
+
     for i, polyline in enumerate(platform.corridors):
-        if not polyline:
-            raise BoardFormatError(f"{path}.corridors[{i}]", "empty polyline")
+        _check_cells(
+            polyline, f"{path}.corridors[{i}]", nameable, f"the platform radius {prad} (+1)"
+        )
         for j, cell in enumerate(polyline):
             here = f"{path}.corridors[{i}][{j}]"
-            _check_adjacent(polyline, j, here)
-            dist = distance(cell)
-            if dist <= prad:
+            if owns(cell):
                 part.spaces.add(cell)
-            elif dist == prad + 1:
+            else:
                 neighbours = _polyline_neighbours(polyline, j)
                 if not neighbours or not all(owns(n) for n in neighbours):
                     raise BoardFormatError(
@@ -207,10 +214,6 @@ def _platform_geometry(pid: str, platform: PlatformSpec, prad: int) -> _PartGeom
                         f"cell {fmt(cell)} is outside the platform: it may be named only as the "
                         "far end of a crossing edge",
                     )
-            else:
-                raise BoardFormatError(
-                    here, f"cell {fmt(cell)} lies beyond the platform radius {prad} (+1)"
-                )
             if j == 0:
                 continue
             a, b = polyline[j - 1], cell
@@ -218,7 +221,7 @@ def _platform_geometry(pid: str, platform: PlatformSpec, prad: int) -> _PartGeom
                 part.internal_edges.add(edge(a, b))
             else:
                 part.crossing_edges.add(edge(a, b))
-    _check_features(platform.spaces, path, owns, part, "platform")
+    _check_features(platform.spaces or SpacesSpec(), path, owns, part, "platform")
     return part
 
 
@@ -272,7 +275,8 @@ def _place_rooms(spec: BoardSpec, tiles: Mapping[str, _PartGeometry]) -> dict[st
             if room.platform in platform_used:
                 raise BoardFormatError(
                     f"{here}.platform",
-                    f"platform {room.platform!r} is already in room {platform_used[room.platform]!r}",
+                    f"platform {room.platform!r} is already in room "
+                    f"{platform_used[room.platform]!r}",
                 )
             platform_used[room.platform] = room.id
         by_at[at] = room.id

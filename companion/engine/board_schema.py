@@ -10,6 +10,7 @@ import re
 from typing import Any, TypeVar
 
 import msgspec
+import msgspec.json
 
 from companion.errors import BoardFormatError
 
@@ -31,14 +32,14 @@ class SpacesSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
 class TileSpec(msgspec.Struct, omit_defaults=True):
     cutout: bool
     corridors: list[Polyline] = []
-    spaces: SpacesSpec = msgspec.field(default_factory=SpacesSpec)
+    spaces: SpacesSpec | None = None
     books: str | list[str] | None = None
 
 
 class PlatformSpec(msgspec.Struct, omit_defaults=True):
     books: str | list[str]
     corridors: list[Polyline] = []
-    spaces: SpacesSpec = msgspec.field(default_factory=SpacesSpec)
+    spaces: SpacesSpec | None = None
     strigoi_start: bool = False
 
 
@@ -105,7 +106,9 @@ def parse_board_spec(data: object) -> BoardSpec:
     if not isinstance(platforms_raw, dict):
         raise BoardFormatError("platforms", "expected an object of platforms by id")
     tiles = {str(k): _convert(v, TileSpec, f"tiles.{k}") for k, v in tiles_raw.items()}
-    platforms = {str(k): _convert(v, PlatformSpec, f"platforms.{k}") for k, v in platforms_raw.items()}
+    platforms = {
+        str(k): _convert(v, PlatformSpec, f"platforms.{k}") for k, v in platforms_raw.items()
+    }
     shallow["tiles"] = {}
     shallow["platforms"] = {}
     spec = _convert(shallow, BoardSpec, "")
@@ -115,7 +118,7 @@ def parse_board_spec(data: object) -> BoardSpec:
 
 
 def board_spec_to_data(spec: BoardSpec) -> dict[str, Any]:
-    """The JSON-ready document of a board spec (defaults omitted, cells as lists)."""
-    data = msgspec.to_builtins(spec)
+    """The canonical JSON document of a board spec: defaults omitted, cells as lists."""
+    data = msgspec.json.decode(msgspec.json.encode(spec))
     assert isinstance(data, dict)
     return data

@@ -41,8 +41,8 @@ def collapse(fortress: Fortress, situation: Situation, letter: str) -> Collapse:
     centre = fortress.centre_room
     state = situation.board
     if letter == "X":
-        why = (reason("R-COL-1", "collapse_letter_x"),)
-        return Collapse(None, None, 0, (), (), None, why, situation)
+        nothing = (reason("R-COL-1", "collapse_letter_x"),)
+        return Collapse(None, None, 0, (), (), None, nothing, situation)
     direction = fortress.book_direction(centre, letter, state)
     assert direction is not None
     why: list[Reason] = [
@@ -80,6 +80,12 @@ def collapse(fortress: Fortress, situation: Situation, letter: str) -> Collapse:
             why.append(reason("R-COL-3", "strigoi_to_centre", strigoi=name, room=centre))
     after = replace(after, strigoi=strigoi)
     return Collapse(
-        target, direction, len(relocate), tuple(sorted(relocate)), tuple(sorted(leapt)),
-        moved_to, tuple(why), after,
+        target,
+        direction,
+        len(relocate),
+        tuple(sorted(relocate)),
+        tuple(sorted(leapt)),
+        moved_to,
+        tuple(why),
+        after,
     )

@@ -35,7 +35,8 @@ _TEMPLATES: Mapping[str, str] = {
     "landing_on_hero": "{hero} stands on the centre of {room}: no protection, the pack loses "
     "1 blood point and {hero} moves to a ladder or stairs",
     "sees": "looking {direction_name}: {figure} at distance {distance}",
-    "sees_nothing": "looking {direction_name}: nobody in sight",
+    "sees_nothing": "looking {direction_name}: nobody in sight along {reach} open space(s)",
+    "line_closed": "looking {direction_name}: the corridor is closed",
     "target": "{strigoi} attacks {hero}, the nearest visible hero (distance {distance})",
     "target_tie": "{strigoi} attacks {hero}: distance {distance} is tied, {hero} has the higher "
     "initiative",

@@ -71,7 +71,9 @@ class PlatformGeometry:
     cells: frozenset[Cell]  # the cells it covers (within P of the centre), whatever the rotation
     spaces: tuple[frozenset[Cell], ...]
     features: tuple[Mapping[Cell, Feature], ...]
-    masks: tuple[Mapping[Cell, int], ...]  # open-edge bits added by the platform (internal + crossing)
+    masks: tuple[
+        Mapping[Cell, int], ...
+    ]  # open-edge bits added by the platform (internal + crossing)
     books: str
 
 
@@ -172,9 +174,9 @@ class Fortress:
                 if lid in state.ladders:
                     mask |= 1 << self.ladders[lid].side
         else:
-            lid = self.ladder_by_cell.get(cell)
-            if lid is not None and lid in state.ladders:
-                mask |= 1 << opposite(self.ladders[lid].side)
+            ladder = self.ladder_by_cell.get(cell)
+            if ladder is not None and ladder in state.ladders:
+                mask |= 1 << opposite(self.ladders[ladder].side)
         return mask
 
     def is_open(self, cell: Cell, direction: int, state: BoardState) -> bool:

@@ -63,9 +63,7 @@ def line_of_sight(
     return [s for s in seen if s is not None]
 
 
-def target_key(
-    situation: Situation, options: Options, sighting: Sighting
-) -> tuple[int, int, int]:
+def target_key(situation: Situation, options: Options, sighting: Sighting) -> tuple[int, int, int]:
     """Sort key: nearest first, then higher initiative, then (option) later seat (R-LOS-2)."""
     hero = sighting.hero
     assert hero is not None

@@ -12,9 +12,9 @@ from typing import Literal
 
 from companion.engine.explain import Reason, reason
 from companion.engine.fortress import Fortress
-from companion.engine.hexgrid import opposite
+from companion.engine.hexgrid import Cell, opposite
 from companion.engine.options import Options
-from companion.engine.sight import choose_target, first_on_ray, line_of_sight
+from companion.engine.sight import Sighting, choose_target, first_on_ray, line_of_sight, ray
 from companion.engine.situation import Situation
 from companion.errors import IllegalCommand
 
@@ -105,14 +105,12 @@ def teleport(
     check_letter(letter)
     start = situation.strigoi_room(strigoi)
     if letter == "X":
-        why = (reason("R-TEL-6", "letter_x", strigoi=strigoi, room=start),)
-        return Teleport(strigoi, start, start, False, False, None, None, why)
+        stay = (reason("R-TEL-6", "letter_x", strigoi=strigoi, room=start),)
+        return Teleport(strigoi, start, start, False, False, None, None, stay)
     direction = fortress.book_direction(start, letter, situation.board)
     if direction is None:
         raise IllegalCommand(f"{strigoi} stands in {start!r}, which has no books to read")
-    why: list[Reason] = [
-        reason("R-TEL-2", "book", letter=letter, room=start, direction=direction)
-    ]
+    why: list[Reason] = [reason("R-TEL-2", "book", letter=letter, room=start, direction=direction)]
     bounced = False
     for attempt in (direction, opposite(direction)):
         kind, value, because = _probe(fortress, situation, strigoi, start, attempt, options)
@@ -164,12 +162,27 @@ def _destroy_ladder(
     if not board.ladders:
         blood += 1
         why.append(reason("R-TEL-4", "last_ladder"))
-    return _LadderOutcome(ladder_id, blood, tuple(relocate), tuple(why), situation.with_board(board))
+    return _LadderOutcome(
+        ladder_id, blood, tuple(relocate), tuple(why), situation.with_board(board)
+    )
 
 
 def _landing_victim(fortress: Fortress, situation: Situation, room: str) -> str | None:
     centre = fortress.centre(room)
     return next((h.hero for h in situation.heroes if h.at == centre), None)
+
+
+def _line_reason(
+    fortress: Fortress, situation: Situation, origin: Cell, direction: int, seen: Sighting | None
+) -> Reason:
+    if seen is not None:
+        return reason(
+            "R-LOS-1", "sees", direction=direction, figure=seen.figure, distance=seen.distance
+        )
+    reach = len(ray(fortress, situation.board, origin, direction))
+    if reach == 0:
+        return reason("R-LOS-1", "line_closed", direction=direction)
+    return reason("R-LOS-1", "sees_nothing", direction=direction, reach=reach)
 
 
 def strigoi_step(
@@ -201,12 +214,7 @@ def strigoi_step(
         sightings = line_of_sight(fortress, after.board, occupants, origin)
         seen = {s.direction: s for s in sightings}
         for d in range(6):
-            s = seen.get(d)
-            why.append(
-                reason("R-LOS-1", "sees", direction=d, figure=s.figure, distance=s.distance)
-                if s
-                else reason("R-LOS-1", "sees_nothing", direction=d)
-            )
+            why.append(_line_reason(fortress, after, origin, d, seen.get(d)))
         chosen = choose_target(after, options, sightings)
         if chosen is None:
             why.append(reason("R-LOS-2", "nobody_visible", strigoi=strigoi))
@@ -238,7 +246,12 @@ def strigoi_step(
         outcome = _destroy_ladder(fortress, situation, strigoi, moved.ladder)
         why += outcome.why
         return StrigoiStep(
-            moved, None, outcome.destroyed, outcome.blood_lost, outcome.relocate, tuple(why),
+            moved,
+            None,
+            outcome.destroyed,
+            outcome.blood_lost,
+            outcome.relocate,
+            tuple(why),
             outcome.after,
         )
     why.append(reason("R-TEL-7", "stays_no_attack", strigoi=strigoi))
@@ -260,7 +273,9 @@ def curse(fortress: Fortress, situation: Situation, letter: str, options: Option
     why = list(moved.why)
     if moved.moved:
         after = situation.with_strigoi(strigoi, moved.to)
-        cursed = tuple(sorted(h.hero for h in situation.heroes if fortress.room_at(h.at) == moved.to))
+        cursed = tuple(
+            sorted(h.hero for h in situation.heroes if fortress.room_at(h.at) == moved.to)
+        )
         why.append(reason("R-CUR-1", "curse", strigoi=strigoi, room=moved.to))
         victim = _landing_victim(fortress, situation, moved.to)
         if victim is None:
@@ -275,6 +290,11 @@ def curse(fortress: Fortress, situation: Situation, letter: str, options: Option
     outcome = _destroy_ladder(fortress, situation, strigoi, moved.ladder)
     why += outcome.why
     return Curse(
-        moved, (), outcome.destroyed, outcome.blood_lost, outcome.relocate, tuple(why),
+        moved,
+        (),
+        outcome.destroyed,
+        outcome.blood_lost,
+        outcome.relocate,
+        tuple(why),
         outcome.after,
     )

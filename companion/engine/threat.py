@@ -98,6 +98,8 @@ def threat_map(
                 after = others.with_strigoi(name, jump.to)
                 if origin in found:
                     found[origin].append(Threat(name, card, "landing", wounds, False, 0))
+                elif any(h.at == origin for h in others.heroes):
+                    continue  # R-LOS-4: the comrade on the landing centre takes the attack
                 occupants = after.occupants(fortress)
                 del occupants[origin]
                 best: tuple[int, int, int] | None = None
@@ -110,6 +112,8 @@ def threat_map(
                     for k, cell in enumerate(ray(fortress, after.board, origin, d), 1):
                         if cell in occupants:
                             break
+                        if cell not in found:  # the cell the moving Strigoi just left
+                            continue
                         if best is None or (k, *mover_tie) < best:
                             found[cell].append(Threat(name, card, "attack", wounds, True, k))
             elif jump.ladder is not None:
@@ -117,16 +121,16 @@ def threat_map(
                 origin = fortress.centre(jump.start)
                 occupants = others.occupants(fortress)
                 occupants.pop(origin, None)
+                guard = first_on_ray(fortress, others.board, occupants, origin, ladder.side)
                 for k, cell in enumerate(ray(fortress, others.board, origin, ladder.side), 1):
-                    if cell in occupants:
+                    if cell in occupants or cell == ladder.cell:
                         break
-                    if cell == ladder.cell:
-                        found[cell].append(Threat(name, card, "ladder", 0, False, k))
-                    else:
-                        found[cell].append(Threat(name, card, "ladder_guard", wounds, True, k))
-    return ThreatMap(
-        hero, strigoi_names, letters, {c: tuple(sorted(t)) for c, t in found.items()}
-    )
+                    found[cell].append(Threat(name, card, "ladder_guard", wounds, True, k))
+                guarded = guard is not None and guard.hero is not None and guard.at != ladder.cell
+                if not guarded and ladder.cell in found:  # R-TEL-4: seen or not, it falls
+                    distance = fortress.room_radius + 1
+                    found[ladder.cell].append(Threat(name, card, "ladder", 0, False, distance))
+    return ThreatMap(hero, strigoi_names, letters, {c: tuple(sorted(t)) for c, t in found.items()})
 
 
 def threat_map_brute(

@@ -44,7 +44,12 @@ def run_action(scenario: Scenario, default_damage: dict[str, int]) -> dict[str, 
         if isinstance(action, StrigoiTurn):
             damage = {**default_damage, **(scenario.damage or {})}
             step = strigoi_step(
-                fortress, situation, action.strigoi, action.letter, action.bonus, damage,
+                fortress,
+                situation,
+                action.strigoi,
+                action.letter,
+                action.bonus,
+                damage,
                 scenario.options,
             )
             attack = step.attack
@@ -72,8 +77,12 @@ def run_action(scenario: Scenario, default_damage: dict[str, int]) -> dict[str, 
             seen = line_of_sight(fortress, situation.board, occupants, origin)
             return {
                 "visible": [
-                    {"figure": s.figure, "at": _cell(s.at), "distance": s.distance,
-                     "direction": s.direction}
+                    {
+                        "figure": s.figure,
+                        "at": _cell(s.at),
+                        "distance": s.distance,
+                        "direction": s.direction,
+                    }
                     for s in sorted(seen, key=lambda s: (s.direction, s.distance))
                 ]
             }

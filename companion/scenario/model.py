@@ -90,7 +90,9 @@ def _convert(value: object, target: Any, path: str) -> Any:
         match = _AT_PATH.match(str(exc))
         message = match.group("msg") if match else str(exc)
         suffix = (match.group("path") or "") if match else ""
-        raise ScenarioError((path + suffix).lstrip("."), message[:1].lower() + message[1:]) from None
+        raise ScenarioError(
+            (path + suffix).lstrip("."), message[:1].lower() + message[1:]
+        ) from None
 
 
 def parse_header(data: object) -> tuple[str, str | None]:
@@ -175,7 +177,9 @@ def build_situation(fortress: Fortress, spec: StateSpec) -> Situation:
     rotations = dict(board.rotations)
     for room, rotation in spec.rotations.items():
         if room not in fortress.platforms:
-            raise ScenarioError(f"state.rotations.{room}", f"{room!r} is not a room with a platform")
+            raise ScenarioError(
+                f"state.rotations.{room}", f"{room!r} is not a room with a platform"
+            )
         if not 0 <= rotation <= 5:
             raise ScenarioError(f"state.rotations.{room}", f"must be 0-5, got {rotation}")
         rotations[room] = rotation
