@@ -9,7 +9,7 @@ from companion.engine.options import Options
 from companion.engine.situation import HeroFigure, Situation
 from companion.engine.strigoi import StrigoiStep, strigoi_step
 from companion.engine.threat import threat_map
-from companion.textview import render_board
+from companion.textview import render_board, render_picture
 
 #: Round 2 of a three-player game on the default fortress (cells of the shipped board file).
 DEMO_HEROES = (
@@ -67,6 +67,6 @@ def run_demo() -> str:
         f"reached by at least one of the {threats.outcome_count} possible Strigoi outcomes.",
         "",
         "After the Strigoi step:",
-        render_board(fortress, step.after).split("\n\n")[0],
+        render_picture(fortress, step.after),
     ]
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.engine.explain import DIRECTION_NAMES
 from companion.engine.fortress import Fortress
-from companion.engine.hexgrid import Cell, step
+from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 
 HERO_GLYPHS = {"attila": "A", "falk_maria": "F", "matthew": "M", "charles": "C", "roel": "R"}
@@ -39,6 +39,12 @@ def _glyph(fortress: Fortress, situation: Situation, cell: Cell) -> str:
 
 
 def render_board(fortress: Fortress, situation: Situation) -> str:
+    """The picture, the legend and one line per room (books, rotation) and the ladders."""
+    picture = render_picture(fortress, situation)
+    return "\n".join([picture, "", LEGEND, "", *_room_lines(fortress, situation)])
+
+
+def render_picture(fortress: Fortress, situation: Situation) -> str:
     state = situation.board
     spaces = set(fortress.spaces(state))
     debris = {
@@ -70,8 +76,7 @@ def render_board(fortress: Fortress, situation: Situation) -> str:
             grid[row - 1][col + 1] = "/"
         if mask >> 2 & 1:
             grid[row - 1][col - 1] = "\\"
-    picture = "\n".join("".join(line).rstrip() for line in grid)
-    return "\n".join([picture, "", LEGEND, "", *_room_lines(fortress, situation)])
+    return "\n".join("".join(line).rstrip() for line in grid)
 
 
 def _room_lines(fortress: Fortress, situation: Situation) -> list[str]:
@@ -97,7 +102,3 @@ def _room_lines(fortress: Fortress, situation: Situation) -> list[str]:
     ]
     lines.append("ladders: " + (", ".join(ladders) if ladders else "none"))
     return lines
-
-
-def direction_of(fortress: Fortress, room: str, side: int) -> Cell:
-    return step(fortress.centre(room), side, fortress.room_radius + 1)
