@@ -7,7 +7,7 @@ plain English; other languages render the same codes from their own catalogs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Fact = str | int | bool | None | tuple[int, int]
 
@@ -56,8 +56,9 @@ _TEMPLATES: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
+class Reason(NamedTuple):
+    """One step of an explanation. A NamedTuple: immutable and cheap, built on every rule call."""
+
     rule: str
     code: str
     facts: Mapping[str, Fact]

@@ -16,6 +16,8 @@ from companion.engine.board_schema import BoardSpec
 from companion.engine.hexgrid import DIRECTIONS, Cell, opposite
 
 Feature = Literal["red", "grey", "stairs"]
+#: (static bits, room, platform bits for rotations 0-5 or None, ladder id or None, ladder bit)
+EdgeRecord = tuple[int, str | None, tuple[int, ...] | None, str | None, int]
 FEATURES: tuple[Feature, ...] = ("red", "grey", "stairs")
 LETTERS = "ABCDEF"
 
@@ -94,6 +96,30 @@ class Fortress:
     ladder_by_side: Mapping[tuple[str, int], str] = field(default_factory=dict)
     ladder_by_cell: Mapping[Cell, str] = field(default_factory=dict)
     ladder_by_room_cell: Mapping[Cell, tuple[str, ...]] = field(default_factory=dict)
+    #: Per cell, everything `open_mask` needs in one lookup (built in `__post_init__`).
+    edge_records: Mapping[Cell, EdgeRecord] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        records: dict[Cell, EdgeRecord] = {}
+        cells = set(self.static_masks) | set(self.ladder_by_cell)
+        for placed in self.platforms.values():
+            for masks in placed.masks:
+                cells |= set(masks)
+        for cell in cells:
+            room = self.room_of_cell.get(cell)
+            geometry = self.platforms.get(room) if room is not None else None
+            by_rotation: tuple[int, ...] | None = None
+            if geometry is not None and any(m.get(cell, 0) for m in geometry.masks):
+                by_rotation = tuple(m.get(cell, 0) for m in geometry.masks)
+            ladder, bit = None, 0
+            if room is None and cell in self.ladder_by_cell:
+                ladder = self.ladder_by_cell[cell]
+                bit = 1 << opposite(self.ladders[ladder].side)
+            elif cell in self.ladder_by_room_cell:
+                ladder = self.ladder_by_room_cell[cell][0]
+                bit = 1 << self.ladders[ladder].side
+            records[cell] = (self.static_masks.get(cell, 0), room, by_rotation, ladder, bit)
+        object.__setattr__(self, "edge_records", records)
 
     # ----- state -------------------------------------------------------------------------------
     def initial_state(self) -> BoardState:
@@ -164,19 +190,14 @@ class Fortress:
     # ----- edges -------------------------------------------------------------------------------
     def open_mask(self, cell: Cell, state: BoardState) -> int:
         """Bit d set when the edge from `cell` in direction d is open."""
-        mask = self.static_masks.get(cell, 0)
-        room = self.room_of_cell.get(cell)
-        if room is not None:
-            geometry = self.platforms.get(room)
-            if geometry is not None and room not in state.collapsed:
-                mask |= geometry.masks[state.rotations[room]].get(cell, 0)
-            for lid in self.ladder_by_room_cell.get(cell, ()):
-                if lid in state.ladders:
-                    mask |= 1 << self.ladders[lid].side
-        else:
-            ladder = self.ladder_by_cell.get(cell)
-            if ladder is not None and ladder in state.ladders:
-                mask |= 1 << opposite(self.ladders[ladder].side)
+        record = self.edge_records.get(cell)
+        if record is None:
+            return 0
+        mask, room, by_rotation, ladder, ladder_bit = record
+        if by_rotation is not None and room not in state.collapsed:
+            mask |= by_rotation[state.rotations[room]]  # type: ignore[index]  # room set with bits
+        if ladder is not None and ladder in state.ladders:
+            mask |= ladder_bit
         return mask
 
     def is_open(self, cell: Cell, direction: int, state: BoardState) -> bool:

@@ -35,6 +35,40 @@ def ray(fortress: Fortress, state: BoardState, origin: Cell, direction: int) -> 
     return cells
 
 
+def scan(
+    fortress: Fortress,
+    state: BoardState,
+    occupants: Mapping[Cell, str],
+    origin: Cell,
+    direction: int,
+) -> tuple[Sighting | None, int]:
+    """Walk one line (R-LOS-1): the first figure on it (it blocks the rest) and how many cells
+    the walk covered (up to the figure, or to the closed edge ending the line)."""
+    dq, dr = DIRECTIONS[direction]
+    cell, dist = origin, 0
+    bit = 1 << direction
+    records = fortress.edge_records
+    collapsed, rotations, ladders = state.collapsed, state.rotations, state.ladders
+    limit = len(fortress.room_of_cell) + len(fortress.ladders) + 1
+    while dist < limit:
+        record = records.get(cell)
+        if record is None:
+            break
+        mask, room, by_rotation, ladder, ladder_bit = record
+        if by_rotation is not None and room not in collapsed:
+            mask |= by_rotation[rotations[room]]  # type: ignore[index]  # room set with bits
+        if ladder is not None and ladder in ladders:
+            mask |= ladder_bit
+        if not mask & bit:
+            break
+        cell = (cell[0] + dq, cell[1] + dr)
+        dist += 1
+        figure = occupants.get(cell)
+        if figure is not None:
+            return Sighting(figure, cell, dist, direction), dist
+    return None, dist
+
+
 def first_on_ray(
     fortress: Fortress,
     state: BoardState,
@@ -43,23 +77,14 @@ def first_on_ray(
     direction: int,
 ) -> Sighting | None:
     """The first figure along one line (R-LOS-1): it blocks the rest of the line."""
-    dq, dr = DIRECTIONS[direction]
-    cell, dist = origin, 0
-    limit = len(fortress.room_of_cell) + len(fortress.ladders) + 1
-    while dist < limit and fortress.open_mask(cell, state) >> direction & 1:
-        cell = (cell[0] + dq, cell[1] + dr)
-        dist += 1
-        figure = occupants.get(cell)
-        if figure is not None:
-            return Sighting(figure, cell, dist, direction)
-    return None
+    return scan(fortress, state, occupants, origin, direction)[0]
 
 
 def line_of_sight(
     fortress: Fortress, state: BoardState, occupants: Mapping[Cell, str], origin: Cell
 ) -> list[Sighting]:
     """The first figure on each of the six lines from `origin`, sorted by direction."""
-    seen = (first_on_ray(fortress, state, occupants, origin, d) for d in range(6))
+    seen = (scan(fortress, state, occupants, origin, d)[0] for d in range(6))
     return [s for s in seen if s is not None]
 
 
@@ -76,9 +101,10 @@ def choose_target(
     situation: Situation, options: Options, sightings: list[Sighting]
 ) -> tuple[Sighting, bool] | None:
     """The hero a Strigoi attacks among what it sees, and whether a distance tie was broken."""
-    heroes = [s for s in sightings if s.hero is not None]
+    heroes = [s for s in sightings if s.figure.startswith("hero:")]
     if not heroes:
         return None
+    if len(heroes) == 1:
+        return heroes[0], False
     heroes.sort(key=lambda s: target_key(situation, options, s))
-    tied = len(heroes) > 1 and heroes[1].distance == heroes[0].distance
-    return heroes[0], tied
+    return heroes[0], heroes[1].distance == heroes[0].distance

@@ -60,7 +60,16 @@ class Situation:
         return replace(self, board=board)
 
     def with_strigoi(self, name: str, room: str) -> Situation:
-        return replace(self, strigoi={**self.strigoi, name: room})
+        strigoi = {**self.strigoi, name: room}
+        return Situation(
+            self.board,
+            strigoi,
+            self.heroes,
+            self.fight_markers,
+            self.players,
+            self.altar,
+            self.inferno,
+        )
 
     def with_hero_at(self, name: str, cell: Cell) -> Situation:
         heroes = tuple(replace(h, at=cell) if h.hero == name else h for h in self.heroes)

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
 
 from companion.engine.explain import Reason, reason
 from companion.engine.fortress import Fortress
-from companion.engine.hexgrid import Cell, opposite
+from companion.engine.hexgrid import opposite
 from companion.engine.options import Options
-from companion.engine.sight import Sighting, choose_target, first_on_ray, line_of_sight, ray
+from companion.engine.sight import Sighting, choose_target, first_on_ray, scan
 from companion.engine.situation import Situation
 from companion.errors import IllegalCommand
 
 CARD_LETTERS = "ABCDEFX"
+
+
+#: One direction tried: (direction, outcome code, room or ladder id, other Strigoi in the way)
+Attempt = tuple[int, str, str | None, str | None]
+_BLOCKED = ("no_room", "centre_not_destination", "collapsed_room")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +34,33 @@ class Teleport:
     bounced: bool
     direction: int | None  # direction travelled, or of the ladder side reached
     ladder: str | None  # ladder standing in that direction (R-TEL-4, R-TEL-8)
-    why: tuple[Reason, ...]
+    letter: str
+    attempts: tuple[Attempt, ...] = ()
+
+    @property
+    def why(self) -> tuple[Reason, ...]:
+        """The explanation, built on demand from the directions tried."""
+        name, start = self.strigoi, self.start
+        if not self.attempts:
+            return (reason("R-TEL-6", "letter_x", strigoi=name, room=start),)
+        first = self.attempts[0][0]
+        why = [reason("R-TEL-2", "book", letter=self.letter, room=start, direction=first)]
+        for i, (direction, code, value, other) in enumerate(self.attempts):
+            if i == 1:
+                why.append(reason("R-TEL-3", "bounce", strigoi=name, direction=direction))
+            if code == "teleport":
+                why.append(reason("R-TEL-2", code, strigoi=name, start=start, to=value))
+            elif code == "ladder":
+                why.append(reason("R-TEL-4", code, ladder=value, room=start))
+            elif code == "occupied":
+                why.append(reason("R-TEL-5", code, target=value, other=other))
+            elif code == "no_room":
+                why.append(reason("R-TEL-3", code, room=start, direction=direction))
+            else:
+                why.append(reason("R-TEL-3", code, target=value))
+        if len(self.attempts) == 2 and self.attempts[1][1] in _BLOCKED:
+            why.append(reason("R-TEL-3", "bounce_failed", strigoi=name, room=start))
+        return tuple(why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +72,10 @@ class Attack:
     direction: int | None  # line from the Strigoi to the hero; None on the same space
 
 
+#: One sight line from the landing centre: direction, first figure on it (or None), cells walked.
+SightLine = tuple[int, Sighting | None, int]
+
+
 @dataclass(frozen=True, slots=True)
 class StrigoiStep:
     teleport: Teleport
@@ -49,8 +83,68 @@ class StrigoiStep:
     ladder_destroyed: str | None
     blood_lost: int
     relocate: tuple[str, ...]
-    why: tuple[Reason, ...]
-    after: Situation
+    before: Situation
+    damage: int  # the Strigoi card's damage; wounds = damage + bonus
+    bonus: int
+    lines: tuple[SightLine, ...] = ()  # the six lines looked along after landing (R-LOS-1)
+    tied: bool = False  # the target won a distance tie (R-LOS-2)
+    ladder_why: tuple[Reason, ...] = ()
+
+    @property
+    def after(self) -> Situation:
+        """The situation once the step is done (relocations, a player's choice, not applied)."""
+        jump = self.teleport
+        if jump.moved:
+            return self.before.with_strigoi(jump.strigoi, jump.to)
+        if self.ladder_destroyed is not None:
+            return self.before.with_board(self.before.board.without_ladder(self.ladder_destroyed))
+        return self.before
+
+    @property
+    def why(self) -> tuple[Reason, ...]:
+        """The explanation, built on demand from what the step recorded."""
+        jump, attack = self.teleport, self.attack
+        why = list(jump.why)
+        wounds = reason(
+            "R-LOS-2",
+            "wounds",
+            wounds=self.damage + self.bonus,
+            damage=self.damage,
+            bonus=self.bonus,
+        )
+        if jump.moved:
+            if attack is not None and not attack.protectable:
+                why.append(reason("R-LOS-4", "landing_on_hero", hero=attack.hero, room=jump.to))
+                return (*why, wounds)
+            why += [_line_reason(d, seen, reach) for d, seen, reach in self.lines]
+            if attack is None:
+                why.append(reason("R-LOS-2", "nobody_visible", strigoi=jump.strigoi))
+                return tuple(why)
+            code = "target_tie" if self.tied else "target"
+            why.append(
+                reason(
+                    "R-LOS-2",
+                    code,
+                    strigoi=jump.strigoi,
+                    hero=attack.hero,
+                    distance=attack.distance,
+                )
+            )
+            return (*why, wounds)
+        if jump.ladder is not None:
+            if attack is not None:
+                why.append(
+                    reason(
+                        "R-TEL-4",
+                        "ladder_guarded",
+                        hero=attack.hero,
+                        strigoi=jump.strigoi,
+                        ladder=jump.ladder,
+                    )
+                )
+                return (*why, wounds)
+            return (*why, *self.ladder_why)
+        return (*why, reason("R-TEL-7", "stays_no_attack", strigoi=jump.strigoi))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +156,6 @@ class Curse:
     relocate: tuple[str, ...]
     why: tuple[Reason, ...]
     after: Situation
-
-
-_ProbeKind = Literal["room", "occupied", "ladder", "blocked"]
 
 
 def check_letter(letter: str) -> None:
@@ -79,23 +170,23 @@ def _probe(
     room: str,
     direction: int,
     options: Options,
-) -> tuple[_ProbeKind, str | None, Reason]:
+) -> Attempt:
     """What lies in `direction` of `room` for a teleporting Strigoi (R-TEL-2..5)."""
     state = situation.board
     target = fortress.rooms[room].neighbours[direction]
     if target is None:
         ladder = fortress.ladder_by_side.get((room, direction))
         if ladder is not None and ladder in state.ladders:
-            return "ladder", ladder, reason("R-TEL-4", "ladder", ladder=ladder, room=room)
-        return "blocked", None, reason("R-TEL-3", "no_room", room=room, direction=direction)
+            return (direction, "ladder", ladder, None)
+        return (direction, "no_room", None, None)
     if target == fortress.centre_room and not options.centre_room_is_destination:
-        return "blocked", None, reason("R-TEL-3", "centre_not_destination", target=target)
+        return (direction, "centre_not_destination", target, None)
     if target in state.collapsed:
-        return "blocked", None, reason("R-TEL-3", "collapsed_room", target=target)
-    other = situation.other_strigoi(strigoi)
-    if other is not None and situation.strigoi[other] == target:
-        return "occupied", target, reason("R-TEL-5", "occupied", target=target, other=other)
-    return "room", target, reason("R-TEL-2", "teleport", strigoi=strigoi, start=room, to=target)
+        return (direction, "collapsed_room", target, None)
+    for other, where in situation.strigoi.items():
+        if other != strigoi and where == target:
+            return (direction, "occupied", target, other)
+    return (direction, "teleport", target, None)
 
 
 def teleport(
@@ -104,30 +195,31 @@ def teleport(
     """Where `strigoi` goes for a card letter: book, bounce, ladder, occupied, X (R-TEL)."""
     check_letter(letter)
     start = situation.strigoi_room(strigoi)
-    if letter == "X":
-        stay = (reason("R-TEL-6", "letter_x", strigoi=strigoi, room=start),)
-        return Teleport(strigoi, start, start, False, False, None, None, stay)
+    if letter == "X":  # R-TEL-6
+        return Teleport(strigoi, start, start, False, False, None, None, letter)
     direction = fortress.book_direction(start, letter, situation.board)
     if direction is None:
         raise IllegalCommand(f"{strigoi} stands in {start!r}, which has no books to read")
-    why: list[Reason] = [reason("R-TEL-2", "book", letter=letter, room=start, direction=direction)]
-    bounced = False
-    for attempt in (direction, opposite(direction)):
-        kind, value, because = _probe(fortress, situation, strigoi, start, attempt, options)
-        why.append(because)
-        if kind == "room":
-            assert value is not None
-            return Teleport(strigoi, start, value, True, bounced, attempt, None, tuple(why))
-        if kind == "occupied":
-            return Teleport(strigoi, start, start, False, bounced, attempt, None, tuple(why))
-        if kind == "ladder":
-            return Teleport(strigoi, start, start, False, bounced, attempt, value, tuple(why))
-        if bounced:
-            why.append(reason("R-TEL-3", "bounce_failed", strigoi=strigoi, room=start))
-            return Teleport(strigoi, start, start, False, True, None, None, tuple(why))
-        bounced = True
-        why.append(reason("R-TEL-3", "bounce", strigoi=strigoi, direction=opposite(direction)))
-    raise AssertionError("unreachable")
+    first = _probe(fortress, situation, strigoi, start, direction, options)
+    attempts: tuple[Attempt, ...] = (first,)
+    if first[1] in _BLOCKED:  # R-TEL-3: bounce
+        attempts = (
+            first,
+            _probe(fortress, situation, strigoi, start, opposite(direction), options),
+        )
+    last_direction, code, value, _ = attempts[-1]
+    bounced = len(attempts) == 2
+    if code == "teleport":
+        assert value is not None
+        return Teleport(
+            strigoi, start, value, True, bounced, last_direction, None, letter, attempts
+        )
+    if code == "ladder":  # R-TEL-4 (R-TEL-8 when bounced)
+        return Teleport(
+            strigoi, start, start, False, bounced, last_direction, value, letter, attempts
+        )
+    where = last_direction if code == "occupied" else None  # R-TEL-5, or the bounce failed
+    return Teleport(strigoi, start, start, False, bounced, where, None, letter, attempts)
 
 
 def _damage(damage: Mapping[str, int], strigoi: str) -> int:
@@ -172,14 +264,11 @@ def _landing_victim(fortress: Fortress, situation: Situation, room: str) -> str 
     return next((h.hero for h in situation.heroes if h.at == centre), None)
 
 
-def _line_reason(
-    fortress: Fortress, situation: Situation, origin: Cell, direction: int, seen: Sighting | None
-) -> Reason:
+def _line_reason(direction: int, seen: Sighting | None, reach: int) -> Reason:
     if seen is not None:
         return reason(
             "R-LOS-1", "sees", direction=direction, figure=seen.figure, distance=seen.distance
         )
-    reach = len(ray(fortress, situation.board, origin, direction))
     if reach == 0:
         return reason("R-LOS-1", "line_closed", direction=direction)
     return reason("R-LOS-1", "sees_nothing", direction=direction, reach=reach)
@@ -196,38 +285,30 @@ def strigoi_step(
 ) -> StrigoiStep:
     """Phase 2c: teleport, then attack the nearest visible hero (R-TEL, R-LOS)."""
     moved = teleport(fortress, situation, strigoi, letter, options)
-    why = list(moved.why)
-    wounds = _damage(damage, strigoi) + bonus
-    wound_reason = reason(
-        "R-LOS-2", "wounds", wounds=wounds, damage=_damage(damage, strigoi), bonus=bonus
-    )
+    card = _damage(damage, strigoi)
+    wounds = card + bonus
     if moved.moved:
-        after = situation.with_strigoi(strigoi, moved.to)
         victim = _landing_victim(fortress, situation, moved.to)
         if victim is not None:  # R-LOS-4
-            why += [reason("R-LOS-4", "landing_on_hero", hero=victim, room=moved.to), wound_reason]
             attack = Attack(victim, 0, wounds, False, None)
-            return StrigoiStep(moved, attack, None, 1, (victim,), tuple(why), after)
+            return StrigoiStep(moved, attack, None, 1, (victim,), situation, card, bonus)
         origin = fortress.centre(moved.to)
-        occupants = after.occupants(fortress)
-        del occupants[origin]
-        sightings = line_of_sight(fortress, after.board, occupants, origin)
-        seen = {s.direction: s for s in sightings}
+        occupants = situation.occupants(fortress)
+        del occupants[fortress.centre(moved.start)]  # the Strigoi has left its old platform
+        lines: list[SightLine] = []
+        sightings: list[Sighting] = []
         for d in range(6):
-            why.append(_line_reason(fortress, after, origin, d, seen.get(d)))
-        chosen = choose_target(after, options, sightings)
+            seen, reach = scan(fortress, situation.board, occupants, origin, d)
+            lines.append((d, seen, reach))
+            if seen is not None:
+                sightings.append(seen)
+        chosen = choose_target(situation, options, sightings)
         if chosen is None:
-            why.append(reason("R-LOS-2", "nobody_visible", strigoi=strigoi))
-            return StrigoiStep(moved, None, None, 0, (), tuple(why), after)
+            return StrigoiStep(moved, None, None, 0, (), situation, card, bonus, tuple(lines))
         target, tied = chosen
         assert target.hero is not None
-        code = "target_tie" if tied else "target"
-        why += [
-            reason("R-LOS-2", code, strigoi=strigoi, hero=target.hero, distance=target.distance),
-            wound_reason,
-        ]
         attack = Attack(target.hero, target.distance, wounds, True, target.direction)
-        return StrigoiStep(moved, attack, None, 0, (), tuple(why), after)
+        return StrigoiStep(moved, attack, None, 0, (), situation, card, bonus, tuple(lines), tied)
     if moved.ladder is not None:
         ladder = fortress.ladders[moved.ladder]
         origin = fortress.centre(moved.start)
@@ -235,27 +316,21 @@ def strigoi_step(
         occupants.pop(origin, None)
         first = first_on_ray(fortress, situation.board, occupants, origin, ladder.side)
         if first is not None and first.hero is not None and first.at != ladder.cell:
-            why += [
-                reason(
-                    "R-TEL-4", "ladder_guarded", hero=first.hero, strigoi=strigoi, ladder=ladder.id
-                ),
-                wound_reason,
-            ]
             attack = Attack(first.hero, first.distance, wounds, True, ladder.side)
-            return StrigoiStep(moved, attack, None, 0, (), tuple(why), situation)
+            return StrigoiStep(moved, attack, None, 0, (), situation, card, bonus)
         outcome = _destroy_ladder(fortress, situation, strigoi, moved.ladder)
-        why += outcome.why
         return StrigoiStep(
             moved,
             None,
             outcome.destroyed,
             outcome.blood_lost,
             outcome.relocate,
-            tuple(why),
             outcome.after,
+            card,
+            bonus,
+            ladder_why=outcome.why,
         )
-    why.append(reason("R-TEL-7", "stays_no_attack", strigoi=strigoi))
-    return StrigoiStep(moved, None, None, 0, (), tuple(why), situation)
+    return StrigoiStep(moved, None, None, 0, (), situation, card, bonus)
 
 
 def cursing_strigoi(situation: Situation) -> str:

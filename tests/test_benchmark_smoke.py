@@ -1,0 +1,29 @@
+"""The benchmark script keeps working (figures are printed, never asserted: see benchmarks/)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.conftest import PYTHON, ROOT
+
+
+def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
+    done = subprocess.run(
+        [PYTHON, "benchmarks/engine.py", "--quick"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Python 3." in out and "174 spaces" in out
+    for label in (
+        "Strigoi step",
+        "line of sight from all",
+        "reachable, 8 steps",
+        "threat map",
+        "platform rotation",
+    ):
+        assert label in out, label
+    assert "baseline: brute force" in out and "baseline: rebuilding the geometry" in out
