@@ -83,3 +83,13 @@ def test_threat_map_on_a_hand_checked_line() -> None:
     assert (0, -2) in hit and (0, -1) in hit and (0, 0) not in hit  # south-east line
     assert threats.level((3, 3)) == "safe"
     assert all(t.wounds == 2 and t.letter == "B" for c in hit for t in threats.cells[c])
+
+
+def test_collapse_with_letter_x_collapses_nothing() -> None:
+    from companion.engine.collapse import collapse
+
+    s = situation(strigoi={"supreme": "E"}, heroes=(HeroFigure("matthew", (3, 0), 1),))
+    fall = collapse(M7, s, "X")
+    assert fall.room is None and fall.relocate == () and fall.strigoi_moved_to is None
+    assert fall.after is s and [r.code for r in fall.why] == ["collapse_letter_x"]
+    assert collapse(M7, s, "A").room == "E"
