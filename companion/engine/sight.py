@@ -88,13 +88,18 @@ def line_of_sight(
     return [s for s in seen if s is not None]
 
 
+def hero_rank(situation: Situation, options: Options, hero: str) -> tuple[int, int]:
+    """Tie-break part of R-LOS-2: higher initiative first, then (option) the later seat."""
+    figure = situation.hero(hero)
+    seat = situation.seat(hero)
+    return (-figure.initiative, -seat if options.seat_order_breaks_ties else seat)
+
+
 def target_key(situation: Situation, options: Options, sighting: Sighting) -> tuple[int, int, int]:
-    """Sort key: nearest first, then higher initiative, then (option) later seat (R-LOS-2)."""
+    """Sort key of R-LOS-2: nearest first, then `hero_rank`."""
     hero = sighting.hero
     assert hero is not None
-    figure = situation.hero(hero)
-    seat = situation.seat(hero) if options.seat_order_breaks_ties else -situation.seat(hero)
-    return (sighting.distance, -figure.initiative, -seat)
+    return (sighting.distance, *hero_rank(situation, options, hero))
 
 
 def choose_target(

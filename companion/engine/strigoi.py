@@ -259,6 +259,23 @@ def _destroy_ladder(
     )
 
 
+def ladder_guard(
+    fortress: Fortress, situation: Situation, room: str, ladder_id: str
+) -> Sighting | None:
+    """R-TEL-4: the visible hero standing between the Strigoi in `room` and its ladder, if any.
+
+    The first figure on the line toward the ladder; a hero on the ladder itself does not guard it.
+    """
+    ladder = fortress.ladders[ladder_id]
+    origin = fortress.centre(room)
+    occupants = situation.occupants(fortress)
+    occupants.pop(origin, None)
+    first = first_on_ray(fortress, situation.board, occupants, origin, ladder.side)
+    if first is None or first.hero is None or first.at == ladder.cell:
+        return None
+    return first
+
+
 def _landing_victim(fortress: Fortress, situation: Situation, room: str) -> str | None:
     centre = fortress.centre(room)
     return next((h.hero for h in situation.heroes if h.at == centre), None)
@@ -310,13 +327,10 @@ def strigoi_step(
         attack = Attack(target.hero, target.distance, wounds, True, target.direction)
         return StrigoiStep(moved, attack, None, 0, (), situation, card, bonus, tuple(lines), tied)
     if moved.ladder is not None:
-        ladder = fortress.ladders[moved.ladder]
-        origin = fortress.centre(moved.start)
-        occupants = situation.occupants(fortress)
-        occupants.pop(origin, None)
-        first = first_on_ray(fortress, situation.board, occupants, origin, ladder.side)
-        if first is not None and first.hero is not None and first.at != ladder.cell:
-            attack = Attack(first.hero, first.distance, wounds, True, ladder.side)
+        guard = ladder_guard(fortress, situation, moved.start, moved.ladder)
+        if guard is not None:
+            assert guard.hero is not None
+            attack = Attack(guard.hero, guard.distance, wounds, True, guard.direction)
             return StrigoiStep(moved, attack, None, 0, (), situation, card, bonus)
         outcome = _destroy_ladder(fortress, situation, strigoi, moved.ladder)
         return StrigoiStep(

@@ -16,9 +16,9 @@ from typing import Literal
 from companion.engine.fortress import Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.options import Options
-from companion.engine.sight import first_on_ray, ray, target_key
-from companion.engine.situation import HeroFigure, Situation
-from companion.engine.strigoi import strigoi_step, teleport
+from companion.engine.sight import first_on_ray, hero_rank, ray, target_key
+from companion.engine.situation import Situation
+from companion.engine.strigoi import ladder_guard, strigoi_step, teleport
 
 ThreatKind = Literal["attack", "landing", "ladder_guard", "ladder"]
 Level = Literal["safe", "risky", "deadly"]
@@ -65,13 +65,14 @@ def drawable_strigoi(situation: Situation) -> tuple[str, ...]:
 
 def _setup(
     fortress: Fortress, situation: Situation, hero: str, letter: str | None
-) -> tuple[HeroFigure, Situation, list[Cell], tuple[str, ...]]:
-    mover = situation.hero(hero)
+) -> tuple[Situation, list[Cell], tuple[str, ...]]:
+    """Everybody but `hero`, the spaces `hero` could stand on, the letters to try."""
+    situation.hero(hero)  # refuses a hero who is not on the board
     others = replace(situation, heroes=tuple(h for h in situation.heroes if h.hero != hero))
     taken = set(others.occupants(fortress))
     candidates = [c for c in fortress.spaces(situation.board) if c not in taken]
     letters = tuple(ALL_LETTERS) if letter is None else (letter,)
-    return mover, others, candidates, letters
+    return others, candidates, letters
 
 
 def threat_map(
@@ -84,10 +85,9 @@ def threat_map(
     bonus: int = 0,
 ) -> ThreatMap:
     """Threats to `hero` on every space for the next Strigoi step; `letter` None = card unknown."""
-    mover, others, candidates, letters = _setup(fortress, situation, hero, letter)
+    others, candidates, letters = _setup(fortress, situation, hero, letter)
     found: dict[Cell, list[Threat]] = {c: [] for c in candidates}
-    seat = situation.seat(hero)
-    mover_tie = (-mover.initiative, -seat if options.seat_order_breaks_ties else seat)
+    mover_tie = hero_rank(situation, options, hero)
     strigoi_names = drawable_strigoi(situation)
     for name in strigoi_names:
         wounds = damage[name] + bonus
@@ -120,13 +120,11 @@ def threat_map(
                 ladder = fortress.ladders[jump.ladder]
                 origin = fortress.centre(jump.start)
                 occupants = others.occupants(fortress)
-                occupants.pop(origin, None)
-                guard = first_on_ray(fortress, others.board, occupants, origin, ladder.side)
                 for k, cell in enumerate(ray(fortress, others.board, origin, ladder.side), 1):
                     if cell in occupants or cell == ladder.cell:
                         break
                     found[cell].append(Threat(name, card, "ladder_guard", wounds, True, k))
-                guarded = guard is not None and guard.hero is not None and guard.at != ladder.cell
+                guarded = ladder_guard(fortress, others, jump.start, jump.ladder) is not None
                 if not guarded and ladder.cell in found:  # R-TEL-4: seen or not, it falls
                     distance = fortress.room_radius + 1
                     found[ladder.cell].append(Threat(name, card, "ladder", 0, False, distance))
@@ -143,7 +141,7 @@ def threat_map_brute(
     bonus: int = 0,
 ) -> ThreatMap:
     """Reference implementation: a full Strigoi step for every space x outcome."""
-    _, _, candidates, letters = _setup(fortress, situation, hero, letter)
+    _, candidates, letters = _setup(fortress, situation, hero, letter)
     strigoi_names = drawable_strigoi(situation)
     found: dict[Cell, tuple[Threat, ...]] = {}
     for cell in candidates:
