@@ -1,53 +1,39 @@
-"""The component catalog (data file, validated on load). Issue 3 extends it to every component."""
+"""Loading the component catalog file (the I/O half; checks live in `engine.components`)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-import msgspec
-
-from companion.errors import CompanionError
+from companion.engine.components import Catalog, CatalogError, parse_catalog
 
 CATALOG_FILE = "catalog.json"
 
 
-class CatalogError(CompanionError, ValueError):
-    """The component catalog file is invalid."""
-
-
-class StrigoiCard(msgspec.Struct, forbid_unknown_fields=False):
-    existence: int
-    damage: int
-    strength: int
-    transcribed: bool = False
-
-
-class _CatalogSpec(msgspec.Struct):
-    format: str
-    strigoi: dict[str, StrigoiCard]
-
-
-@dataclass(frozen=True)
-class Catalog:
-    strigoi: dict[str, StrigoiCard]
-
-    def damage(self) -> dict[str, int]:
-        return {name: card.damage for name, card in self.strigoi.items()}
-
-
 def load_catalog(path: Path | None = None) -> Catalog:
+    """The shipped catalog (cached), or the one at `path`."""
     if path is None:
-        text = resources.files("companion.data").joinpath(CATALOG_FILE).read_text("utf-8")
-    else:
-        text = path.read_text("utf-8")
+        return _shipped()
+    return _parse(path.read_text("utf-8"), str(path))
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> Catalog:
+    text = resources.files("companion.data").joinpath(CATALOG_FILE).read_text("utf-8")
+    return _parse(text, CATALOG_FILE)
+
+
+def _parse(text: str, where: str) -> Catalog:
     try:
-        spec = msgspec.convert(json.loads(text), _CatalogSpec)
-    except (json.JSONDecodeError, msgspec.ValidationError) as exc:
-        raise CatalogError(f"{path or CATALOG_FILE}: {exc}") from None
-    missing = {"master", "apprentice", "supreme"} - set(spec.strigoi)
-    if missing:
-        raise CatalogError(f"{path or CATALOG_FILE}: strigoi: missing {sorted(missing)}")
-    return Catalog(dict(spec.strigoi))
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogError("", f"{where} is not JSON: {exc}") from None
+    try:
+        return parse_catalog(data)
+    except CatalogError as exc:
+        raise CatalogError(exc.path, f"{where}: {exc}") from None
+
+
+__all__ = ["Catalog", "CatalogError", "load_catalog"]

@@ -1,0 +1,179 @@
+"""Commands: requests from the table (touch, NFC, buttons). Validated against the state by
+`decide`; refused with a reason that quotes them, accepted ones yield events."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from companion.engine.game.state import Cell
+
+
+class Command(msgspec.Struct, tag_field="do", kw_only=True):
+    """Base of every command (the tag names its kind)."""
+
+
+class RewardPlay(msgspec.Struct):
+    item: str  # a reward card in hand or a reward token
+    mode: Literal["normal", "wild"] = "normal"
+
+
+class ChooseCard(Command, tag="choose_card"):
+    hero: str
+    card: str
+
+
+class Move(Command, tag="move"):
+    hero: str
+    to: Cell
+    stealth: bool = False  # use the played card's Stealth to pass a Strigoi (R-MOV-4)
+
+
+class Stay(Command, tag="stay"):
+    hero: str
+
+
+class Draw(Command, tag="draw"):
+    """Draw the top token of the stack the game waits on (digital draw)."""
+
+    hero: str
+
+
+class EnterDraw(Command, tag="enter_draw"):
+    """Physical-first: the table drew `token`; the engine checks it can be in the stack."""
+
+    hero: str
+    token: str
+
+
+class Fight(Command, tag="fight"):
+    hero: str
+    rewards: list[RewardPlay] = []
+
+
+class LeaveMonster(Command, tag="leave_monster"):
+    """R-ENC-6: after a Stealth peek, leave the monster face up on its stack."""
+
+    hero: str
+
+
+class FreeMonk(Command, tag="free_monk"):
+    hero: str
+
+
+class AttackMonk(Command, tag="attack_monk"):
+    hero: str
+
+
+class AttackStrigoi(Command, tag="attack_strigoi"):
+    hero: str
+    strigoi: str
+    mode: Literal["melee", "ranged"]
+    rewards: list[RewardPlay] = []
+
+
+class SkipFight(Command, tag="skip_fight"):
+    hero: str
+
+
+class Protect(Command, tag="protect"):
+    """Block wounds: "card" (the played card's Protection), hand cards or reward tokens."""
+
+    hero: str
+    sources: list[str] = []
+
+
+class DiscardForShock(Command, tag="discard_for_shock"):
+    hero: str
+    card: str
+
+
+class Relocate(Command, tag="relocate"):
+    hero: str
+    to: Cell
+
+
+class PlaceFightMarker(Command, tag="place_fight_marker"):
+    hero: str
+    take_from: Cell
+
+
+class Leap(Command, tag="leap"):
+    hero: str
+    to: Cell
+    source: str = "card"
+
+
+class Fall(Command, tag="fall"):
+    hero: str
+
+
+class UseMechanics(Command, tag="use_mechanics"):
+    hero: str
+    room: str
+    rotation: int
+
+
+class UseHeal(Command, tag="use_heal"):
+    hero: str
+
+
+# Manual corrections: the table's reality always wins (events like any other).
+class SetHeroPosition(Command, tag="set_hero_position"):
+    hero: str
+    to: Cell | None
+
+
+class SetBlood(Command, tag="set_blood"):
+    altar: int
+    inferno: int
+
+
+class AddWound(Command, tag="add_wound"):
+    hero: str
+
+
+class RemoveWound(Command, tag="remove_wound"):
+    hero: str
+    token: str
+
+
+class SetRotation(Command, tag="set_rotation"):
+    room: str
+    rotation: int
+
+
+AnyCommand = (
+    ChooseCard
+    | Move
+    | Stay
+    | Draw
+    | EnterDraw
+    | Fight
+    | LeaveMonster
+    | FreeMonk
+    | AttackMonk
+    | AttackStrigoi
+    | SkipFight
+    | Protect
+    | DiscardForShock
+    | Relocate
+    | PlaceFightMarker
+    | Leap
+    | Fall
+    | UseMechanics
+    | UseHeal
+    | SetHeroPosition
+    | SetBlood
+    | AddWound
+    | RemoveWound
+    | SetRotation
+)
+CORRECTIONS = (SetHeroPosition, SetBlood, AddWound, RemoveWound, SetRotation)
+
+
+def parse_command(data: object) -> AnyCommand:
+    """A command from JSON-like data; raises msgspec.ValidationError naming the field."""
+    command: AnyCommand = msgspec.convert(data, AnyCommand)
+    return command

@@ -1,0 +1,85 @@
+"""What a game needs besides its state: the fortress, the catalog and the options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.engine.components import ActionCard, AdvancedCard, Catalog
+from companion.engine.fortress import BoardState, Fortress
+from companion.engine.game.state import STACKS, GameState, HeroState
+from companion.engine.options import Options
+from companion.engine.situation import HeroFigure, Situation
+
+#: R-BLD-2 / R-BLD-3 by player count.
+ALTAR_NEEDED = {2: 2, 3: 3, 4: 3, 5: 4}
+INFERNO_LOSES = {2: 3, 3: 3, 4: 4, 5: 5}
+ALTAR_MAX = 5  # R-BLD-1
+FIGHT_MARKERS = 6  # R-ENC-4
+WOUNDS_TO_DEFEAT = 3  # R-WND-2
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    rules: Options = field(default_factory=Options)
+    #: stacks the table draws physically (R-ENC, R-TEL-1 tokens...): the player enters the token
+    physical: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.physical) - set(STACKS)
+        if unknown:
+            raise ValueError(f"unknown stacks {sorted(unknown)} (known: {', '.join(STACKS)})")
+
+
+@dataclass(frozen=True)
+class GameRules:
+    fortress: Fortress
+    catalog: Catalog
+    options: GameOptions = field(default_factory=GameOptions)
+
+    def card(self, card_id: str) -> ActionCard | AdvancedCard:
+        return self.catalog.card(card_id)
+
+    def is_action(self, card_id: str) -> bool:
+        return card_id in _action_ids(self.catalog)
+
+
+_ACTION_IDS: dict[int, frozenset[str]] = {}
+
+
+def _action_ids(catalog: Catalog) -> frozenset[str]:
+    ids = _ACTION_IDS.get(id(catalog))
+    if ids is None:
+        ids = frozenset(
+            [c.id for c in catalog.action_cards] + [c.id for c in catalog.advanced_cards]
+        )
+        _ACTION_IDS[id(catalog)] = ids
+    return ids
+
+
+def board_state(state: GameState) -> BoardState:
+    return BoardState(dict(state.rotations), frozenset(state.collapsed), frozenset(state.ladders))
+
+
+def played_card(rules: GameRules, hero: HeroState) -> ActionCard | AdvancedCard | None:
+    return (
+        rules.card(hero.chosen) if hero.chosen is not None and hero.chosen in hero.played else None
+    )
+
+
+def situation(rules: GameRules, state: GameState) -> Situation:
+    """The fortress engine's view of the game (figures, initiatives of revealed cards)."""
+    heroes = []
+    for h in sorted(state.heroes, key=lambda h: h.seat):
+        if h.at is None:
+            continue
+        card = played_card(rules, h)
+        heroes.append(HeroFigure(h.hero, h.at, card.initiative if card else 0, False))
+    return Situation(
+        board=board_state(state),
+        strigoi=dict(state.strigoi),
+        heroes=tuple(heroes),
+        fight_markers=frozenset(state.fight_markers),
+        players=state.players,
+        altar=state.altar,
+        inferno=state.inferno,
+    )

@@ -1,0 +1,1021 @@
+"""The rules of a whole game as a task interpreter.
+
+`decide(rules, state, command)` checks the command against the task at the head of the state's
+queue (or accepts a manual correction at any time), then runs the automatic tasks until the game
+waits for a person again. It never mutates `state`: it works on a copy, emitting events that are
+applied to that copy as they are produced, and returns both. Replaying the returned events on
+`state` gives the same copy (tested).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from companion.engine.collapse import collapse
+from companion.engine.components import AdvancedCard, RewardCard, RewardToken
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import (
+    ALTAR_MAX,
+    ALTAR_NEEDED,
+    FIGHT_MARKERS,
+    INFERNO_LOSES,
+    WOUNDS_TO_DEFEAT,
+    GameRules,
+    board_state,
+    played_card,
+    situation,
+)
+from companion.engine.game.state import Cell, GameState, HeroState, Task
+from companion.engine.hexgrid import direction_between
+from companion.engine.movement import active_encounter, reachable
+from companion.engine.sight import first_on_ray
+from companion.engine.strigoi import curse, cursing_strigoi, strigoi_step
+from companion.errors import IllegalCommand
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(GameState)
+REFILLABLE = {"red", "grey", "strigoi", "wound", "reward_token"}  # never the reward cards (R-REW-1)
+AUTOMATIC = {"strigoi_resolve", "wounds", "end_turn", "curse", "end_round", "start_turn"}
+
+
+def clone(state: GameState) -> GameState:
+    return _DECODER.decode(_ENCODER.encode(state))
+
+
+class Emitter:
+    """Applies each event to the working state as it is emitted and records it."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[e.Event] = []
+
+    def __call__(self, *events: e.Event) -> None:
+        for event in events:
+            e.apply(self.state, event)
+            self.events.append(event)
+
+    def random(self) -> random.Random:
+        generator = random.Random(f"{self.state.seed}:{self.state.draws}")
+        self(e.Drew())
+        return generator
+
+
+def refuse(command: c.Command, why: str) -> IllegalCommand:
+    text = msgspec.json.encode(command).decode()
+    return IllegalCommand(f"{text} refused: {why}")
+
+
+# ----- small rules helpers -----------------------------------------------------------------------
+def _card_strength(rules: GameRules, hero: HeroState) -> int:
+    card = played_card(rules, hero)
+    return max(0, (card.strength if card else 0) - _penalty(rules, hero, "strength"))
+
+
+def _penalty(rules: GameRules, hero: HeroState, effect: str) -> int:
+    tokens = {t.id: t for t in rules.catalog.wound_tokens}
+    return sum(tokens[w].penalty for w in hero.wounds if tokens[w].effect == effect)
+
+
+def _blocked(rules: GameRules, hero: HeroState, ability: str) -> bool:
+    tokens = {t.id: t for t in rules.catalog.wound_tokens}
+    return any(tokens[w].effect == "ability" and tokens[w].ability == ability for w in hero.wounds)
+
+
+def card_icons_left(rules: GameRules, hero: HeroState, ability: str) -> int:
+    """Unused `ability` icons on the hero's played card this round (R-ABL: once per round)."""
+    card = played_card(rules, hero)
+    if card is None or _blocked(rules, hero, ability):
+        return 0
+    return sum(1 for a in card.abilities if a == ability) - hero.used.count(ability)
+
+
+def _wound_value(rules: GameRules, hero: HeroState) -> int:
+    tokens = {t.id: t for t in rules.catalog.wound_tokens}
+    return sum(tokens[w].value for w in hero.wounds)
+
+
+def _reward_card(rules: GameRules, item: str) -> RewardCard | None:
+    return next((r for r in rules.catalog.reward_cards if r.id == item), None)
+
+
+def _reward_token(rules: GameRules, item: str) -> RewardToken | None:
+    return next((r for r in rules.catalog.reward_tokens if r.id == item), None)
+
+
+def _card_abilities(rules: GameRules, item: str) -> list[str]:
+    reward = _reward_card(rules, item)
+    if reward is not None:
+        return [*(reward.normal.abilities if reward.normal else []), *reward.wild.abilities]
+    return list(rules.card(item).abilities)
+
+
+def protection_sources(rules: GameRules, hero: HeroState) -> list[str]:
+    """Everything that can block one wound now: "card" per unused icon, hand cards, tokens."""
+    if _blocked(rules, hero, "protection"):
+        return []
+    sources = ["card"] * card_icons_left(rules, hero, "protection")
+    sources += [x for x in hero.hand if "protection" in _card_abilities(rules, x)]
+    sources += [
+        t
+        for t in hero.reward_tokens
+        if (tok := _reward_token(rules, t)) is not None and "protection" in tok.abilities
+    ]
+    return sources
+
+
+def _lose_blood(em: Emitter, reason: str) -> None:
+    """R-BLD-1: Altar -> Inferno, from the supply when the Altar is empty."""
+    source: e.BloodPlace = "altar" if em.state.altar > 0 else "supply"
+    if getattr(em.state, source) > 0:
+        em(e.BloodMoved(source=source, target="inferno", reason=reason))
+
+
+def _gain_blood(em: Emitter, reason: str) -> None:
+    if em.state.altar < ALTAR_MAX and em.state.supply > 0:
+        em(e.BloodMoved(source="supply", target="altar", reason=reason))
+
+
+def _queue(em: Emitter, *tasks: Task, front: bool = True) -> None:
+    em(e.TasksQueued(tasks=list(tasks), front=front))
+
+
+def _done(em: Emitter) -> None:
+    em(e.TaskDone(kind=em.state.tasks[0].kind))
+
+
+def _taken(rules: GameRules, state: GameState) -> set[Cell | None]:
+    strigoi = {rules.fortress.centre(room) for room in state.strigoi.values()}
+    return {h.at for h in state.heroes} | strigoi
+
+
+def _relocation_cells(rules: GameRules, state: GameState, ladders_first: bool) -> list[Cell]:
+    """R-LOS-4 / R-TEL-4 / R-COL-2: a free ladder (or, when none is left, stairs)."""
+    board = board_state(state)
+    taken = {h.at for h in state.heroes} | {
+        rules.fortress.centre(r) for r in state.strigoi.values()
+    }
+    ladders = [rules.fortress.ladders[x].cell for x in sorted(state.ladders)]
+    stairs = [s for s in rules.fortress.stairs(board) if s not in ladders]
+    pool = (ladders or stairs) if ladders_first else ladders + stairs
+    return [cell for cell in pool if cell not in taken]
+
+
+def _relocate_task(rules: GameRules, state: GameState, hero: str, ladders_first: bool) -> Task:
+    return Task(kind="relocate", hero=hero, cells=_relocation_cells(rules, state, ladders_first))
+
+
+def _earn(em: Emitter, rules: GameRules, hero: str, milestone: str) -> None:
+    """R-ADV: join an advanced card to the hand, never two identical ones."""
+    state = em.state
+    h = state.hero(hero)
+    kinds = {"red": "fire_and_forgive", "grey": "fist_by_fist"}
+    if milestone in kinds:
+        kind = kinds[milestone]
+        if any(_advanced(rules, x).kind == kind for x in h.advanced):
+            return
+        card = next((x for x in state.advanced_left if _advanced(rules, x).kind == kind), None)
+    else:
+        if milestone in state.firsts:
+            return
+        card = next(
+            (x for x in state.advanced_left if _advanced(rules, x).earned_by == milestone), None
+        )
+    if card is not None:
+        em(e.AdvancedEarned(hero=hero, card=card, first=milestone))
+    elif milestone not in state.firsts and milestone not in kinds:
+        em(e.MilestoneReached(first=milestone))
+
+
+def _advanced(rules: GameRules, card_id: str) -> AdvancedCard:
+    card = rules.card(card_id)
+    assert isinstance(card, AdvancedCard)
+    return card
+
+
+# ----- stacks ------------------------------------------------------------------------------------
+def draw_token(em: Emitter, rules: GameRules, stack: str, chosen: str | None) -> str | None:
+    """Take the top token (digital) or the token the table drew (physical-first)."""
+    st = em.state.stacks[stack]
+    if chosen is not None:
+        if chosen != st.face_up and chosen not in st.draw:
+            if st.draw or chosen not in st.discard or stack not in REFILLABLE:
+                raise IllegalCommand(
+                    f"token {chosen!r} cannot come from the {stack} stack now: it is not in it"
+                )
+            em(e.StackReshuffled(stack=stack, order=sorted(st.discard)))
+        em(e.TokenDrawn(stack=stack, token=chosen))
+        return chosen
+    if st.face_up is not None:
+        token = st.face_up
+    else:
+        if not st.draw:
+            if not st.discard or stack not in REFILLABLE:
+                return None
+            order = sorted(st.discard)
+            em.random().shuffle(order)
+            em(e.StackReshuffled(stack=stack, order=order))
+        token = em.state.stacks[stack].draw[-1]
+    em(e.TokenDrawn(stack=stack, token=token))
+    return token
+
+
+# ----- decide ------------------------------------------------------------------------------------
+Handler = Callable[[GameRules, Emitter, Task, Any], None]
+HANDLERS: dict[tuple[str, type], Handler] = {}
+
+
+def handles(kind: str, *types: type) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for t in types:
+            HANDLERS[(kind, t)] = fn
+        return fn
+
+    return register
+
+
+def decide(
+    rules: GameRules, state: GameState, command: c.Command
+) -> tuple[list[e.Event], GameState]:
+    """Validate `command`, return its events and the state after them (`state` is untouched)."""
+    if state.phase == "over":
+        raise refuse(command, f"the game is over ({state.winner} won)")
+    work = clone(state)
+    em = Emitter(work)
+    if isinstance(command, c.CORRECTIONS):
+        _correct(rules, em, command)
+    else:
+        if not work.tasks:
+            raise refuse(command, "the game waits for nothing")
+        task = work.tasks[0]
+        handler = HANDLERS.get((task.kind, type(command)))
+        if handler is None:
+            raise refuse(command, f"the game waits for {describe(task)}")
+        who = getattr(command, "hero", None)
+        if task.hero is not None and who != task.hero:
+            raise refuse(command, f"it is {task.hero}'s decision: {describe(task)}")
+        handler(rules, em, task, command)
+    advance(rules, em)
+    return em.events, work
+
+
+def describe(task: Task) -> str:
+    texts = {
+        "choose": "every player to choose a card",
+        "move": f"{task.hero} to move",
+        "encounter": f"{task.hero} to draw a {task.stack} encounter token",
+        "stealth_choice": f"{task.hero} to fight or leave {task.token}",
+        "monk": f"{task.hero} to free or attack the monk",
+        "fight": f"{task.hero} to fight {task.token}",
+        "fight_choice": f"{task.hero} to attack a Strigoi or skip the fight",
+        "strigoi": "the Strigoi action token",
+        "protect": f"{task.hero} to block up to {task.wounds} wound(s) with Protection",
+        "shock": f"{task.hero} to discard a card for Shock",
+        "counterattack": f"{task.hero} to counterattack {task.strigoi} or not",
+        "relocate": f"{task.hero} to move to a ladder or stairs",
+        "marker": f"{task.hero} to take a fight marker from the board",
+        "escape": f"{task.hero} to Leap or fall with the platform",
+    }
+    return texts.get(task.kind, task.kind)
+
+
+def advance(rules: GameRules, em: Emitter) -> None:
+    """Run automatic tasks and skip decisions nobody can take, until a person must act."""
+    for _ in range(10_000):
+        _check_victory(rules, em)
+        state = em.state
+        if state.phase == "over" or not state.tasks:
+            return
+        task = state.tasks[0]
+        if task.kind in AUTOMATIC:
+            AUTO[task.kind](rules, em, task)
+        elif not _skip_if_moot(rules, em, task):
+            return
+    raise AssertionError("the game does not settle")
+
+
+def _check_victory(rules: GameRules, em: Emitter) -> None:
+    state = em.state
+    if state.phase == "over":
+        return
+    if state.inferno >= INFERNO_LOSES[state.players]:  # R-BLD-3
+        em(e.GameOver(winner="strigoi", reason="the Inferno is full"))
+    elif "supreme" in state.destroyed:  # R-BLD-4
+        em(e.GameOver(winner="heroes", reason="the Supreme Strigoi is destroyed"))
+
+
+def _skip_if_moot(rules: GameRules, em: Emitter, task: Task) -> bool:
+    """Resolve a decision with a single possible answer; True when it was handled."""
+    state = em.state
+    if task.kind == "fight_choice":
+        if not strigoi_targets(rules, state, task.hero or ""):
+            _done(em)
+            return True
+    elif task.kind == "counterattack":
+        if not [t for t in strigoi_targets(rules, state, task.hero or "") if t[0] == task.strigoi]:
+            _done(em)
+            return True
+    elif task.kind == "protect":
+        h = state.hero(task.hero or "")
+        if not task.protectable or not protection_sources(rules, h):
+            _protect(rules, em, task, c.Protect(hero=h.hero, sources=[]))
+            return True
+    elif task.kind == "strigoi":
+        if not state.strigoi:
+            _done(em)
+            return True
+        if "supreme" in state.strigoi:  # R-TEL-1: the Supreme moves without a token
+            _done(em)
+            _queue(em, Task(kind="strigoi_resolve", strigoi="supreme"))
+            return True
+    elif task.kind == "shock":
+        if not em.state.hero(task.hero or "").hand:
+            _done(em)
+            return True
+    elif task.kind in ("relocate", "marker") and len(task.cells) <= 1:
+        if task.cells:
+            cell = task.cells[0]
+            if task.kind == "relocate":
+                em(e.HeroMoved(hero=task.hero or "", to=cell))
+            else:
+                _place_marker(em, task.hero or "", cell)
+        _done(em)
+        return True
+    return False
+
+
+# ----- phase 1: initiative (R-RND-1, R-RND-2) ----------------------------------------------------
+@handles("choose", c.ChooseCard)
+def _choose(rules: GameRules, em: Emitter, task: Task, cmd: c.ChooseCard) -> None:
+    state = em.state
+    try:
+        h = state.hero(cmd.hero)
+    except KeyError:
+        raise refuse(cmd, f"{cmd.hero!r} is not playing") from None
+    if h.chosen is not None:
+        raise refuse(cmd, f"{cmd.hero} has already chosen")
+    if cmd.card not in h.hand or not rules.is_action(cmd.card):
+        raise refuse(cmd, f"{cmd.card!r} is not an action card in {cmd.hero}'s hand")
+    em(e.CardChosen(hero=cmd.hero, card=cmd.card))
+    if all(x.chosen is not None for x in state.heroes):
+        order = sorted(
+            state.heroes,
+            key=lambda x: (
+                rules.card(x.chosen or "").initiative,
+                x.seat if rules.options.rules.seat_order_breaks_ties else 0,
+            ),
+        )
+        _done(em)
+        em(e.CardsRevealed(order=[x.hero for x in order]))
+        em(e.PhaseChanged(phase="turns", round=state.round, active=0))
+        _queue(em, Task(kind="start_turn"))
+
+
+def _start_turn(rules: GameRules, em: Emitter, task: Task) -> None:
+    hero = em.state.active_hero
+    _done(em)
+    _queue(em, Task(kind="move", hero=hero), Task(kind="strigoi"), Task(kind="end_turn"))
+
+
+# ----- phase 2a: move (R-MOV) --------------------------------------------------------------------
+def movement_points(rules: GameRules, hero: HeroState) -> int:
+    card = played_card(rules, hero)
+    return max(0, (card.movement if card else 0) - _penalty(rules, hero, "movement"))
+
+
+def move_options(rules: GameRules, state: GameState, hero: str, stealth: bool) -> list[Cell]:
+    h = state.hero(hero)
+    if h.at is None:
+        return _relocation_cells(rules, state, ladders_first=False)
+    return reachable(
+        rules.fortress, situation(rules, state), h.at, movement_points(rules, h), stealth
+    )
+
+
+@handles("move", c.Move, c.Stay)
+def _move(rules: GameRules, em: Emitter, task: Task, cmd: c.Move | c.Stay) -> None:
+    state = em.state
+    h = state.hero(cmd.hero)
+    _done(em)
+    if isinstance(cmd, c.Stay):
+        _queue(em, Task(kind="fight_choice", hero=cmd.hero))
+        return
+    if cmd.stealth and card_icons_left(rules, h, "stealth") < 1:
+        raise refuse(cmd, "no unused Stealth on the played card")
+    if tuple(cmd.to) not in move_options(rules, state, cmd.hero, cmd.stealth):
+        raise refuse(cmd, f"{cmd.hero} cannot end a move on {list(cmd.to)}")
+    if cmd.stealth:
+        em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
+    to = (cmd.to[0], cmd.to[1])
+    em(e.HeroMoved(hero=cmd.hero, to=to))
+    if active_encounter(rules.fortress, situation(rules, em.state), to):  # R-MOV-2
+        feature = rules.fortress.feature(to, board_state(em.state))
+        _queue(em, Task(kind="encounter", hero=cmd.hero, stack=feature))
+    else:
+        _queue(em, Task(kind="fight_choice", hero=cmd.hero))
+
+
+# ----- phase 2b: encounters (R-ENC) --------------------------------------------------------------
+@handles("encounter", c.Draw, c.EnterDraw)
+def _encounter(rules: GameRules, em: Emitter, task: Task, cmd: c.Draw | c.EnterDraw) -> None:
+    stack = task.stack or "red"
+    physical = stack in rules.options.physical
+    if isinstance(cmd, c.EnterDraw) != physical:
+        how = "enter the physical token" if physical else "draw digitally"
+        raise refuse(cmd, f"the {stack} stack is set to {how}")
+    token = draw_token(em, rules, stack, cmd.token if isinstance(cmd, c.EnterDraw) else None)
+    _done(em)
+    em(e.FoughtThisTurn())
+    if token is None:  # nothing left to fight: the encounter is void
+        return
+    _after_flip(rules, em, cmd.hero, stack, token)
+
+
+def _encounter_token(rules: GameRules, stack: str, token: str) -> Any:
+    pool = (
+        rules.catalog.encounter_tokens.red
+        if stack == "red"
+        else rules.catalog.encounter_tokens.grey
+    )
+    return next(t for t in pool if t.id == token)
+
+
+def _after_flip(rules: GameRules, em: Emitter, hero: str, stack: str, token: str) -> None:
+    h = em.state.hero(hero)
+    info = _encounter_token(rules, stack, token)
+    stealth = card_icons_left(rules, h, "stealth") > 0
+    if info.kind == "monk":
+        if stealth:  # R-ABL Stealth: the monk's gift comes automatically
+            em(e.AbilityUsed(hero=hero, ability="stealth"), e.HandRecovered(hero=hero))
+        _queue(em, Task(kind="monk", hero=hero, stack=stack, token=token))
+    elif stealth:
+        _queue(em, Task(kind="stealth_choice", hero=hero, stack=stack, token=token))
+    else:
+        _queue(em, Task(kind="fight", hero=hero, stack=stack, token=token))
+
+
+@handles("stealth_choice", c.Fight, c.LeaveMonster)
+def _stealth_choice(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    _done(em)
+    em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
+    if isinstance(cmd, c.LeaveMonster):  # R-ENC-6
+        em(e.TokenLeftFaceUp(stack=task.stack or "red", token=task.token or ""))
+        em(e.FoughtThisTurn(value=False))
+        return
+    _resolve_monster_fight(rules, em, task, cmd)
+
+
+@handles("monk", c.FreeMonk, c.AttackMonk)
+def _monk(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    _done(em)
+    em(e.TokenDiscarded(stack=task.stack or "red", token=task.token or ""))
+    if isinstance(cmd, c.FreeMonk):  # R-ENC-3
+        em(e.HandRecovered(hero=cmd.hero))
+        _fight_marker(rules, em, cmd.hero)
+        return
+    token = draw_token(em, rules, "grey", None)  # physical grey draws are entered as EnterDraw
+    if token is None:
+        _fight_marker(rules, em, cmd.hero)
+        return
+    _queue(em, Task(kind="fight", hero=cmd.hero, stack="grey", token=token))
+
+
+@handles("fight", c.Fight)
+def _fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fight) -> None:
+    _done(em)
+    _resolve_monster_fight(rules, em, task, cmd)
+
+
+def _spend_rewards(
+    rules: GameRules,
+    em: Emitter,
+    hero: str,
+    plays: Iterable[c.RewardPlay],
+    ranged: bool,
+    cmd: c.Command,
+) -> int:
+    """Play reward cards and tokens into a fight; their total bonus (R-REW, R-HIT-2)."""
+    h = em.state.hero(hero)
+    bonus, seen = 0, set()
+    for play in plays:
+        if play.item in seen:
+            raise refuse(cmd, f"{play.item!r} is played twice")
+        seen.add(play.item)
+        card = _reward_card(rules, play.item)
+        if card is not None and play.item in h.hand:
+            use = card.wild if play.mode == "wild" else card.normal
+            if use is None:
+                raise refuse(cmd, f"{play.item!r} can only be used in wild mode")
+            if ranged and play.mode != "wild":
+                raise refuse(cmd, "a ranged attack uses reward cards in wild mode only")
+            bonus += use.strength
+            em(e.RewardSpent(hero=hero, item=play.item, kind="card", mode=play.mode))
+            continue
+        token = _reward_token(rules, play.item)
+        if token is not None and play.item in h.reward_tokens:
+            if ranged:
+                raise refuse(cmd, "a ranged attack cannot use reward tokens")
+            bonus += token.strength
+            em(e.RewardSpent(hero=hero, item=play.item, kind="token"))
+            continue
+        raise refuse(cmd, f"{hero} has no reward {play.item!r}")
+    return bonus
+
+
+def _resolve_monster_fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fight) -> None:
+    hero, stack, token = cmd.hero, task.stack or "red", task.token or ""
+    info = _encounter_token(rules, stack, token)
+    strength = _card_strength(rules, em.state.hero(hero))
+    strength += _spend_rewards(rules, em, hero, cmd.rewards, False, cmd)
+    em(e.TokenDiscarded(stack=stack, token=token))
+    tasks: list[Task] = []
+    if strength >= info.strength:  # R-ENC-1
+        for reward in info.rewards:
+            if reward == "bat":
+                item = draw_token(em, rules, "reward_token", None)
+                if item:
+                    em(e.RewardTaken(hero=hero, stack="reward_token", item=item))
+            elif reward == "axe":
+                item = draw_token(em, rules, "reward_card", None)
+                if item:
+                    em(e.RewardTaken(hero=hero, stack="reward_card", item=item))
+                    _nighttime_rebel(rules, em, hero)
+            else:
+                _gain_blood(em, f"{hero} defeated {token}")
+        _earn(em, rules, hero, stack)
+    else:  # R-ENC-2: monsters always deal exactly one wound
+        tasks.append(Task(kind="protect", hero=hero, wounds=1, reason=token))
+    _wound_icon(rules, em, hero, tasks)
+    _fight_marker(rules, em, hero, tasks)
+
+
+def _wound_icon(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> None:
+    card = played_card(rules, em.state.hero(hero))
+    if card is not None and card.wound_icon:  # R-WND-3
+        tasks.append(Task(kind="protect", hero=hero, wounds=1, protectable=False, reason="own"))
+
+
+def _fight_marker(
+    rules: GameRules, em: Emitter, hero: str, tasks: list[Task] | None = None
+) -> None:
+    """R-ENC-4: a fight marker on the hero's space; all six out: take one elsewhere."""
+    state = em.state
+    tasks = tasks if tasks is not None else []
+    at = state.hero(hero).at
+    if at is not None and at not in state.fight_markers:
+        if len(state.fight_markers) < FIGHT_MARKERS:
+            em(e.FightMarkerPlaced(cell=at))
+        else:
+            room = rules.fortress.room_at(at)
+            others = {h.at for h in state.heroes if h.hero != hero}
+            allowed = [
+                m
+                for m in state.fight_markers
+                if rules.fortress.room_at(m) != room and m not in others
+            ] or list(state.fight_markers)
+            tasks.append(Task(kind="marker", hero=hero, cells=allowed))
+    if tasks:
+        _queue(em, *tasks)
+
+
+def _place_marker(em: Emitter, hero: str, take_from: Cell) -> None:
+    at = em.state.hero(hero).at
+    if at is not None:
+        em(e.FightMarkerPlaced(cell=at, taken_from=take_from))
+
+
+@handles("marker", c.PlaceFightMarker)
+def _marker(rules: GameRules, em: Emitter, task: Task, cmd: c.PlaceFightMarker) -> None:
+    cell = (cmd.take_from[0], cmd.take_from[1])
+    if cell not in task.cells:
+        raise refuse(cmd, f"take a marker from one of {[list(x) for x in task.cells]}")
+    _done(em)
+    _place_marker(em, cmd.hero, cell)
+
+
+def _nighttime_rebel(rules: GameRules, em: Emitter, hero: str) -> None:
+    """R-ADV-2: when a player gets a third reward card, the one with fewest gets the Rebel."""
+    state = em.state
+    count = {h.hero: sum(1 for x in h.hand if _reward_card(rules, x)) for h in state.heroes}
+    if count[hero] != 3 or len(state.heroes) < 2:
+        return
+    others = [h for h in state.heroes if h.hero != hero]
+    fewest = min(
+        others,
+        key=lambda h: (count[h.hero], ((card := played_card(rules, h)) and card.initiative) or 0),
+    )
+    _earn(em, rules, fewest.hero, "fewest_reward_cards_when_another_gets_third")
+
+
+# ----- phase 2b: fighting a Strigoi (R-HIT) ------------------------------------------------------
+def strigoi_targets(rules: GameRules, state: GameState, hero: str) -> list[tuple[str, str]]:
+    """(strigoi, melee|ranged) the hero may attack now: enough blood, adjacent or in sight."""
+    if state.altar < ALTAR_NEEDED[state.players] or not state.strigoi:
+        return []
+    h = state.hero(hero)
+    if h.at is None:
+        return []
+    view = situation(rules, state)
+    board = view.board
+    occupants = view.occupants(rules.fortress)
+    occupants.pop(h.at, None)
+    found: list[tuple[str, str]] = []
+    for name, room in state.strigoi.items():
+        centre = rules.fortress.centre(room)
+        d = direction_between(h.at, centre)
+        if d is not None and rules.fortress.is_open(h.at, d, board):
+            found.append((name, "melee"))
+        for d in range(6):
+            seen = first_on_ray(rules.fortress, board, occupants, h.at, d)
+            if seen is not None and seen.figure == f"strigoi:{name}":
+                found.append((name, "ranged"))
+                break
+    return found
+
+
+@handles("fight_choice", c.AttackStrigoi, c.SkipFight)
+@handles("counterattack", c.AttackStrigoi, c.SkipFight)
+def _attack_strigoi(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    if isinstance(cmd, c.SkipFight):
+        _done(em)
+        return
+    allowed = strigoi_targets(rules, em.state, cmd.hero)
+    if (cmd.strigoi, cmd.mode) not in allowed:
+        raise refuse(cmd, f"{cmd.hero} cannot attack {cmd.strigoi} in {cmd.mode} now")
+    if task.kind == "counterattack" and cmd.strigoi != task.strigoi:
+        raise refuse(cmd, f"a counterattack answers {task.strigoi}")
+    _done(em)
+    em(e.FoughtThisTurn())
+    hero = cmd.hero
+    strength = _card_strength(rules, em.state.hero(hero))
+    strength += _spend_rewards(rules, em, hero, cmd.rewards, cmd.mode == "ranged", cmd)
+    tasks: list[Task] = []
+    card_name = "supreme" if cmd.strigoi == "supreme" else cmd.strigoi
+    values = rules.catalog.strigoi[card_name]
+    if strength >= values.strength:  # R-HIT-3
+        em(e.StrigoiWounded(strigoi=cmd.strigoi, hero=hero))
+        if em.state.strigoi_wounds[cmd.strigoi] >= values.existence:
+            other = next((s for s in em.state.strigoi if s != cmd.strigoi), None)
+            em(e.StrigoiDestroyed(strigoi=cmd.strigoi, supreme=other))
+            _earn(em, rules, hero, "destroyed_first_strigoi")
+        elif cmd.strigoi == "supreme":
+            _collapse(rules, em, hero, tasks)
+    if task.kind == "fight_choice":
+        _wound_icon(rules, em, hero, tasks)
+    if tasks:
+        _queue(em, *tasks)
+
+
+def _collapse(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> None:
+    """R-COL: the letter of the wounding hero's card, read on the centre room's books."""
+    card = played_card(rules, em.state.hero(hero))
+    if card is None:
+        return
+    fall = collapse(rules.fortress, situation(rules, em.state), card.letter)
+    if fall.room is None:
+        return
+    room = fall.room
+    platform = rules.fortress.platforms[room].cells
+    victims = [h for h in sorted(em.state.heroes, key=lambda h: h.seat) if h.at in platform]
+    em(e.PlatformCollapsed(room=room))
+    if fall.strigoi_moved_to is not None:
+        for name, where in list(em.state.strigoi.items()):
+            if where == room:
+                em(e.StrigoiMoved(strigoi=name, room=fall.strigoi_moved_to))
+    for h in victims:
+        tasks.append(Task(kind="escape", hero=h.hero, strigoi=room))
+
+
+def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
+    board = board_state(state)
+    taken = {h.at for h in state.heroes} | {
+        rules.fortress.centre(r) for r in state.strigoi.values()
+    }
+    return sorted(
+        cell
+        for cell in rules.fortress.tile_spaces
+        if rules.fortress.room_at(cell) == room
+        and cell not in taken
+        and rules.fortress.feature(cell, board) not in ("red", "grey")
+    )
+
+
+def leap_sources(rules: GameRules, hero: HeroState) -> list[str]:
+    if _blocked(rules, hero, "leap"):
+        return []
+    sources = ["card"] * min(1, card_icons_left(rules, hero, "leap"))
+    sources += [x for x in hero.hand if "leap" in _card_abilities(rules, x)]
+    sources += [
+        t
+        for t in hero.reward_tokens
+        if (tok := _reward_token(rules, t)) is not None and "leap" in tok.abilities
+    ]
+    return sources
+
+
+@handles("escape", c.Leap, c.Fall)
+def _escape(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    h = em.state.hero(cmd.hero)
+    room = task.strigoi or ""
+    _done(em)
+    if isinstance(cmd, c.Leap):  # R-COL-2
+        to = (cmd.to[0], cmd.to[1])
+        if cmd.source not in leap_sources(rules, h) or to not in leap_cells(rules, em.state, room):
+            raise refuse(cmd, "no such Leap: an unused Leap and a free space of the room")
+        _use_source(rules, em, cmd.hero, cmd.source, "leap", "leap")
+        em(e.HeroMoved(hero=cmd.hero, to=to))
+        return
+    _lose_blood(em, f"{cmd.hero} fell with the platform of {room}")
+    em(e.HeroMoved(hero=cmd.hero, to=None))
+    _queue(em, _relocate_task(rules, em.state, cmd.hero, ladders_first=False))
+
+
+def _use_source(
+    rules: GameRules, em: Emitter, hero: str, source: str, ability: str, reason: str
+) -> None:
+    if source == "card":
+        em(e.AbilityUsed(hero=hero, ability=ability))
+    elif source in em.state.hero(hero).reward_tokens:
+        em(e.RewardSpent(hero=hero, item=source, kind="token"))
+    else:
+        em(e.CardPlayed(hero=hero, card=source, reason=reason))
+
+
+# ----- phase 2c: the Strigoi step (R-TEL, R-LOS) -------------------------------------------------
+@handles("strigoi", c.Draw, c.EnterDraw)
+def _strigoi_token(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    if cmd.hero != em.state.active_hero:
+        raise refuse(cmd, f"{em.state.active_hero} draws the Strigoi token")
+    physical = "strigoi" in rules.options.physical
+    if isinstance(cmd, c.EnterDraw) != physical:
+        raise refuse(cmd, "the strigoi stack is set to " + ("physical" if physical else "digital"))
+    token = draw_token(em, rules, "strigoi", cmd.token if isinstance(cmd, c.EnterDraw) else None)
+    _done(em)
+    if token is None:
+        return
+    em(e.TokenDiscarded(stack="strigoi", token=token))
+    info = next(t for t in rules.catalog.strigoi_tokens if t.id == token)
+    if info.strigoi in em.state.strigoi:
+        _queue(em, Task(kind="strigoi_resolve", strigoi=info.strigoi, wounds=info.bonus))
+
+
+def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
+    state = em.state
+    _done(em)
+    active = state.hero(state.active_hero or "")
+    card = played_card(rules, active)
+    name = task.strigoi or ""
+    if card is None or name not in state.strigoi:
+        return
+    step = strigoi_step(
+        rules.fortress,
+        situation(rules, state),
+        name,
+        card.letter,
+        task.wounds,
+        rules.catalog.damage(),
+        rules.options.rules,
+    )
+    tasks: list[Task] = []
+    if step.teleport.moved:
+        em(e.StrigoiMoved(strigoi=name, room=step.teleport.to))
+    if step.ladder_destroyed is not None:
+        em(e.LadderDestroyed(ladder=step.ladder_destroyed))
+    for _ in range(step.blood_lost):
+        _lose_blood(em, f"{name}'s step")
+    attack = step.attack
+    if attack is not None:
+        em(
+            e.StrigoiAttacked(
+                strigoi=name,
+                hero=attack.hero,
+                wounds=attack.wounds,
+                protectable=attack.protectable,
+                distance=attack.distance,
+            )
+        )
+        em(e.AttackMarker(on=True))  # R-LOS-3
+        tasks.append(
+            Task(
+                kind="protect",
+                hero=attack.hero,
+                wounds=attack.wounds,
+                protectable=attack.protectable,
+                attacker=name,
+            )
+        )
+        tasks.append(Task(kind="counterattack", hero=attack.hero, strigoi=name))
+    for hero in step.relocate:
+        tasks.append(_relocate_task(rules, em.state, hero, ladders_first=True))
+    if tasks:
+        _queue(em, *tasks)
+
+
+@handles("strigoi_resolve")
+def _unused(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:  # pragma: no cover
+    raise refuse(cmd, "automatic")
+
+
+# ----- wounds (R-WND) and protection (R-ABL) -----------------------------------------------------
+@handles("protect", c.Protect)
+def _protect(rules: GameRules, em: Emitter, task: Task, cmd: c.Protect) -> None:
+    h = em.state.hero(cmd.hero)
+    if cmd.sources and not task.protectable:
+        raise refuse(cmd, "these wounds cannot be blocked")
+    if len(cmd.sources) > task.wounds:
+        raise refuse(cmd, f"only {task.wounds} wound(s) to block")
+    available = protection_sources(rules, h)
+    for source in cmd.sources:
+        if source not in available:
+            raise refuse(cmd, f"{source!r} offers no Protection to {cmd.hero}")
+        available.remove(source)
+    _done(em)
+    for source in cmd.sources:
+        _use_source(rules, em, cmd.hero, source, "protection", "protection")
+    left = task.wounds - len(cmd.sources)
+    if left:
+        _queue(em, Task(kind="wounds", hero=cmd.hero, wounds=left, attacker=task.attacker))
+
+
+def _wounds(rules: GameRules, em: Emitter, task: Task) -> None:
+    """Draw one wound token per unblocked wound; the third wound defeats (R-WND-1, R-WND-2)."""
+    hero = task.hero or ""
+    _done(em)
+    tokens = {t.id: t for t in rules.catalog.wound_tokens}
+    shocks: list[Task] = []
+    for _ in range(task.wounds):
+        token = draw_token(em, rules, "wound", None)
+        if token is None:
+            break
+        em(e.WoundTaken(hero=hero, token=token))
+        if task.attacker is not None:
+            _earn(em, rules, hero, "first_wounded_by_strigoi")
+        if _wound_value(rules, em.state.hero(hero)) >= WOUNDS_TO_DEFEAT:
+            em(e.HeroDefeated(hero=hero, tokens=list(em.state.hero(hero).wounds)))
+            _lose_blood(em, f"{hero} took a third wound")
+            _earn(em, rules, hero, "first_hero_defeated")
+            active = em.state.active_hero
+            if task.attacker is not None and active is not None and active != hero:
+                _earn(em, rules, active, "card_let_strigoi_deal_comrades_third_wound")
+            shocks = []
+            break
+        if tokens[token].effect == "shock":
+            shocks.append(Task(kind="shock", hero=hero))
+    if shocks:
+        _queue(em, *shocks)
+
+
+@handles("shock", c.DiscardForShock)
+def _shock(rules: GameRules, em: Emitter, task: Task, cmd: c.DiscardForShock) -> None:
+    if cmd.card not in em.state.hero(cmd.hero).hand:
+        raise refuse(cmd, f"{cmd.card!r} is not in {cmd.hero}'s hand")
+    _done(em)
+    em(e.CardPlayed(hero=cmd.hero, card=cmd.card, reason="shock"))
+
+
+@handles("relocate", c.Relocate)
+def _relocate(rules: GameRules, em: Emitter, task: Task, cmd: c.Relocate) -> None:
+    to = (cmd.to[0], cmd.to[1])
+    if to not in task.cells:
+        raise refuse(cmd, f"choose one of {[list(x) for x in task.cells]}")
+    _done(em)
+    em(e.HeroMoved(hero=cmd.hero, to=to))
+
+
+# ----- end of turn, phase 3, end of round (R-RND-3, R-RND-4, R-CUR) ------------------------------
+def _end_turn(rules: GameRules, em: Emitter, task: Task) -> None:
+    state = em.state
+    _done(em)
+    if state.active + 1 < len(state.turn_order):
+        em(e.PhaseChanged(phase="turns", round=state.round, active=state.active + 1))
+        _queue(em, Task(kind="start_turn"))
+        return
+    if state.attack_marker or not state.strigoi:
+        _queue(em, Task(kind="end_round"))
+    else:
+        em(e.PhaseChanged(phase="curse", round=state.round, active=0))
+        _queue(em, Task(kind="curse"), Task(kind="end_round"), front=False)
+
+
+def _curse(rules: GameRules, em: Emitter, task: Task) -> None:
+    state = em.state
+    _done(em)
+    first = state.hero(state.turn_order[0])
+    card = played_card(rules, first)
+    if card is None:
+        return
+    try:
+        name = cursing_strigoi(situation(rules, state))
+    except IllegalCommand:
+        return
+    result = curse(rules.fortress, situation(rules, state), card.letter, rules.options.rules)
+    tasks: list[Task] = []
+    if result.teleport.moved:
+        em(e.StrigoiMoved(strigoi=name, room=result.teleport.to))
+        em(e.CurseCast(strigoi=name, room=result.teleport.to, heroes=list(result.cursed)))
+        by_seat = sorted(result.cursed, key=lambda x: state.hero(x).seat)
+        tasks += [Task(kind="protect", hero=x, wounds=1, attacker=name) for x in by_seat]
+    if result.ladder_destroyed is not None:
+        em(e.LadderDestroyed(ladder=result.ladder_destroyed))
+    for _ in range(result.blood_lost):
+        _lose_blood(em, f"{name}'s curse")
+    tasks += [_relocate_task(rules, em.state, x, ladders_first=True) for x in result.relocate]
+    if tasks:
+        _queue(em, *tasks)
+
+
+def _end_round(rules: GameRules, em: Emitter, task: Task) -> None:
+    state = em.state
+    _done(em)
+    em(e.RoundEnded(round=state.round))
+    for h in state.heroes:  # R-RND-4: an empty hand takes the discard pile back
+        if not any(rules.is_action(x) for x in h.hand) and h.discard:
+            em(e.HandRecovered(hero=h.hero))
+    new_round = state.round + 1
+    em(e.PhaseChanged(phase="initiative", round=new_round, active=0))
+    if new_round == 2 and not state.strigoi and not state.destroyed:  # R-SET-3
+        marked = sorted(r.id for r in rules.fortress.rooms.values() if r.strigoi_start)
+        if len(marked) >= 2:
+            rooms = marked[:2]
+            em.random().shuffle(rooms)
+            em(
+                e.StrigoiPlaced(strigoi="master", room=rooms[0]),
+                e.StrigoiPlaced(strigoi="apprentice", room=rooms[1]),
+            )
+    _queue(em, Task(kind="choose"))
+
+
+AUTO: dict[str, Callable[[GameRules, Emitter, Task], None]] = {
+    "start_turn": _start_turn,
+    "strigoi_resolve": _strigoi_resolve,
+    "wounds": _wounds,
+    "end_turn": _end_turn,
+    "curse": _curse,
+    "end_round": _end_round,
+}
+
+
+# ----- abilities used during the own turn (R-ABL) ------------------------------------------------
+@handles("move", c.UseMechanics)
+@handles("fight_choice", c.UseMechanics)
+def _mechanics(rules: GameRules, em: Emitter, task: Task, cmd: c.UseMechanics) -> None:
+    h = em.state.hero(cmd.hero)
+    if card_icons_left(rules, h, "mechanics") < 1:
+        raise refuse(cmd, "no unused Mechanics on the played card")
+    if cmd.room not in rules.fortress.platforms or cmd.room in em.state.collapsed:
+        raise refuse(cmd, f"{cmd.room!r} has no platform to turn")
+    if not 0 <= cmd.rotation <= 5:
+        raise refuse(cmd, "rotation must be 0-5")
+    em(
+        e.AbilityUsed(hero=cmd.hero, ability="mechanics"),
+        e.PlatformRotated(room=cmd.room, rotation=cmd.rotation),
+    )
+
+
+@handles("move", c.UseHeal)
+@handles("fight_choice", c.UseHeal)
+def _heal(rules: GameRules, em: Emitter, task: Task, cmd: c.UseHeal) -> None:
+    h = em.state.hero(cmd.hero)
+    icons = card_icons_left(rules, h, "heal")
+    if icons < 1 or h.at is None:
+        raise refuse(cmd, "no unused Heal on the played card")
+    room = rules.fortress.room_at(h.at)
+    for _ in range(icons):
+        em(e.AbilityUsed(hero=cmd.hero, ability="heal"))
+    for other in em.state.heroes:
+        if other.at is not None and rules.fortress.room_at(other.at) == room:
+            for token in list(other.wounds)[:icons]:
+                em(e.WoundRemoved(hero=other.hero, token=token))
+
+
+# ----- manual corrections ------------------------------------------------------------------------
+def _correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
+    state = em.state
+    if isinstance(cmd, c.SetHeroPosition):
+        if cmd.hero not in {h.hero for h in state.heroes}:
+            raise refuse(cmd, f"{cmd.hero!r} is not playing")
+        to = None if cmd.to is None else (cmd.to[0], cmd.to[1])
+        if to is not None and not rules.fortress.is_space(to, board_state(state)):
+            raise refuse(cmd, f"{list(to)} is not a space")
+        em(e.HeroMoved(hero=cmd.hero, to=to, manual=True))
+    elif isinstance(cmd, c.SetBlood):
+        if not (0 <= cmd.altar <= ALTAR_MAX and cmd.inferno >= 0 and cmd.altar + cmd.inferno <= 14):
+            raise refuse(cmd, "the Altar holds 0-5 and the 14 blood points are not exceeded")
+        em(e.BloodSet(altar=cmd.altar, inferno=cmd.inferno))
+    elif isinstance(cmd, c.AddWound):
+        token = draw_token(em, rules, "wound", None)
+        if token is None:
+            raise refuse(cmd, "no wound token left")
+        em(e.WoundTaken(hero=cmd.hero, token=token))
+    elif isinstance(cmd, c.RemoveWound):
+        if cmd.token not in state.hero(cmd.hero).wounds:
+            raise refuse(cmd, f"{cmd.hero} has no wound {cmd.token!r}")
+        em(e.WoundRemoved(hero=cmd.hero, token=cmd.token))
+    elif isinstance(cmd, c.SetRotation):
+        if cmd.room not in rules.fortress.platforms or not 0 <= cmd.rotation <= 5:
+            raise refuse(cmd, "a platform room and a rotation 0-5")
+        em(e.PlatformRotated(room=cmd.room, rotation=cmd.rotation))

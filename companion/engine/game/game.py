@@ -1,0 +1,59 @@
+"""A game in memory: state plus the log of its events (the store persists the same events)."""
+
+from __future__ import annotations
+
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import GameRules
+from companion.engine.game.flow import advance, clone, decide, describe
+from companion.engine.game.legal import legal_commands
+from companion.engine.game.setup import new_game
+from companion.engine.game.state import GameState, Task
+
+
+def replay(events: list[e.Event]) -> GameState:
+    """The state after `events` (the first must be GameStarted): state = fold of events."""
+    first = events[0]
+    if not isinstance(first, e.GameStarted):
+        raise ValueError("a game log starts with GameStarted")
+    state = clone(first.state)
+    state.event_count = 1
+    for event in events[1:]:
+        e.apply(state, event)
+    return state
+
+
+class Game:
+    def __init__(self, rules: GameRules, events: list[e.Event]) -> None:
+        self.rules = rules
+        self.events = list(events)
+        self.state = replay(self.events)
+
+    @classmethod
+    def new(cls, rules: GameRules, seed: int, seats: list[tuple[str, str]]) -> Game:
+        return cls(rules, [new_game(rules, seed, seats)])
+
+    def execute(self, command: c.Command) -> list[e.Event]:
+        """Apply a command; refused ones raise IllegalCommand and change nothing."""
+        events, state = decide(self.rules, self.state, command)
+        self.events.extend(events)
+        self.state = state
+        return events
+
+    def legal_commands(self) -> list[c.Command]:
+        return legal_commands(self.rules, self.state)
+
+    @property
+    def waiting_for(self) -> Task | None:
+        return self.state.tasks[0] if self.state.tasks else None
+
+    def waiting_text(self) -> str:
+        task = self.waiting_for
+        return "nothing (game over)" if task is None else describe(task)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+
+__all__ = ["Game", "advance", "replay"]

@@ -1,0 +1,148 @@
+"""Every legal command for what the game waits on (python-chess style: generated, not guessed).
+
+Reward combinations are generated as: none, each single reward in each allowed mode, all in
+normal mode, all in wild mode — the choices that matter at the table; `decide` accepts any other
+valid combination too. Manual corrections are always possible and not listed.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from companion.engine.game import commands as c
+from companion.engine.game.context import GameRules
+from companion.engine.game.flow import (
+    _reward_card,
+    card_icons_left,
+    leap_cells,
+    leap_sources,
+    move_options,
+    protection_sources,
+    strigoi_targets,
+)
+from companion.engine.game.state import GameState, HeroState
+
+
+def _reward_sets(rules: GameRules, h: HeroState, ranged: bool) -> list[list[c.RewardPlay]]:
+    plays: list[c.RewardPlay] = []
+    normal: list[c.RewardPlay] = []
+    wild: list[c.RewardPlay] = []
+    for item in h.hand:
+        card = _reward_card(rules, item)
+        if card is None:
+            continue
+        wild.append(c.RewardPlay(item=item, mode="wild"))
+        plays.append(c.RewardPlay(item=item, mode="wild"))
+        if card.normal is not None and not ranged:
+            normal.append(c.RewardPlay(item=item, mode="normal"))
+            plays.append(c.RewardPlay(item=item, mode="normal"))
+    if not ranged:
+        for token in h.reward_tokens:
+            play = c.RewardPlay(item=token)
+            plays.append(play)
+            normal.append(play)
+            wild.append(play)
+    sets = [[], *([p] for p in plays)]
+    for combo in (normal, wild):
+        if len(combo) > 1 and combo not in sets:
+            sets.append(combo)
+    return sets
+
+
+def _fights(rules: GameRules, h: HeroState) -> list[c.Command]:
+    return [c.Fight(hero=h.hero, rewards=r) for r in _reward_sets(rules, h, ranged=False)]
+
+
+def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Command]:
+    found: list[c.Command] = []
+    if card_icons_left(rules, h, "mechanics") > 0:
+        for room in sorted(rules.fortress.platforms):
+            if room in state.collapsed:
+                continue
+            found += [
+                c.UseMechanics(hero=h.hero, room=room, rotation=r)
+                for r in range(6)
+                if r != state.rotations[room]
+            ]
+    if card_icons_left(rules, h, "heal") > 0 and h.at is not None:
+        found.append(c.UseHeal(hero=h.hero))
+    return found
+
+
+def _draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.Command]:
+    if stack not in rules.options.physical:
+        return [c.Draw(hero=hero)]
+    st = state.stacks[stack]
+    pool = ([st.face_up] if st.face_up else []) + sorted(set(st.draw or st.discard))
+    return [c.EnterDraw(hero=hero, token=t) for t in pool]
+
+
+def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
+    if state.phase == "over" or not state.tasks:
+        return []
+    task = state.tasks[0]
+    hero = task.hero
+    h = state.hero(hero) if hero is not None else None
+    kind = task.kind
+    if kind == "choose":
+        return [
+            c.ChooseCard(hero=x.hero, card=card)
+            for x in state.heroes
+            if x.chosen is None
+            for card in x.hand
+            if rules.is_action(card)
+        ]
+    assert h is not None or kind == "strigoi"
+    if kind == "move" and h is not None:
+        plain = move_options(rules, state, h.hero, False)
+        found: list[c.Command] = [c.Stay(hero=h.hero)]
+        found += [c.Move(hero=h.hero, to=cell) for cell in plain]
+        if card_icons_left(rules, h, "stealth") > 0:
+            found += [
+                c.Move(hero=h.hero, to=cell, stealth=True)
+                for cell in move_options(rules, state, h.hero, True)
+                if cell not in plain
+            ]
+        return found + _abilities(rules, state, h)
+    if kind == "encounter" and h is not None:
+        return _draws(rules, state, h.hero, task.stack or "red")
+    if kind == "strigoi":
+        active = state.active_hero or ""
+        return _draws(rules, state, active, "strigoi")
+    if kind == "stealth_choice" and h is not None:
+        return [c.LeaveMonster(hero=h.hero), *_fights(rules, h)]
+    if kind == "monk" and h is not None:
+        return [c.FreeMonk(hero=h.hero), c.AttackMonk(hero=h.hero)]
+    if kind == "fight" and h is not None:
+        return _fights(rules, h)
+    if kind in ("fight_choice", "counterattack") and h is not None:
+        found = [c.SkipFight(hero=h.hero)]
+        for name, mode in strigoi_targets(rules, state, h.hero):
+            if kind == "counterattack" and name != task.strigoi:
+                continue
+            found += [
+                c.AttackStrigoi(hero=h.hero, strigoi=name, mode=mode, rewards=r)  # type: ignore[arg-type]
+                for r in _reward_sets(rules, h, ranged=mode == "ranged")
+            ]
+        return found + (_abilities(rules, state, h) if kind == "fight_choice" else [])
+    if kind == "protect" and h is not None:
+        sources = protection_sources(rules, h) if task.protectable else []
+        options = {()} | {
+            tuple(sorted(combo))
+            for k in range(1, min(task.wounds, len(sources)) + 1)
+            for combo in combinations(sources, k)
+        }
+        return [c.Protect(hero=h.hero, sources=list(o)) for o in sorted(options)]
+    if kind == "shock" and h is not None:
+        return [c.DiscardForShock(hero=h.hero, card=x) for x in h.hand]
+    if kind == "relocate" and h is not None:
+        return [c.Relocate(hero=h.hero, to=cell) for cell in task.cells]
+    if kind == "marker" and h is not None:
+        return [c.PlaceFightMarker(hero=h.hero, take_from=cell) for cell in task.cells]
+    if kind == "escape" and h is not None:
+        cells = leap_cells(rules, state, task.strigoi or "")
+        found = [c.Fall(hero=h.hero)]
+        for source in dict.fromkeys(leap_sources(rules, h)):
+            found += [c.Leap(hero=h.hero, to=cell, source=source) for cell in cells]
+        return found
+    return []
