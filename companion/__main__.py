@@ -48,6 +48,14 @@ def cmd_demo(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    from companion.sim import simulate
+
+    report = simulate(args.games, args.players, args.seed, check=not args.no_checks)
+    print("\n".join(report.lines()))
+    return 0 if not report.problems else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m companion", description=__doc__)
     parser.set_defaults(func=cmd_demo)
@@ -64,6 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("paths", nargs="+", metavar="PATH")
     run.add_argument("--json", action="store_true", help="one JSON object per line")
     run.set_defaults(func=cmd_scenario_run)
+    sim = sub.add_parser("sim", help="play random legal games and check invariants")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 6),
+        default=None,
+        help="2-5 (default: cycle through 2-5)",
+    )
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--no-checks", action="store_true", help="skip invariant checks (speed)")
+    sim.set_defaults(func=cmd_sim)
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
     demo.set_defaults(func=cmd_demo)
     return parser

@@ -98,6 +98,10 @@ class Fortress:
     ladder_by_room_cell: Mapping[Cell, tuple[str, ...]] = field(default_factory=dict)
     #: Per cell, everything `open_mask` needs in one lookup (built in `__post_init__`).
     edge_records: Mapping[Cell, EdgeRecord] = field(default_factory=dict, init=False)
+    #: Neighbour tables by board state (rotations, collapsed, ladders), built on first use.
+    _adjacency: dict[tuple[object, ...], dict[Cell, tuple[Cell, ...]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         records: dict[Cell, EdgeRecord] = {}
@@ -177,6 +181,15 @@ class Fortress:
             return None
         return self.platforms[room].features[state.rotations[room]].get(cell)
 
+    def encounter_cells(self, state: BoardState) -> set[Cell]:
+        """Every red or grey encounter space (fight markers not considered)."""
+        cells = {c for c, f in self.tile_features.items() if f != "stairs"}
+        for room, geometry in self.platforms.items():
+            if room not in state.collapsed:
+                features = geometry.features[state.rotations[room]]
+                cells.update(c for c, f in features.items() if f != "stairs")
+        return cells
+
     def stairs(self, state: BoardState) -> list[Cell]:
         """Every stairs space (ladders included): the underground network of R-MOV-5."""
         cells = [c for c, f in self.tile_features.items() if f == "stairs"]
@@ -199,6 +212,24 @@ class Fortress:
         if ladder is not None and ladder in state.ladders:
             mask |= ladder_bit
         return mask
+
+    def adjacency(self, state: BoardState) -> Mapping[Cell, tuple[Cell, ...]]:
+        """Every space's open neighbours for this board state (cached; the board changes only on
+        rotation, collapse or a destroyed ladder, queries come by the thousand)."""
+        key = (tuple(sorted(state.rotations.items())), state.collapsed, state.ladders)
+        table = self._adjacency.get(key)
+        if table is None:
+            if len(self._adjacency) >= 64:
+                self._adjacency.clear()
+            table = {}
+            for cell in self.spaces(state):
+                mask = self.open_mask(cell, state)
+                q, r = cell
+                table[cell] = tuple(
+                    (q + dq, r + dr) for d, (dq, dr) in enumerate(DIRECTIONS) if mask >> d & 1
+                )
+            self._adjacency[key] = table
+        return table
 
     def is_open(self, cell: Cell, direction: int, state: BoardState) -> bool:
         return bool(self.open_mask(cell, state) >> direction & 1)

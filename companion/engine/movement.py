@@ -30,35 +30,27 @@ def reachable(
     occupants.pop(start, None)
     comrades = {c for c, f in occupants.items() if f.startswith("hero:")}
     strigoi = {c for c, f in occupants.items() if f.startswith("strigoi:")}
-    stairs: list[Cell] | None = None
+    stops = set() if stealth else fortress.encounter_cells(state) - situation.fight_markers
+    stops -= comrades
+    stairs = set(fortress.stairs(state))
+    adjacency = fortress.adjacency(state)
     best: dict[Cell, int] = {start: 0}
     queue: deque[tuple[int, Cell]] = deque([(0, start)])
     while queue:
         cost, cell = queue.popleft()
-        if cost > best.get(cell, steps + 1):
+        if cost > best[cell] or (cell in stops and cell != start):
             continue
-        stops = (
-            cell != start
-            and not stealth
-            and cell not in comrades
-            and active_encounter(fortress, situation, cell)
-        )
-        if stops:
-            continue
-        targets = [n for _, n in fortress.open_neighbours(cell, state)]
-        if fortress.feature(cell, state) == "stairs":
-            if stairs is None:
-                stairs = fortress.stairs(state)
-            targets.extend(s for s in stairs if s != cell)
+        targets: tuple[Cell, ...] | list[Cell] = adjacency.get(cell, ())
+        if cell in stairs:
+            targets = [*targets, *stairs]
         for nxt in targets:
-            if nxt in strigoi and not stealth:
+            if nxt == cell or (nxt in strigoi and not stealth):
                 continue
-            extra = 0 if nxt in comrades else 1
-            new = cost + extra
+            new = cost if nxt in comrades else cost + 1
             if new <= steps and new < best.get(nxt, steps + 1):
                 best[nxt] = new
-                if extra:
-                    queue.append((new, nxt))
-                else:
+                if new == cost:
                     queue.appendleft((new, nxt))
+                else:
+                    queue.append((new, nxt))
     return sorted(c for c in best if c != start and c not in comrades and c not in strigoi)

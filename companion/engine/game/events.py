@@ -294,15 +294,21 @@ def apply(state: GameState, event: Event) -> None:
                 stack.face_up = None
             else:
                 stack.draw.remove(token)
+            stack.in_play.append(token)
         case TokenDiscarded(stack=name, token=token):
-            state.stacks[name].discard.append(token)
+            stack = state.stacks[name]
+            stack.in_play.remove(token)
+            stack.discard.append(token)
         case TokenLeftFaceUp(stack=name, token=token):
-            state.stacks[name].face_up = token
+            stack = state.stacks[name]
+            stack.in_play.remove(token)
+            stack.face_up = token
         case StackReshuffled(stack=name, order=order):
             stack = state.stacks[name]
             stack.draw = list(order)
             stack.discard = [t for t in stack.discard if t not in set(order)]
         case RewardTaken(hero=hero, stack=name, item=item):
+            state.stacks[name].in_play.remove(item)
             if name == "reward_token":
                 state.hero(hero).reward_tokens.append(item)
             else:
@@ -316,6 +322,8 @@ def apply(state: GameState, event: Event) -> None:
                 h.hand.remove(item)
                 if mode == "normal":
                     h.rewards_used.append(item)  # back to the own discard pile at round end
+                else:
+                    state.removed.append(item)  # wild strength destroys it (R-REW-1)
         case BloodMoved(source=source, target=target):
             _blood(state, source, -1)
             _blood(state, target, +1)
@@ -333,6 +341,7 @@ def apply(state: GameState, event: Event) -> None:
         case AbilityUsed(hero=hero, ability=ability):
             state.hero(hero).used.append(ability)
         case WoundTaken(hero=hero, token=token):
+            state.stacks["wound"].in_play.remove(token)
             state.hero(hero).wounds.append(token)
         case WoundRemoved(hero=hero, token=token):
             state.hero(hero).wounds.remove(token)

@@ -47,6 +47,13 @@ def clone(state: GameState) -> GameState:
     return _DECODER.decode(_ENCODER.encode(state))
 
 
+def started_state(started: e.GameStarted) -> GameState:
+    """The state right after a game's first event (which carries it)."""
+    state = clone(started.state)
+    state.event_count = 1
+    return state
+
+
 class Emitter:
     """Applies each event to the working state as it is emitted and records it."""
 
@@ -387,13 +394,36 @@ def movement_points(rules: GameRules, hero: HeroState) -> int:
     return max(0, (card.movement if card else 0) - _penalty(rules, hero, "movement"))
 
 
+_MOVES: dict[tuple[object, ...], list[Cell]] = {}
+
+
 def move_options(rules: GameRules, state: GameState, hero: str, stealth: bool) -> list[Cell]:
+    """Where the hero may end a move now (R-MOV). Cached: listing the legal moves and then
+    validating the chosen one ask the same question."""
     h = state.hero(hero)
     if h.at is None:
         return _relocation_cells(rules, state, ladders_first=False)
-    return reachable(
-        rules.fortress, situation(rules, state), h.at, movement_points(rules, h), stealth
+    key = (
+        id(rules),
+        h.at,
+        movement_points(rules, h),
+        stealth,
+        tuple(sorted(state.rotations.items())),
+        tuple(state.collapsed),
+        tuple(state.ladders),
+        tuple(state.fight_markers),
+        tuple(sorted(x.at for x in state.heroes if x.at is not None)),
+        tuple(sorted(state.strigoi.values())),
     )
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) > 256:
+            _MOVES.clear()
+        found = reachable(
+            rules.fortress, situation(rules, state), h.at, movement_points(rules, h), stealth
+        )
+        _MOVES[key] = found
+    return found
 
 
 @handles("move", c.Move, c.Stay)
@@ -781,6 +811,8 @@ def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
         rules.options.rules,
     )
     tasks: list[Task] = []
+    for hero in step.relocate:  # off the board until placed: never two figures on a space
+        em(e.HeroMoved(hero=hero, to=None))
     if step.teleport.moved:
         em(e.StrigoiMoved(strigoi=name, room=step.teleport.to))
     if step.ladder_destroyed is not None:
@@ -914,6 +946,8 @@ def _curse(rules: GameRules, em: Emitter, task: Task) -> None:
         return
     result = curse(rules.fortress, situation(rules, state), card.letter, rules.options.rules)
     tasks: list[Task] = []
+    for hero in result.relocate:  # off the board until placed
+        em(e.HeroMoved(hero=hero, to=None))
     if result.teleport.moved:
         em(e.StrigoiMoved(strigoi=name, room=result.teleport.to))
         em(e.CurseCast(strigoi=name, room=result.teleport.to, heroes=list(result.cursed)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import advance, clone, decide, describe
+from companion.engine.game.flow import advance, decide, describe, started_state
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState, Task
@@ -16,8 +16,7 @@ def replay(events: list[e.Event]) -> GameState:
     first = events[0]
     if not isinstance(first, e.GameStarted):
         raise ValueError("a game log starts with GameStarted")
-    state = clone(first.state)
-    state.event_count = 1
+    state = started_state(first)
     for event in events[1:]:
         e.apply(state, event)
     return state

@@ -12,6 +12,7 @@ class Stack(msgspec.Struct):
     draw: list[str] = []  # top of the stack is the end of the list
     discard: list[str] = []
     face_up: str | None = None  # a monster left on top after a Stealth peek (R-ENC-6)
+    in_play: list[str] = []  # drawn and not yet discarded or handed out
     physical: bool = False  # the table draws real tokens and enters what came up
 
 
@@ -65,6 +66,7 @@ class GameState(msgspec.Struct):
     altar: int = 0
     inferno: int = 0
     advanced_left: list[str] = []
+    removed: list[str] = []  # components out of the game (wild-used reward cards, R-REW-1)
     round: int = 1
     phase: str = "initiative"  # initiative | turns | curse | over
     turn_order: list[str] = []

@@ -1,0 +1,118 @@
+"""A game being played: rules + event log + current state. A command is acknowledged only once
+its events are committed, so a power cut never loses an acknowledged command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.board_build import load_board
+from companion.engine.board_schema import board_spec_to_data
+from companion.engine.components import parse_catalog
+from companion.engine.game import events as e
+from companion.engine.game.commands import Command
+from companion.engine.game.context import GameOptions, GameRules
+from companion.engine.game.flow import decide, describe
+from companion.engine.game.legal import legal_commands
+from companion.engine.game.setup import new_game
+from companion.engine.game.state import GameState, Task
+from companion.engine.options import Options
+from companion.store.gamelog import GameLog
+
+Listener = Callable[[list[e.Event]], None]
+
+
+def options_data(options: GameOptions) -> dict[str, Any]:
+    return {
+        "centre_room_is_destination": options.rules.centre_room_is_destination,
+        "seat_order_breaks_ties": options.rules.seat_order_breaks_ties,
+        "physical": sorted(options.physical),
+    }
+
+
+def options_from(data: dict[str, Any]) -> GameOptions:
+    return GameOptions(
+        rules=Options(
+            centre_room_is_destination=bool(data.get("centre_room_is_destination", False)),
+            seat_order_breaks_ties=bool(data.get("seat_order_breaks_ties", True)),
+        ),
+        physical=frozenset(data.get("physical", [])),
+    )
+
+
+class GameSession:
+    def __init__(self, log: GameLog, game_id: str) -> None:
+        record = log.game(game_id)
+        self.log = log
+        self.game_id = game_id
+        self.rules = GameRules(
+            load_board(record.board), parse_catalog(record.catalog), options_from(record.options)
+        )
+        self.state: GameState = log.state(game_id)
+        self.head = record.head
+        self._listeners: list[Listener] = []
+
+    @classmethod
+    def start(
+        cls,
+        log: GameLog,
+        seed: int,
+        seats: list[tuple[str, str]],
+        options: GameOptions | None = None,
+        board_path: str | None = None,
+    ) -> GameSession:
+        fortress = load_board_file(board_path)
+        catalog = load_catalog()
+        options = options or GameOptions()
+        rules = GameRules(fortress, catalog, options)
+        started = new_game(rules, seed, seats)
+        board = board_spec_to_data(fortress.spec)
+        catalog_data = msgspec.to_builtins(catalog)
+        game_id = log.create_game(started, seats, board, catalog_data, options_data(options))
+        return cls(log, game_id)
+
+    @classmethod
+    def resume(cls, log: GameLog) -> GameSession | None:
+        """The last unfinished game, as it was after its last acknowledged command."""
+        game_id = log.last_unfinished()
+        return None if game_id is None else cls(log, game_id)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Observers get the events of each accepted command; returns the unsubscribe call."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def execute(self, command: Command) -> list[e.Event]:
+        """Decide, commit, then acknowledge (return). Refusals raise and store nothing."""
+        events, after = decide(self.rules, self.state, command)
+        self.head = self.log.append(self.game_id, self.head, command, events, after)
+        self.state = after
+        for listener in list(self._listeners):
+            listener([e.public(x) for x in events])
+        return events
+
+    def undo(self, steps: int = 1) -> None:
+        self._move_head(self.head - steps)
+
+    def redo(self, steps: int = 1) -> None:
+        self._move_head(self.head + steps)
+
+    def _move_head(self, head: int) -> None:
+        self.log.set_head(self.game_id, head)
+        self.head = head
+        self.state = self.log.state(self.game_id, head)
+
+    def legal_commands(self) -> list[Command]:
+        return legal_commands(self.rules, self.state)
+
+    @property
+    def waiting_for(self) -> Task | None:
+        return self.state.tasks[0] if self.state.tasks else None
+
+    def waiting_text(self) -> str:
+        task = self.waiting_for
+        return "nothing (game over)" if task is None else describe(task)

@@ -1,0 +1,108 @@
+"""`python -m companion sim`: random legal games to the end, with invariants after every event.
+
+Players' choices are uniform among `legal_commands()`; the point is coverage and speed, not
+strategy. Exit status 1 when any invariant broke or a game did not end.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.game import events as ev
+from companion.engine.game.context import GameRules
+from companion.engine.game.flow import decide, started_state
+from companion.engine.game.invariants import violations
+from companion.engine.game.legal import legal_commands
+from companion.engine.game.setup import new_game
+from companion.engine.situation import HEROES
+
+MAX_COMMANDS = 20_000
+
+
+@dataclass
+class SimReport:
+    games: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    events: int = 0
+    commands: int = 0
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        heroes = self.winners["heroes"] / self.games if self.games else 0.0
+        per_second = self.games / self.seconds if self.seconds else 0.0
+        return [
+            f"games {self.games}: heroes won {self.winners['heroes']}, strigoi won "
+            f"{self.winners['strigoi']}, unfinished {self.winners['none']} "
+            f"(hero win rate {heroes:.1%})",
+            f"mean rounds {statistics.fmean(self.rounds) if self.rounds else 0:.1f}, "
+            f"{self.commands} commands, {self.events} events",
+            f"invariant checks: {self.events} states checked, {len(self.problems)} problems",
+            f"{per_second:.1f} games per second",
+            *self.problems[:10],
+        ]
+
+
+def ladders_for(rules: GameRules, count: int, rng: random.Random) -> list[str]:
+    allowed = sorted(
+        lid
+        for lid, ladder in rules.fortress.ladders.items()
+        if not rules.fortress.rooms[ladder.room].strigoi_start
+    )
+    if len(allowed) < count:
+        raise ValueError(f"the board has only {len(allowed)} ladders open to heroes")
+    return rng.sample(allowed, count)
+
+
+def play_one(
+    rules: GameRules, seed: int, players: int, report: SimReport, check: bool = True
+) -> None:
+    rng = random.Random(seed)
+    heroes = rng.sample(HEROES, players)
+    started = new_game(
+        rules, seed, list(zip(heroes, ladders_for(rules, players, rng), strict=True))
+    )
+    state = started_state(started)
+    shadow = started_state(started) if check else state
+    for _ in range(MAX_COMMANDS):
+        if state.phase == "over":
+            break
+        options = legal_commands(rules, state)
+        if not options:
+            report.problems.append(
+                f"seed {seed}: no legal command while waiting on {state.tasks[:1]}"
+            )
+            break
+        events, state = decide(rules, state, rng.choice(options))
+        report.commands += 1
+        report.events += len(events)
+        if check:
+            for event in events:
+                ev.apply(shadow, event)
+                for problem in violations(rules, shadow):
+                    report.problems.append(f"seed {seed}, event {shadow.event_count}: {problem}")
+            if shadow != state:
+                report.problems.append(f"seed {seed}: replayed state differs from decided state")
+    report.games += 1
+    report.winners[state.winner or "none"] += 1
+    report.rounds.append(state.round)
+    if state.phase != "over":
+        report.problems.append(f"seed {seed}: no end after {MAX_COMMANDS} commands")
+
+
+def simulate(games: int, players: int | None, seed: int, check: bool = True) -> SimReport:
+    rules = GameRules(load_board_file(), load_catalog())
+    report = SimReport()
+    start = time.perf_counter()
+    for i in range(games):
+        count = players if players is not None else 2 + i % 4
+        play_one(rules, seed + i, count, report, check)
+    report.seconds = time.perf_counter() - start
+    return report

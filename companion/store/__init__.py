@@ -1,0 +1,1 @@
+"""Crash-safe storage: the append-only event log, snapshots, NFC bindings, settings."""

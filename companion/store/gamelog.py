@@ -1,0 +1,385 @@
+"""The game log in SQLite (sqlite-utils): one transaction per command, WAL, synchronous=FULL.
+
+A game is its first event (GameStarted, with the shuffled stacks) plus one row per accepted
+command and the events it produced. `head` counts the commands in effect: undo moves it back,
+redo forward; a new command after an undo replaces the undone ones (in the same transaction).
+Every `SNAPSHOT_EVERY` events a snapshot of the state is kept, so resuming replays a short tail.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from sqlite_utils import Database
+
+from companion.engine.game import events as e
+from companion.engine.game.commands import AnyCommand, Command
+from companion.engine.game.flow import started_state
+from companion.engine.game.state import GameState
+from companion.errors import CompanionError
+from companion.store.schema import migrations
+
+SNAPSHOT_EVERY = 50
+_EVENT = msgspec.json.Decoder(e.AnyEvent)
+_COMMAND = msgspec.json.Decoder(AnyCommand)
+_STATE = msgspec.msgpack.Decoder(GameState)
+_PACK = msgspec.msgpack.Encoder()
+
+
+class StoreError(CompanionError, RuntimeError):
+    """The store refuses an operation (unknown game, stale head, ...)."""
+
+
+class StoreCorrupt(StoreError):
+    """A stored row cannot be read back; the message names game, table and row."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    created_at: str
+    seed: int
+    seats: list[list[str]]
+    options: dict[str, Any]
+    board: dict[str, Any]
+    catalog: dict[str, Any]
+    head: int
+    status: str
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    seq: int
+    command: Command
+    first_event: int
+    last_event: int
+    at: str
+
+
+class GameLog:
+    """Open (and migrate) the database at `path`; close() is idempotent."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.db = Database(self.path)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        migrations.apply(self.db)
+        self._closed = False
+
+    def close(self) -> None:
+        if not self._closed:
+            self.db.conn.close()
+            self._closed = True
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ----- games ---------------------------------------------------------------------------
+    def create_game(
+        self,
+        started: e.GameStarted,
+        seats: list[tuple[str, str]],
+        board: dict[str, Any],
+        catalog: dict[str, Any],
+        options: dict[str, Any],
+    ) -> str:
+        game_id = uuid.uuid4().hex[:12]
+        with self.db.atomic():
+            self.db["games"].insert(  # type: ignore[union-attr]
+                {
+                    "id": game_id,
+                    "created_at": _now(),
+                    "seed": started.state.seed,
+                    "seats": json.dumps(seats),
+                    "options": json.dumps(options),
+                    "board": json.dumps(board),
+                    "catalog": json.dumps(catalog),
+                    "head": 0,
+                    "status": "playing",
+                    "winner": None,
+                }
+            )
+            self.db["events"].insert(  # type: ignore[union-attr]
+                {
+                    "game_id": game_id,
+                    "seq": 1,
+                    "kind": "game_started",
+                    "payload": msgspec.json.encode(started).decode(),
+                }
+            )
+        return game_id
+
+    def game(self, game_id: str) -> GameRecord:
+        row = next(self.db.query("select * from games where id = ?", [game_id]), None)
+        if row is None:
+            raise StoreError(f"no game {game_id!r} in {self.path}")
+        try:
+            return GameRecord(
+                id=row["id"],
+                created_at=row["created_at"],
+                seed=row["seed"],
+                seats=json.loads(row["seats"]),
+                options=json.loads(row["options"]),
+                board=json.loads(row["board"]),
+                catalog=json.loads(row["catalog"]),
+                head=row["head"],
+                status=row["status"],
+                winner=row["winner"],
+            )
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise StoreCorrupt(f"game {game_id}: games row unreadable: {exc}") from None
+
+    def games(self) -> list[GameRecord]:
+        ids = [r["id"] for r in self.db.query("select id from games order by created_at, id")]
+        return [self.game(i) for i in ids]
+
+    def last_unfinished(self) -> str | None:
+        row = next(
+            self.db.query(
+                "select id from games where status = 'playing' "
+                "order by created_at desc, rowid desc limit 1"
+            ),
+            None,
+        )
+        return None if row is None else str(row["id"])
+
+    # ----- commands and events -------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        head: int,
+        command: Command,
+        events: list[e.Event],
+        state_after: GameState,
+    ) -> int:
+        """Store one accepted command and its events atomically; returns the new head.
+
+        `head` is the caller's view of the log: a stale view (another writer) is refused.
+        """
+        game = self.game(game_id)
+        if game.head != head:
+            raise StoreError(f"game {game_id}: head is {game.head}, not {head}: reload it")
+        last = self._last_event(game_id, head)
+        with self.db.atomic():
+            self.db.execute("delete from commands where game_id = ? and seq > ?", [game_id, head])
+            self.db.execute("delete from events where game_id = ? and seq > ?", [game_id, last])
+            self.db.execute(
+                "delete from snapshots where game_id = ? and event_seq > ?", [game_id, last]
+            )
+            rows = [
+                {
+                    "game_id": game_id,
+                    "seq": last + i,
+                    "kind": type(ev).__struct_config__.tag,
+                    "payload": msgspec.json.encode(ev).decode(),
+                }
+                for i, ev in enumerate(events, 1)
+            ]
+            if rows:
+                self.db["events"].insert_all(rows)  # type: ignore[union-attr]
+            new_last = last + len(events)
+            self.db["commands"].insert(  # type: ignore[union-attr]
+                {
+                    "game_id": game_id,
+                    "seq": head + 1,
+                    "payload": msgspec.json.encode(command).decode(),
+                    "first_event": last + 1,
+                    "last_event": new_last,
+                    "at": _now(),
+                }
+            )
+            if new_last // SNAPSHOT_EVERY > last // SNAPSHOT_EVERY:
+                self.db["snapshots"].insert(  # type: ignore[union-attr]
+                    {"game_id": game_id, "event_seq": new_last, "state": _PACK.encode(state_after)}
+                )
+            status = "over" if state_after.phase == "over" else "playing"
+            self.db.execute(
+                "update games set head = ?, status = ?, winner = ? where id = ?",
+                [head + 1, status, state_after.winner, game_id],
+            )
+        return head + 1
+
+    def _last_event(self, game_id: str, head: int) -> int:
+        if head == 0:
+            return 1
+        row = next(
+            self.db.query(
+                "select last_event from commands where game_id = ? and seq = ?", [game_id, head]
+            ),
+            None,
+        )
+        if row is None:
+            raise StoreCorrupt(f"game {game_id}: commands row {head} is missing")
+        return int(row["last_event"])
+
+    def commands(self, game_id: str, upto: int | None = None) -> list[CommandRecord]:
+        head = self.game(game_id).head if upto is None else upto
+        found = []
+        for row in self.db.query(
+            "select * from commands where game_id = ? and seq <= ? order by seq", [game_id, head]
+        ):
+            try:
+                command = _COMMAND.decode(row["payload"])
+            except (msgspec.DecodeError, TypeError) as exc:
+                raise StoreCorrupt(f"game {game_id}: commands row {row['seq']}: {exc}") from None
+            found.append(
+                CommandRecord(row["seq"], command, row["first_event"], row["last_event"], row["at"])
+            )
+        return found
+
+    def events(self, game_id: str, upto: int | None = None, after: int = 0) -> list[e.Event]:
+        """Events in effect (up to the head, or up to event seq `upto`), after seq `after`."""
+        last = self._last_event(game_id, self.game(game_id).head) if upto is None else upto
+        return list(self._decode_events(game_id, after, last))
+
+    def _decode_events(self, game_id: str, after: int, last: int) -> Iterator[e.Event]:
+        expected = after + 1
+        for row in self.db.query(
+            "select seq, payload from events where game_id = ? and seq > ? and seq <= ? "
+            "order by seq",
+            [game_id, after, last],
+        ):
+            if row["seq"] != expected:
+                raise StoreCorrupt(f"game {game_id}: event {expected} is missing")
+            try:
+                yield _EVENT.decode(row["payload"])
+            except (msgspec.DecodeError, TypeError) as exc:
+                raise StoreCorrupt(f"game {game_id}: events row {row['seq']}: {exc}") from None
+            expected += 1
+        if expected != last + 1:
+            raise StoreCorrupt(f"game {game_id}: events {expected}..{last} are missing")
+
+    def state(self, game_id: str, head: int | None = None) -> GameState:
+        """The state after `head` commands: latest snapshot at or before it, plus the tail."""
+        game = self.game(game_id)
+        head = game.head if head is None else head
+        last = self._last_event(game_id, head)
+        row = next(
+            self.db.query(
+                "select event_seq, state from snapshots where game_id = ? and event_seq <= ? "
+                "order by event_seq desc limit 1",
+                [game_id, last],
+            ),
+            None,
+        )
+        if row is None:
+            started = next(self._decode_events(game_id, 0, 1))
+            assert isinstance(started, e.GameStarted)
+            state, after = started_state(started), 1
+        else:
+            try:
+                state, after = _STATE.decode(row["state"]), int(row["event_seq"])
+            except (msgspec.DecodeError, TypeError) as exc:
+                raise StoreCorrupt(
+                    f"game {game_id}: snapshots row {row['event_seq']}: {exc}"
+                ) from None
+        for event in self._decode_events(game_id, after, last):
+            e.apply(state, event)
+        return state
+
+    def replay_from_scratch(self, game_id: str) -> GameState:
+        """The state by folding every event in effect from the first (no snapshot)."""
+        events = self.events(game_id)
+        first = events[0]
+        assert isinstance(first, e.GameStarted)
+        state = started_state(first)
+        for event in events[1:]:
+            e.apply(state, event)
+        return state
+
+    # ----- undo / redo -----------------------------------------------------------------------
+    def set_head(self, game_id: str, head: int) -> None:
+        top = (
+            next(
+                self.db.query("select max(seq) as top from commands where game_id = ?", [game_id])
+            )["top"]
+            or 0
+        )
+        if not 0 <= head <= top:
+            raise StoreError(f"game {game_id}: no command {head} (0-{top})")
+        state = self.state(game_id, head)
+        with self.db.atomic():
+            self.db.execute(
+                "update games set head = ?, status = ?, winner = ? where id = ?",
+                [head, "over" if state.phase == "over" else "playing", state.winner, game_id],
+            )
+
+    def redo_available(self, game_id: str) -> int:
+        game = self.game(game_id)
+        top = (
+            next(
+                self.db.query("select max(seq) as top from commands where game_id = ?", [game_id])
+            )["top"]
+            or 0
+        )
+        return int(top) - game.head
+
+    # ----- export / import -------------------------------------------------------------------
+    def export_jsonl(self, game_id: str) -> Iterator[str]:
+        game = self.game(game_id)
+        header = {
+            "format": "armata-game/1",
+            "seed": game.seed,
+            "seats": game.seats,
+            "options": game.options,
+            "board": game.board,
+            "catalog": game.catalog,
+        }
+        yield json.dumps(header)
+        events = self.events(game_id, upto=1)
+        yield msgspec.json.encode({"event": events[0]}).decode()
+        for record in self.commands(game_id):
+            evs = self.events(game_id, upto=record.last_event, after=record.first_event - 1)
+            yield msgspec.json.encode({"command": record.command, "events": evs}).decode()
+
+    def import_jsonl(self, lines: Iterator[str] | list[str]) -> str:
+        rows = iter(lines)
+        try:
+            header = json.loads(next(rows))
+            if header.get("format") != "armata-game/1":
+                raise StoreError("not an armata-game/1 export (line 1)")
+            started = msgspec.json.decode(next(rows), type=dict[str, e.GameStarted])["event"]
+        except (StopIteration, json.JSONDecodeError, msgspec.DecodeError, KeyError) as exc:
+            raise StoreError(f"unreadable game export header: {exc}") from None
+        seats = [tuple(s) for s in header["seats"]]
+        game_id = self.create_game(
+            started,
+            seats,
+            header["board"],
+            header["catalog"],  # type: ignore[arg-type]
+            header["options"],
+        )
+        state = started_state(started)
+        head = 0
+        for n, line in enumerate(rows, 3):
+            try:
+                record = msgspec.json.decode(line, type=_ExportedCommand)
+            except msgspec.DecodeError as exc:
+                raise StoreError(f"game export line {n}: {exc}") from None
+            for event in record.events:
+                e.apply(state, event)
+            head = self.append(game_id, head, record.command, list(record.events), state)
+        return game_id
+
+
+class _ExportedCommand(msgspec.Struct):
+    command: AnyCommand
+    events: list[e.AnyEvent]
