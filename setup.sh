@@ -89,7 +89,7 @@ cmd_test() {
     log "ruff"
     "$VENV/bin/ruff" check . || die "ruff found problems"
     log "mypy"
-    "$VENV/bin/mypy" companion/engine companion/scenario companion/boardfile.py || die "mypy found problems"
+    "$VENV/bin/mypy" companion firmware_bridge || die "mypy found problems"
     log "pytest"
     "$VENV/bin/python" -m pytest -q "$@"
 }

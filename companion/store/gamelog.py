@@ -359,13 +359,9 @@ class GameLog:
             started = msgspec.json.decode(next(rows), type=dict[str, e.GameStarted])["event"]
         except (StopIteration, json.JSONDecodeError, msgspec.DecodeError, KeyError) as exc:
             raise StoreError(f"unreadable game export header: {exc}") from None
-        seats = [tuple(s) for s in header["seats"]]
+        seats = [(str(hero), str(ladder)) for hero, ladder in header["seats"]]
         game_id = self.create_game(
-            started,
-            seats,
-            header["board"],
-            header["catalog"],  # type: ignore[arg-type]
-            header["options"],
+            started, seats, header["board"], header["catalog"], header["options"]
         )
         state = started_state(started)
         head = 0

@@ -125,6 +125,11 @@ class SetHeroPosition(Command, tag="set_hero_position"):
     to: Cell | None
 
 
+class SetStrigoiPosition(Command, tag="set_strigoi_position"):
+    strigoi: str
+    room: str
+
+
 class SetBlood(Command, tag="set_blood"):
     altar: int
     inferno: int
@@ -169,8 +174,16 @@ AnyCommand = (
     | AddWound
     | RemoveWound
     | SetRotation
+    | SetStrigoiPosition
 )
-CORRECTIONS = (SetHeroPosition, SetBlood, AddWound, RemoveWound, SetRotation)
+CORRECTIONS = (
+    SetHeroPosition,
+    SetBlood,
+    AddWound,
+    RemoveWound,
+    SetRotation,
+    SetStrigoiPosition,
+)
 
 
 def parse_command(data: object) -> AnyCommand:

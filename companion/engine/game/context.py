@@ -16,6 +16,9 @@ INFERNO_LOSES = {2: 3, 3: 3, 4: 4, 5: 5}
 ALTAR_MAX = 5  # R-BLD-1
 FIGHT_MARKERS = 6  # R-ENC-4
 WOUNDS_TO_DEFEAT = 3  # R-WND-2
+#: Stacks the players flip themselves, which the table may draw physically (the engine checks
+#: the entered token). Reward and wound tokens are drawn digitally for now.
+PHYSICAL_STACKS = ("red", "grey", "strigoi")
 
 
 @dataclass(frozen=True)
@@ -25,9 +28,12 @@ class GameOptions:
     physical: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        unknown = set(self.physical) - set(STACKS)
+        unknown = set(self.physical) - set(PHYSICAL_STACKS)
         if unknown:
-            raise ValueError(f"unknown stacks {sorted(unknown)} (known: {', '.join(STACKS)})")
+            raise ValueError(
+                f"stacks {sorted(unknown)} cannot be drawn physically yet "
+                f"(possible: {', '.join(PHYSICAL_STACKS)}; known: {', '.join(STACKS)})"
+            )
 
 
 @dataclass(frozen=True)

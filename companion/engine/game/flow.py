@@ -209,6 +209,11 @@ def draw_token(em: Emitter, rules: GameRules, stack: str, chosen: str | None) ->
     """Take the top token (digital) or the token the table drew (physical-first)."""
     st = em.state.stacks[stack]
     if chosen is not None:
+        if st.face_up is not None and chosen != st.face_up:
+            raise IllegalCommand(
+                f"token {chosen!r} cannot be drawn: {st.face_up!r} lies face up on the {stack} "
+                "stack and comes next (R-ENC-6)"
+            )
         if chosen != st.face_up and chosen not in st.draw:
             if st.draw or chosen not in st.discard or stack not in REFILLABLE:
                 raise IllegalCommand(
@@ -462,6 +467,9 @@ def _encounter(rules: GameRules, em: Emitter, task: Task, cmd: c.Draw | c.EnterD
     em(e.FoughtThisTurn())
     if token is None:  # nothing left to fight: the encounter is void
         return
+    if task.reason == "monk":  # the attacked monk's grey monster is fought as drawn
+        _queue(em, Task(kind="fight", hero=cmd.hero, stack=stack, token=token))
+        return
     _after_flip(rules, em, cmd.hero, stack, token)
 
 
@@ -507,11 +515,8 @@ def _monk(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
         em(e.HandRecovered(hero=cmd.hero))
         _fight_marker(rules, em, cmd.hero)
         return
-    token = draw_token(em, rules, "grey", None)  # physical grey draws are entered as EnterDraw
-    if token is None:
-        _fight_marker(rules, em, cmd.hero)
-        return
-    _queue(em, Task(kind="fight", hero=cmd.hero, stack="grey", token=token))
+    # The monk turns into the top grey monster: drawn like any encounter (or entered, physical).
+    _queue(em, Task(kind="encounter", hero=cmd.hero, stack="grey", reason="monk"))
 
 
 @handles("fight", c.Fight)
@@ -976,11 +981,19 @@ def _end_round(rules: GameRules, em: Emitter, task: Task) -> None:
         if len(marked) >= 2:
             rooms = marked[:2]
             em.random().shuffle(rooms)
+            # Decision (R-SET-3): a hero standing on a starting centre steps off to a ladder or
+            # stairs of their choice (as in R-LOS-4, but no attack and no blood point is lost).
+            centres = {rules.fortress.centre(room) for room in rooms}
+            displaced = [h.hero for h in state.heroes if h.at in centres]
+            for hero in displaced:
+                em(e.HeroMoved(hero=hero, to=None))
             em(
                 e.StrigoiPlaced(strigoi="master", room=rooms[0]),
                 e.StrigoiPlaced(strigoi="apprentice", room=rooms[1]),
             )
-    _queue(em, Task(kind="choose"))
+            for hero in displaced:
+                _queue(em, _relocate_task(rules, em.state, hero, ladders_first=True), front=False)
+    _queue(em, Task(kind="choose"), front=False)
 
 
 AUTO: dict[str, Callable[[GameRules, Emitter, Task], None]] = {
@@ -1049,6 +1062,15 @@ def _correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
         if cmd.token not in state.hero(cmd.hero).wounds:
             raise refuse(cmd, f"{cmd.hero} has no wound {cmd.token!r}")
         em(e.WoundRemoved(hero=cmd.hero, token=cmd.token))
+    elif isinstance(cmd, c.SetStrigoiPosition):
+        if cmd.strigoi not in state.strigoi:
+            raise refuse(cmd, f"{cmd.strigoi!r} is not on the board")
+        if cmd.room not in rules.fortress.rooms:
+            raise refuse(cmd, f"unknown room {cmd.room!r}")
+        centre = rules.fortress.centre(cmd.room)
+        if any(h.at == centre for h in state.heroes) or cmd.room in state.strigoi.values():
+            raise refuse(cmd, f"the centre of {cmd.room} is taken")
+        em(e.StrigoiMoved(strigoi=cmd.strigoi, room=cmd.room))
     elif isinstance(cmd, c.SetRotation):
         if cmd.room not in rules.fortress.platforms or not 0 <= cmd.rotation <= 5:
             raise refuse(cmd, "a platform room and a rotation 0-5")

@@ -3,11 +3,44 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from companion.engine.game.context import ALTAR_MAX, GameRules
 from companion.engine.game.state import GameState
 
 BLOOD_POINTS = 14  # R-CMP-6
+_INVENTORY: dict[tuple[int, tuple[str, ...]], Counter[str]] = {}
+
+
+def _expected(rules: GameRules, heroes: tuple[str, ...]) -> Counter[str]:
+    """Every component id that must be somewhere in a game with these heroes."""
+    key = (id(rules.catalog), heroes)
+    inventory = _INVENTORY.get(key)
+    if inventory is None:
+        catalog = rules.catalog
+        inventory = Counter(
+            [t.id for t in catalog.encounter_tokens.red]
+            + [t.id for t in catalog.encounter_tokens.grey]
+            + [t.id for t in catalog.strigoi_tokens]
+            + [t.id for t in catalog.wound_tokens]
+            + [t.id for t in catalog.reward_tokens]
+            + [t.id for t in catalog.reward_cards]
+            + [c.id for c in catalog.advanced_cards]
+            + [card for hero in heroes for card in catalog.hero_cards(hero)]
+        )
+        _INVENTORY[key] = inventory
+    return inventory
+
+
+def _inventory(state: GameState) -> Counter[str]:
+    piles: list[list[str]] = [state.removed, state.advanced_left]
+    for stack in state.stacks.values():
+        piles += [stack.draw, stack.discard, stack.in_play]
+        if stack.face_up is not None:
+            piles.append([stack.face_up])
+    for h in state.heroes:
+        piles += [h.hand, h.discard, h.played, h.rewards_used, h.reward_tokens, h.wounds]
+    return Counter(chain.from_iterable(piles))
 
 
 def violations(rules: GameRules, state: GameState) -> list[str]:
@@ -20,38 +53,24 @@ def violations(rules: GameRules, state: GameState) -> list[str]:
         )
     if not 0 <= state.altar <= ALTAR_MAX or state.supply < 0 or state.inferno < 0:
         found.append(f"blood out of range: altar {state.altar}, supply {state.supply}")
-    catalog = rules.catalog
-    held: Counter[str] = Counter()
+    expected = _expected(rules, tuple(h.hero for h in state.heroes))
+    seen = _inventory(state)
+    if dict(seen) != dict(expected):  # plain dict equality: Counter's is a Python loop
+        missing = sorted((expected - seen).elements())
+        extra = sorted((seen - expected).elements())
+        found.append(f"components not conserved: missing {missing}, extra {extra}")
     for h in state.heroes:
-        held.update(h.hand + h.discard + h.played + h.rewards_used + h.reward_tokens + h.wounds)
-    held.update(state.removed)
-    expected = {
-        "red": [t.id for t in catalog.encounter_tokens.red],
-        "grey": [t.id for t in catalog.encounter_tokens.grey],
-        "strigoi": [t.id for t in catalog.strigoi_tokens],
-        "wound": [t.id for t in catalog.wound_tokens],
-        "reward_token": [t.id for t in catalog.reward_tokens],
-        "reward_card": [t.id for t in catalog.reward_cards],
-    }
-    for name, ids in expected.items():
-        stack = state.stacks[name]
-        seen = Counter(stack.draw + stack.discard + stack.in_play)
-        if stack.face_up is not None:
-            seen[stack.face_up] += 1
-        seen.update({i: held[i] for i in ids if held[i]})
-        if seen != Counter(ids):
-            missing = sorted((Counter(ids) - seen).elements())
-            extra = sorted((seen - Counter(ids)).elements())
-            found.append(f"{name} tokens not conserved: missing {missing}, extra {extra}")
-    for h in state.heroes:
-        own = [c for c in h.hand + h.discard + h.played if rules.is_action(c)]
-        expected_cards = sorted(catalog.hero_cards(h.hero) + h.advanced)
-        if sorted(own) != expected_cards:
-            found.append(f"{h.hero}'s action cards not conserved: {sorted(own)}")
+        foreign = [
+            x
+            for x in h.hand + h.discard + h.played
+            if rules.is_action(x) and "/" in x and not x.startswith(f"{h.hero}/")
+        ]
+        if foreign:
+            found.append(f"{h.hero} holds another hero's cards: {foreign}")
     cells = [h.at for h in state.heroes if h.at is not None]
     cells += [rules.fortress.centre(room) for room in state.strigoi.values()]
-    doubled = [cell for cell, n in Counter(cells).items() if n > 1]
-    if doubled:
+    if len(set(cells)) != len(cells):
+        doubled = sorted({x for x in cells if cells.count(x) > 1})
         found.append(f"two figures on one space: {doubled}")
     if len(state.fight_markers) > 6 or len(set(state.fight_markers)) != len(state.fight_markers):
         found.append(f"fight markers: {state.fight_markers}")

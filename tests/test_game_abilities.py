@@ -1,0 +1,165 @@
+"""Abilities (R-ABL), reward cards and tokens (R-REW), advanced cards (R-ADV)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine.game import commands as c
+from companion.errors import IllegalCommand
+from tests.table import Table, kinds
+
+
+def test_mechanics_turns_a_platform_once_per_round() -> None:  # R-ABL Mechanics
+    t = Table([("matthew", "L1"), ("roel", "L2")])
+    t.choose(matthew="armata-strigoi", roel="nightside-of-siberia")  # 7 vs 8: Matthew first
+    before = t.state.rotations["E"]
+    t.do(c.UseMechanics(hero="matthew", room="E", rotation=(before + 2) % 6))
+    assert t.state.rotations["E"] == (before + 2) % 6 and t.task() == "move"
+    with pytest.raises(IllegalCommand, match="no unused Mechanics"):
+        t.do(c.UseMechanics(hero="matthew", room="E", rotation=before))
+
+
+def test_heal_removes_a_wound_from_every_hero_in_the_room() -> None:  # R-ABL Heal
+    t = Table([("falk_maria", "L1"), ("roel", "L2")])
+    t.choose(falk_maria="amen-and-attack", roel="nightside-of-siberia")
+    room_cells = sorted(
+        c for c in t.rules.fortress.tile_spaces if t.rules.fortress.room_at(c) == "C"
+    )
+    t.place("falk_maria", room_cells[0])
+    t.place("roel", room_cells[1])
+    for hero in ("falk_maria", "roel", "roel"):
+        t.do(c.AddWound(hero=hero))
+    t.do(c.UseHeal(hero="falk_maria"))
+    assert len(t.state.hero("falk_maria").wounds) == 0 and len(t.state.hero("roel").wounds) == 1
+
+
+def test_stealth_passes_a_strigoi() -> None:  # R-MOV-4, R-ABL Stealth
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    from tests.test_game_strigoi import round_two
+
+    round_two(t, roel="son-of-the-wolf", matthew="nightside-of-siberia")
+    room = t.state.strigoi["master"]
+    centre = t.rules.fortress.centre(room)
+    t.place("roel", t.neighbour_into(centre))
+    plain = {
+        tuple(x.to) for x in t.game.legal_commands() if isinstance(x, c.Move) and not x.stealth
+    }
+    sneaky = {tuple(x.to) for x in t.game.legal_commands() if isinstance(x, c.Move) and x.stealth}
+    assert sneaky and not (sneaky & plain) and centre not in sneaky
+    target = sorted(sneaky)[0]
+    t.do(c.Move(hero="roel", to=target, stealth=True))
+    assert t.at("roel") == target and "stealth" in t.state.hero("roel").used
+
+
+def _with_reward_card(t: Table, hero: str) -> str:
+    """Give `hero` a reward card the honest way: win a monster showing an axe."""
+    t.walk_onto(hero, t.red()[0])
+    t.do(c.EnterDraw(hero=hero, token="red-05"))  # strength 2: axe
+    t.do(c.Fight(hero=hero, rewards=[]))
+    cards = [
+        x for x in t.state.hero(hero).hand if x in {r.id for r in t.rules.catalog.reward_cards}
+    ]
+    assert len(cards) == 1
+    return cards[0]
+
+
+def test_reward_cards_normal_or_wild() -> None:  # R-REW-1
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    card = _with_reward_card(t, "roel")
+    info = next(r for r in t.rules.catalog.reward_cards if r.id == card)
+    t.finish_turn("roel")
+    t.finish_turn("matthew")
+    t.choose(roel="when-the-moon-shines-red", matthew="son-of-the-wolf")
+    t.finish_turn("matthew")
+    t.walk_onto("roel", t.red()[1])
+    t.do(c.EnterDraw(hero="roel", token="red-13"))  # strength 5
+    mode = "normal" if info.normal is not None else "wild"
+    t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item=card, mode=mode)]))
+    roel = t.state.hero("roel")
+    if mode == "normal":
+        assert card in roel.rewards_used  # goes to the own discard pile at round end
+        t.finish_turn("roel")
+        assert card in t.state.hero("roel").discard or card in t.state.hero("roel").hand
+    else:
+        assert card in t.state.removed
+
+
+def test_wild_only_cards_cannot_be_used_normally() -> None:  # R-REW-1
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    wild_only = [r.id for r in t.rules.catalog.reward_cards if r.normal is None]
+    t.state.hero("roel").hand.append(wild_only[0])  # arrange: the card is in hand
+    t.state.stacks["reward_card"].draw.remove(wild_only[0])
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-13"))
+    with pytest.raises(IllegalCommand, match="only be used in wild mode"):
+        t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item=wild_only[0], mode="normal")]))
+    t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item=wild_only[0], mode="wild")]))
+    assert wild_only[0] in t.state.removed
+
+
+def test_the_reward_deck_is_never_refilled() -> None:  # R-REW-1
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    deck = t.state.stacks["reward_card"]
+    deck.discard.extend(deck.draw)
+    deck.draw.clear()
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-05"))  # an axe, but the deck is empty
+    events = t.do(c.Fight(hero="roel", rewards=[]))
+    assert "reward_taken" not in kinds(events) and "stack_reshuffled" not in kinds(events)
+
+
+def test_reward_tokens_are_reshuffled_when_empty() -> None:  # R-REW-2
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    tokens = t.state.stacks["reward_token"]
+    tokens.discard.extend(tokens.draw)
+    tokens.draw.clear()
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-02"))  # a bat
+    events = t.do(c.Fight(hero="roel", rewards=[]))
+    assert "stack_reshuffled" in kinds(events) and len(t.state.hero("roel").reward_tokens) == 1
+
+
+def test_a_reward_token_adds_strength_and_is_discarded() -> None:  # R-REW-2
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.state.hero("roel").reward_tokens.append("token-might-1")  # +2
+    t.state.stacks["reward_token"].draw.remove("token-might-1")
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-13"))  # 5 = 3 + 2
+    events = t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item="token-might-1")]))
+    assert "blood_moved" in kinds(events)  # won: red-13 gives blood
+    assert "token-might-1" in t.state.stacks["reward_token"].discard
+
+
+def test_never_two_identical_advanced_cards() -> None:  # R-ADV-1
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-01"))
+    t.do(c.Fight(hero="roel", rewards=[]))
+    t.finish_turn("roel")
+    t.finish_turn("matthew")
+    t.choose(roel="when-the-moon-shines-red", matthew="son-of-the-wolf")
+    t.finish_turn("matthew")
+    t.walk_onto("roel", t.red()[1])
+    t.do(c.EnterDraw(hero="roel", token="red-02"))
+    t.do(c.Fight(hero="roel", rewards=[]))
+    roel = t.state.hero("roel")
+    assert sum(1 for x in roel.advanced if x.startswith("fire-and-forgive")) == 1
+
+
+def test_nighttime_rebel_goes_to_the_one_with_fewest_reward_cards() -> None:  # R-ADV-2
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    deck = t.state.stacks["reward_card"]
+    for item in deck.draw[-2:]:  # arrange: two reward cards already in hand
+        t.state.hero("roel").hand.append(item)
+    del deck.draw[-2:]
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-05"))  # an axe: the third reward card
+    t.do(c.Fight(hero="roel", rewards=[]))
+    assert "nighttime-rebel" in t.state.hero("matthew").hand

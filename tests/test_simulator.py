@@ -1,0 +1,73 @@
+"""Random legal games to the end with invariants after every event (the simulator)."""
+
+from __future__ import annotations
+
+import subprocess
+from concurrent.futures import ProcessPoolExecutor
+
+from companion.engine.game import commands as c
+from companion.engine.game.invariants import violations
+from companion.sim import SimReport, simulate
+from tests.conftest import PYTHON, ROOT
+from tests.table import Table
+
+
+def _chunk(seed: int) -> SimReport:
+    return simulate(500, None, seed, check=True)
+
+
+def test_a_thousand_random_games_keep_every_invariant() -> None:
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        reports = list(pool.map(_chunk, [1, 100_001]))
+    games = sum(r.games for r in reports)
+    problems = [p for r in reports for p in r.problems]
+    assert games == 1000
+    assert problems == []
+    assert sum(r.winners["none"] for r in reports) == 0  # every game ends
+    assert sum(r.events for r in reports) > 100_000  # and every one of those events was checked
+
+
+def test_the_checker_catches_broken_states() -> None:
+    t = Table()
+    assert violations(t.rules, t.state) == []
+    s = t.state
+    s.stacks["red"].draw.pop()  # a token vanished
+    s.altar += 1  # a blood point appeared
+    s.hero("matthew").at = s.hero("roel").at  # two figures on one space
+    s.hero("roel").hand.append("matthew/son-of-the-wolf")  # and one card twice
+    found = " | ".join(violations(t.rules, s))
+    for text in (
+        "blood:",
+        "components not conserved",
+        "two figures on one space",
+        "roel holds another hero's cards",
+    ):
+        assert text in found, text
+
+
+def test_sim_cli_prints_its_report() -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "companion", "sim", "--games", "4", "--players", "3", "--seed", "9"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("games 4: heroes won")
+    assert "invariant checks:" in done.stdout and "0 problems" in done.stdout
+    assert "games per second" in done.stdout
+
+
+def test_every_legal_command_is_accepted() -> None:
+    t = Table(physical=frozenset())
+    for _ in range(60):
+        options = t.game.legal_commands()
+        if not options:
+            break
+        for option in options[:25]:
+            from companion.engine.game.flow import decide
+
+            decide(t.rules, t.state, option)  # raises if any listed command were refused
+        t.do(options[-1])
+    assert isinstance(options[0], c.Command) or not options
