@@ -27,3 +27,24 @@ def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
     ):
         assert label in out, label
     assert "baseline: brute force" in out and "baseline: rebuilding the geometry" in out
+
+
+def test_game_benchmark_prints_every_figure_with_its_baseline() -> None:
+    done = subprocess.run(
+        [PYTHON, "benchmarks/game.py", "--quick"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for label in (
+        "games/s",
+        "command apply, engine",
+        "durable commit",
+        "bare SQLite",
+        "resume a",
+        "replay from the first event",
+    ):
+        assert label in out, label

@@ -147,6 +147,12 @@ class GameLog:
         except (TypeError, json.JSONDecodeError) as exc:
             raise StoreCorrupt(f"game {game_id}: games row unreadable: {exc}") from None
 
+    def _head(self, game_id: str) -> int:
+        row = self.db.execute("select head from games where id = ?", [game_id]).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id!r} in {self.path}")
+        return int(row[0])
+
     def games(self) -> list[GameRecord]:
         ids = [r["id"] for r in self.db.query("select id from games order by created_at, id")]
         return [self.game(i) for i in ids]
@@ -174,9 +180,9 @@ class GameLog:
 
         `head` is the caller's view of the log: a stale view (another writer) is refused.
         """
-        game = self.game(game_id)
-        if game.head != head:
-            raise StoreError(f"game {game_id}: head is {game.head}, not {head}: reload it")
+        stored = self._head(game_id)
+        if stored != head:
+            raise StoreError(f"game {game_id}: head is {stored}, not {head}: reload it")
         last = self._last_event(game_id, head)
         with self.db.atomic():
             self.db.execute("delete from commands where game_id = ? and seq > ?", [game_id, head])
@@ -184,31 +190,38 @@ class GameLog:
             self.db.execute(
                 "delete from snapshots where game_id = ? and event_seq > ?", [game_id, last]
             )
-            rows = [
-                {
-                    "game_id": game_id,
-                    "seq": last + i,
-                    "kind": type(ev).__struct_config__.tag,
-                    "payload": msgspec.json.encode(ev).decode(),
-                }
-                for i, ev in enumerate(events, 1)
-            ]
-            if rows:
-                self.db["events"].insert_all(rows)  # type: ignore[union-attr]
+            # The hot path uses fixed statements on the same connection: sqlite-utils' insert
+            # inspects the table on every call, which costs more than the commit itself.
+            conn = self.db.conn
+            conn.executemany(
+                "insert into events (game_id, seq, kind, payload) values (?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        last + i,
+                        type(ev).__struct_config__.tag,
+                        msgspec.json.encode(ev).decode(),
+                    )
+                    for i, ev in enumerate(events, 1)
+                ],
+            )
             new_last = last + len(events)
-            self.db["commands"].insert(  # type: ignore[union-attr]
-                {
-                    "game_id": game_id,
-                    "seq": head + 1,
-                    "payload": msgspec.json.encode(command).decode(),
-                    "first_event": last + 1,
-                    "last_event": new_last,
-                    "at": _now(),
-                }
+            conn.execute(
+                "insert into commands (game_id, seq, payload, first_event, last_event, at) "
+                "values (?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    head + 1,
+                    msgspec.json.encode(command).decode(),
+                    last + 1,
+                    new_last,
+                    _now(),
+                ),
             )
             if new_last // SNAPSHOT_EVERY > last // SNAPSHOT_EVERY:
-                self.db["snapshots"].insert(  # type: ignore[union-attr]
-                    {"game_id": game_id, "event_seq": new_last, "state": _PACK.encode(state_after)}
+                conn.execute(
+                    "insert into snapshots (game_id, event_seq, state) values (?, ?, ?)",
+                    (game_id, new_last, _PACK.encode(state_after)),
                 )
             status = "over" if state_after.phase == "over" else "playing"
             self.db.execute(
@@ -231,7 +244,7 @@ class GameLog:
         return int(row["last_event"])
 
     def commands(self, game_id: str, upto: int | None = None) -> list[CommandRecord]:
-        head = self.game(game_id).head if upto is None else upto
+        head = self._head(game_id) if upto is None else upto
         found = []
         for row in self.db.query(
             "select * from commands where game_id = ? and seq <= ? order by seq", [game_id, head]
@@ -247,7 +260,7 @@ class GameLog:
 
     def events(self, game_id: str, upto: int | None = None, after: int = 0) -> list[e.Event]:
         """Events in effect (up to the head, or up to event seq `upto`), after seq `after`."""
-        last = self._last_event(game_id, self.game(game_id).head) if upto is None else upto
+        last = self._last_event(game_id, self._head(game_id)) if upto is None else upto
         return list(self._decode_events(game_id, after, last))
 
     def _decode_events(self, game_id: str, after: int, last: int) -> Iterator[e.Event]:
@@ -269,8 +282,7 @@ class GameLog:
 
     def state(self, game_id: str, head: int | None = None) -> GameState:
         """The state after `head` commands: latest snapshot at or before it, plus the tail."""
-        game = self.game(game_id)
-        head = game.head if head is None else head
+        head = self._head(game_id) if head is None else head
         last = self._last_event(game_id, head)
         row = next(
             self.db.query(
@@ -323,14 +335,14 @@ class GameLog:
             )
 
     def redo_available(self, game_id: str) -> int:
-        game = self.game(game_id)
+        head = self._head(game_id)
         top = (
             next(
                 self.db.query("select max(seq) as top from commands where game_id = ?", [game_id])
             )["top"]
             or 0
         )
-        return int(top) - game.head
+        return int(top) - head
 
     # ----- export / import -------------------------------------------------------------------
     def export_jsonl(self, game_id: str) -> Iterator[str]:
