@@ -163,3 +163,19 @@ def test_nighttime_rebel_goes_to_the_one_with_fewest_reward_cards() -> None:  # 
     t.do(c.EnterDraw(hero="roel", token="red-05"))  # an axe: the third reward card
     t.do(c.Fight(hero="roel", rewards=[]))
     assert "nighttime-rebel" in t.state.hero("matthew").hand
+
+
+def test_advanced_cards_join_the_hand_at_the_end_of_the_turn() -> None:  # R-ADV-1
+    from tests.test_game_strigoi import round_two
+
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    round_two(t, roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-01"))
+    t.do(c.Fight(hero="roel", rewards=[]))
+    roel = t.state.hero("roel")
+    assert t.task() == "strigoi"  # the turn is not over yet
+    assert any(x.startswith("fire-and-forgive") for x in roel.pending)
+    assert not any(x.startswith("fire-and-forgive") for x in roel.hand)  # cannot be used yet
+    t.finish_turn("roel")
+    assert any(x.startswith("fire-and-forgive") for x in t.state.hero("roel").hand)

@@ -138,6 +138,12 @@ class AdvancedEarned(Event, tag="advanced_earned"):
     first: str  # the R-ADV milestone it marks ("red", "grey", "wounded", ...)
 
 
+class AdvancedJoined(Event, tag="advanced_joined"):
+    """End of the earning turn: the earned advanced cards join the hand (R-ADV)."""
+
+    hero: str
+
+
 class MilestoneReached(Event, tag="milestone_reached"):
     first: str
 
@@ -239,6 +245,7 @@ AnyEvent = (
     | HeroDefeated
     | HandRecovered
     | AdvancedEarned
+    | AdvancedJoined
     | MilestoneReached
     | StrigoiMoved
     | LadderDestroyed
@@ -358,10 +365,14 @@ def apply(state: GameState, event: Event) -> None:
         case AdvancedEarned(hero=hero, card=card, first=first):
             h = state.hero(hero)
             state.advanced_left.remove(card)
-            h.hand.append(card)
+            h.pending.append(card)
             h.advanced.append(card)
             if first not in state.firsts:
                 state.firsts.append(first)
+        case AdvancedJoined(hero=hero):
+            h = state.hero(hero)
+            h.hand.extend(h.pending)
+            h.pending = []
         case MilestoneReached(first=first):
             state.firsts.append(first)
         case LadderDestroyed(ladder=ladder):

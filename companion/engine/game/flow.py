@@ -927,6 +927,9 @@ def _relocate(rules: GameRules, em: Emitter, task: Task, cmd: c.Relocate) -> Non
 def _end_turn(rules: GameRules, em: Emitter, task: Task) -> None:
     state = em.state
     _done(em)
+    for h in state.heroes:  # R-ADV: earned cards join the hand at the end of the turn
+        if h.pending:
+            em(e.AdvancedJoined(hero=h.hero))
     if state.active + 1 < len(state.turn_order):
         em(e.PhaseChanged(phase="turns", round=state.round, active=state.active + 1))
         _queue(em, Task(kind="start_turn"))

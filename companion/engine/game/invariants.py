@@ -39,7 +39,7 @@ def _inventory(state: GameState) -> Counter[str]:
         if stack.face_up is not None:
             piles.append([stack.face_up])
     for h in state.heroes:
-        piles += [h.hand, h.discard, h.played, h.rewards_used, h.reward_tokens, h.wounds]
+        piles += [h.hand, h.discard, h.played, h.rewards_used, h.reward_tokens, h.wounds, h.pending]
     return Counter(chain.from_iterable(piles))
 
 

@@ -29,6 +29,7 @@ class HeroState(msgspec.Struct):
     reward_tokens: list[str] = []
     rewards_used: list[str] = []  # reward cards used normally this round (discarded at round end)
     advanced: list[str] = []  # advanced card ids earned (R-ADV)
+    pending: list[str] = []  # earned this turn: joins the hand at the end of the turn (R-ADV)
     used: list[str] = []  # ability icons of the played card already used this round
     defeated: int = 0
 
