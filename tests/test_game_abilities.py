@@ -177,5 +177,11 @@ def test_advanced_cards_join_the_hand_at_the_end_of_the_turn() -> None:  # R-ADV
     assert t.task() == "strigoi"  # the turn is not over yet
     assert any(x.startswith("fire-and-forgive") for x in roel.pending)
     assert not any(x.startswith("fire-and-forgive") for x in roel.hand)  # cannot be used yet
-    t.finish_turn("roel")
+    active = t.state.active
+    for _ in range(10):  # answer whoever is asked (an attacked comrade, say) until the turn ends
+        if t.state.active != active or t.state.phase != "turns":
+            break
+        waiting = t.game.waiting_for
+        assert any(x.startswith("fire-and-forgive") for x in t.state.hero("roel").pending)
+        t.finish_turn(waiting.hero if waiting and waiting.hero else "roel")
     assert any(x.startswith("fire-and-forgive") for x in t.state.hero("roel").hand)
