@@ -38,3 +38,12 @@ def test_scenario_page_example_matches_the_shipped_scenario() -> None:
     )
     for key in ("name", "state", "action", "expect"):
         assert shown[key] == shipped[key], key
+
+
+def test_catalog_page_example_is_the_shipped_card() -> None:
+    from companion.catalog import load_catalog
+
+    shown = json.loads(_json_blocks("catalog.md")[0])
+    card = load_catalog().card(shown["id"])
+    for key, value in shown.items():
+        assert getattr(card, key) == value, key
