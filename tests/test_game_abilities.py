@@ -15,7 +15,7 @@ def test_mechanics_turns_a_platform_once_per_round() -> None:  # R-ABL Mechanics
     before = t.state.rotations["E"]
     t.do(c.UseMechanics(hero="matthew", room="E", rotation=(before + 2) % 6))
     assert t.state.rotations["E"] == (before + 2) % 6 and t.task() == "move"
-    with pytest.raises(IllegalCommand, match="no unused Mechanics"):
+    with pytest.raises(IllegalCommand, match="'card' gives matthew no mechanics now"):
         t.do(c.UseMechanics(hero="matthew", room="E", rotation=before))
 
 
@@ -185,3 +185,126 @@ def test_advanced_cards_join_the_hand_at_the_end_of_the_turn() -> None:  # R-ADV
         assert any(x.startswith("fire-and-forgive") for x in t.state.hero("roel").pending)
         t.finish_turn(waiting.hero if waiting and waiting.hero else "roel")
     assert any(x.startswith("fire-and-forgive") for x in t.state.hero("roel").hand)
+
+
+def _card_with(ability: str) -> str:
+    from tests.table import CATALOG
+
+    return next(
+        r.id for r in CATALOG.reward_cards if r.normal is not None and ability in r.normal.abilities
+    )
+
+
+def _give(t: Table, hero: str, item: str) -> None:
+    """Arrange: a reward card from the deck into `hero`'s hand."""
+    t.state.stacks["reward_card"].draw.remove(item)
+    t.state.hero(hero).hand.append(item)
+
+
+def test_recovery_takes_the_discard_pile_back() -> None:  # R-ABL Recovery
+    t = Table([("attila", "L1"), ("roel", "L2")])
+    t.state.hero("attila").hand.remove("attila/son-of-the-wolf")  # arrange: a discarded card
+    t.state.hero("attila").discard.append("attila/son-of-the-wolf")
+    t.choose(attila="sanctified-with-dynamite", roel="nightside-of-siberia")  # Pack + Recovery
+    t.do(c.UseRecovery(hero="attila"))
+    attila = t.state.hero("attila")
+    assert "attila/son-of-the-wolf" in attila.hand and attila.discard == []
+
+
+def test_gates_of_hell_reactivates_every_encounter() -> None:  # R-ABL Gates of Hell
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    torch = next(r.id for r in t.rules.catalog.reward_cards if "gates_of_hell" in r.wild.abilities)
+    _give(t, "roel", torch)
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.state.fight_markers.extend(t.red()[:3])
+    with pytest.raises(IllegalCommand, match="no gates of hell"):
+        t.do(c.UseGatesOfHell(hero="roel", source=f"{torch}:normal"))
+    t.do(c.UseGatesOfHell(hero="roel", source=f"{torch}:wild"))
+    assert t.state.fight_markers == [] and torch in t.state.removed
+
+
+def test_retrieval_takes_a_reward_card_back_even_in_a_fight() -> None:  # R-ABL Retrieval
+    t = Table([("charles", "L1"), ("roel", "L2")])
+    _give(t, "charles", "sword")
+    hand = t.state.hero("charles")
+    hand.hand.remove("sword")
+    hand.discard.append("sword")  # arrange: the Sword in the own discard pile
+    t.choose(charles="beast-of-gevaudan", roel="nightside-of-siberia")  # Retrieval
+    t.walk_onto("charles", t.red()[0])
+    t.do(c.EnterDraw(hero="charles", token="red-17"))  # strength 5 vs 4: needs the Sword
+    with pytest.raises(IllegalCommand, match="not a reward card in charles's discard pile"):
+        t.do(c.UseRetrieval(hero="charles", card="charles/son-of-the-wolf"))
+    t.do(c.UseRetrieval(hero="charles", card="sword"))
+    assert t.task() == "fight" and "sword" in t.state.hero("charles").hand
+    events = t.do(c.Fight(hero="charles", rewards=[c.RewardPlay(item="sword")]))
+    assert "advanced_earned" in kinds(events)  # won: 4 + 2 >= 5
+
+
+def test_pack_jumps_next_to_a_comrade() -> None:  # R-ABL Pack
+    t = Table([("attila", "L1"), ("roel", "L2")])
+    t.choose(attila="army-of-the-night", roel="nightside-of-siberia")  # Army: Pack
+    cells = [x for x in t.game.legal_commands() if isinstance(x, c.UsePack)]
+    roel_room = t.rules.fortress.room_at(t.at("roel"))
+    assert roel_room is None and cells == []  # Roel on his ladder: no room to join
+    t.place("roel", t.rules.fortress.centre("C"))
+    cells = [x for x in t.game.legal_commands() if isinstance(x, c.UsePack)]
+    assert cells and all(t.rules.fortress.room_at(tuple(x.to)) == "C" for x in cells)
+    t.do(cells[0])
+    assert t.rules.fortress.room_at(t.at("attila")) == "C" and t.task() == "move"
+
+
+def test_leap_within_the_own_room() -> None:  # R-ABL Leap
+    t = Table([("matthew", "L1"), ("roel", "L2")])
+    t.choose(matthew="dancing-with-the-dead", roel="nightside-of-siberia")  # Leap
+    t.place("matthew", t.rules.fortress.centre("C"))
+    leaps = [x for x in t.game.legal_commands() if isinstance(x, c.UseLeap)]
+    assert leaps and all(t.rules.fortress.room_at(tuple(x.to)) == "C" for x in leaps)
+    red = t.red()[0]
+    with pytest.raises(IllegalCommand, match="no free, non-encounter space"):
+        t.do(c.UseLeap(hero="matthew", to=red))
+    t.do(leaps[-1])
+    assert t.at("matthew") == tuple(leaps[-1].to)
+
+
+def test_adjacent_heroes_swap_reward_cards() -> None:  # R-REW-3
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    _give(t, "roel", "sword")
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    with pytest.raises(IllegalCommand, match="not on a space next to roel"):
+        t.do(c.SwapRewards(hero="roel", other="matthew", give=["sword"]))
+    here = t.rules.fortress.centre("C")
+    t.place("roel", here)
+    t.place("matthew", t.rules.fortress.adjacency(t.rules.fortress.initial_state())[here][0])
+    with pytest.raises(IllegalCommand, match="only reward cards"):
+        t.do(c.SwapRewards(hero="roel", other="matthew", give=["roel/prayer-in-the-dark"]))
+    t.do(c.SwapRewards(hero="roel", other="matthew", give=["sword"]))
+    assert "sword" in t.state.hero("matthew").hand and "sword" not in t.state.hero("roel").hand
+
+
+def test_nighttime_rebel_draws_a_reward_card_and_leaves() -> None:  # R-ADV-2
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.state.advanced_left.remove("nighttime-rebel")  # arrange: Roel earned it earlier
+    t.state.hero("roel").hand.append("nighttime-rebel")
+    t.state.hero("roel").advanced.append("nighttime-rebel")
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.do(c.RebelDraw(hero="roel"))
+    roel = t.state.hero("roel")
+    assert "nighttime-rebel" in t.state.removed and "nighttime-rebel" not in roel.hand
+    assert any(
+        t.rules.catalog.reward_cards[i].id in roel.hand
+        for i in range(len(t.rules.catalog.reward_cards))
+    )
+
+
+def test_destruction_cards_leave_the_game_after_use() -> None:  # R-ABL Destruction
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    t.state.advanced_left.remove("vampires-dont-die")  # arrange: earned earlier
+    t.state.hero("roel").hand.append("vampires-dont-die")
+    t.state.hero("roel").advanced.append("vampires-dont-die")
+    t.do(c.ChooseCard(hero="roel", card="vampires-dont-die"))
+    t.choose(matthew="nightside-of-siberia")
+    for hero in list(t.state.turn_order):
+        t.finish_turn(hero)
+    roel = t.state.hero("roel")
+    assert "vampires-dont-die" in t.state.removed
+    assert "vampires-dont-die" not in roel.discard + roel.hand

@@ -113,9 +113,54 @@ class UseMechanics(Command, tag="use_mechanics"):
     hero: str
     room: str
     rotation: int
+    source: str = "card"  # "card", "<reward card>:normal|wild", a reward token
 
 
 class UseHeal(Command, tag="use_heal"):
+    hero: str
+    source: str = "card"
+
+
+class UseRecovery(Command, tag="use_recovery"):
+    hero: str
+    source: str = "card"
+
+
+class UseGatesOfHell(Command, tag="use_gates_of_hell"):
+    hero: str
+    source: str = "card"
+
+
+class UseRetrieval(Command, tag="use_retrieval"):
+    hero: str
+    card: str  # the reward card taken back from the own discard pile
+    source: str = "card"
+
+
+class UsePack(Command, tag="use_pack"):
+    hero: str
+    to: Cell
+    source: str = "card"
+
+
+class UseLeap(Command, tag="use_leap"):
+    hero: str
+    to: Cell
+    source: str = "card"
+
+
+class SwapRewards(Command, tag="swap_rewards"):
+    """R-REW-3: heroes on adjacent spaces exchange reward cards (never action cards or tokens)."""
+
+    hero: str
+    other: str
+    give: list[str] = []
+    take: list[str] = []
+
+
+class RebelDraw(Command, tag="rebel_draw"):
+    """Nighttime Rebel leaves the game to draw a reward card (R-ADV-2)."""
+
     hero: str
 
 
@@ -169,6 +214,13 @@ AnyCommand = (
     | Fall
     | UseMechanics
     | UseHeal
+    | UseRecovery
+    | UseGatesOfHell
+    | UseRetrieval
+    | UsePack
+    | UseLeap
+    | SwapRewards
+    | RebelDraw
     | SetHeroPosition
     | SetBlood
     | AddWound

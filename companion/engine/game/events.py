@@ -138,6 +138,29 @@ class AdvancedEarned(Event, tag="advanced_earned"):
     first: str  # the R-ADV milestone it marks ("red", "grey", "wounded", ...)
 
 
+class CardRemoved(Event, tag="card_removed"):
+    """A card leaves the game: Destruction after use, Nighttime Rebel's draw."""
+
+    hero: str
+    card: str
+
+
+class FightMarkersCleared(Event, tag="fight_markers_cleared"):
+    """Gates of Hell: every encounter space is active again."""
+
+
+class CardRetrieved(Event, tag="card_retrieved"):
+    hero: str
+    card: str
+
+
+class RewardCardsSwapped(Event, tag="reward_cards_swapped"):
+    hero: str
+    other: str
+    give: list[str]
+    take: list[str]
+
+
 class AdvancedJoined(Event, tag="advanced_joined"):
     """End of the earning turn: the earned advanced cards join the hand (R-ADV)."""
 
@@ -246,6 +269,10 @@ AnyEvent = (
     | HandRecovered
     | AdvancedEarned
     | AdvancedJoined
+    | CardRemoved
+    | FightMarkersCleared
+    | CardRetrieved
+    | RewardCardsSwapped
     | MilestoneReached
     | StrigoiMoved
     | LadderDestroyed
@@ -369,6 +396,24 @@ def apply(state: GameState, event: Event) -> None:
             h.advanced.append(card)
             if first not in state.firsts:
                 state.firsts.append(first)
+        case CardRemoved(hero=hero, card=card):
+            h = state.hero(hero)
+            (h.played if card in h.played else h.hand).remove(card)
+            state.removed.append(card)
+        case FightMarkersCleared():
+            state.fight_markers = []
+        case CardRetrieved(hero=hero, card=card):
+            h = state.hero(hero)
+            h.discard.remove(card)
+            h.hand.append(card)
+        case RewardCardsSwapped(hero=hero, other=other, give=give, take=take):
+            a, b = state.hero(hero), state.hero(other)
+            for card in give:
+                a.hand.remove(card)
+                b.hand.append(card)
+            for card in take:
+                b.hand.remove(card)
+                a.hand.append(card)
         case AdvancedJoined(hero=hero):
             h = state.hero(hero)
             h.hand.extend(h.pending)

@@ -121,18 +121,63 @@ def _card_abilities(rules: GameRules, item: str) -> list[str]:
     return list(rules.card(item).abilities)
 
 
-def protection_sources(rules: GameRules, hero: HeroState) -> list[str]:
-    """Everything that can block one wound now: "card" per unused icon, hand cards, tokens."""
-    if _blocked(rules, hero, "protection"):
+#: Abilities a hero may also get by discarding an action card showing them (R-MOV-4, R-ENC-2,
+#: R-COL-2); other icons on action cards work only on the played card.
+DISCARDABLE = ("protection", "stealth", "leap")
+
+
+def ability_sources(
+    rules: GameRules, hero: HeroState, ability: str, icons: int | None = None
+) -> list[str]:
+    """Where `hero` can take `ability` from now (R-ABL): "card" once per unused icon of the
+    played card, "<reward card>:normal" / ":wild" from the hand, reward tokens, and for
+    Protection, Stealth and Leap an action card discarded from the hand."""
+    if _blocked(rules, hero, ability):
         return []
-    sources = ["card"] * card_icons_left(rules, hero, "protection")
-    sources += [x for x in hero.hand if "protection" in _card_abilities(rules, x)]
+    left = card_icons_left(rules, hero, ability)
+    sources = ["card"] * (left if icons is None else min(icons, left))
+    for item in hero.hand:
+        reward = _reward_card(rules, item)
+        if reward is not None:
+            if reward.normal is not None and ability in reward.normal.abilities:
+                sources.append(f"{item}:normal")
+            if ability in reward.wild.abilities:
+                sources.append(f"{item}:wild")
+        elif ability in DISCARDABLE and ability in rules.card(item).abilities:
+            sources.append(item)
     sources += [
         t
         for t in hero.reward_tokens
-        if (tok := _reward_token(rules, t)) is not None and "protection" in tok.abilities
+        if (tok := _reward_token(rules, t)) is not None and ability in tok.abilities
     ]
     return sources
+
+
+def source_item(source: str) -> str:
+    """The component a source uses up ("card" for the played card's icon)."""
+    return source.split(":")[0]
+
+
+def protection_sources(rules: GameRules, hero: HeroState) -> list[str]:
+    """Everything that can block one wound now (each blocks one: R-LOS-2, R-ENC-2)."""
+    return ability_sources(rules, hero, "protection")
+
+
+def spend_ability(
+    rules: GameRules, em: Emitter, cmd: c.Command, hero: str, ability: str, source: str
+) -> None:
+    """Use one `ability` from `source`, or refuse the command."""
+    if source not in ability_sources(rules, em.state.hero(hero), ability):
+        raise refuse(cmd, f"{source!r} gives {hero} no {ability.replace('_', ' ')} now")
+    if source == "card":
+        em(e.AbilityUsed(hero=hero, ability=ability))
+    elif ":" in source:
+        item, mode = source.split(":")
+        em(e.RewardSpent(hero=hero, item=item, kind="card", mode=mode))  # type: ignore[arg-type]
+    elif source in em.state.hero(hero).reward_tokens:
+        em(e.RewardSpent(hero=hero, item=source, kind="token"))
+    else:
+        em(e.CardPlayed(hero=hero, card=source, reason=ability))
 
 
 def _lose_blood(em: Emitter, reason: str) -> None:
@@ -740,44 +785,23 @@ def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
 
 
 def leap_sources(rules: GameRules, hero: HeroState) -> list[str]:
-    if _blocked(rules, hero, "leap"):
-        return []
-    sources = ["card"] * min(1, card_icons_left(rules, hero, "leap"))
-    sources += [x for x in hero.hand if "leap" in _card_abilities(rules, x)]
-    sources += [
-        t
-        for t in hero.reward_tokens
-        if (tok := _reward_token(rules, t)) is not None and "leap" in tok.abilities
-    ]
-    return sources
+    return list(dict.fromkeys(ability_sources(rules, hero, "leap")))
 
 
 @handles("escape", c.Leap, c.Fall)
 def _escape(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
-    h = em.state.hero(cmd.hero)
     room = task.strigoi or ""
     _done(em)
     if isinstance(cmd, c.Leap):  # R-COL-2
         to = (cmd.to[0], cmd.to[1])
-        if cmd.source not in leap_sources(rules, h) or to not in leap_cells(rules, em.state, room):
-            raise refuse(cmd, "no such Leap: an unused Leap and a free space of the room")
-        _use_source(rules, em, cmd.hero, cmd.source, "leap", "leap")
+        if to not in leap_cells(rules, em.state, room):
+            raise refuse(cmd, f"{list(to)} is not a free space of {room}")
+        spend_ability(rules, em, cmd, cmd.hero, "leap", cmd.source)
         em(e.HeroMoved(hero=cmd.hero, to=to))
         return
     _lose_blood(em, f"{cmd.hero} fell with the platform of {room}")
     em(e.HeroMoved(hero=cmd.hero, to=None))
     _queue(em, _relocate_task(rules, em.state, cmd.hero, ladders_first=False))
-
-
-def _use_source(
-    rules: GameRules, em: Emitter, hero: str, source: str, ability: str, reason: str
-) -> None:
-    if source == "card":
-        em(e.AbilityUsed(hero=hero, ability=ability))
-    elif source in em.state.hero(hero).reward_tokens:
-        em(e.RewardSpent(hero=hero, item=source, kind="token"))
-    else:
-        em(e.CardPlayed(hero=hero, card=source, reason=reason))
 
 
 # ----- phase 2c: the Strigoi step (R-TEL, R-LOS) -------------------------------------------------
@@ -866,13 +890,16 @@ def _protect(rules: GameRules, em: Emitter, task: Task, cmd: c.Protect) -> None:
     if len(cmd.sources) > task.wounds:
         raise refuse(cmd, f"only {task.wounds} wound(s) to block")
     available = protection_sources(rules, h)
+    items = [source_item(x) for x in cmd.sources if x != "card"]
+    if len(items) != len(set(items)):
+        raise refuse(cmd, "each card or token blocks one wound once")
     for source in cmd.sources:
         if source not in available:
             raise refuse(cmd, f"{source!r} offers no Protection to {cmd.hero}")
         available.remove(source)
     _done(em)
     for source in cmd.sources:
-        _use_source(rules, em, cmd.hero, source, "protection", "protection")
+        spend_ability(rules, em, cmd, cmd.hero, "protection", source)
     left = task.wounds - len(cmd.sources)
     if left:
         _queue(em, Task(kind="wounds", hero=cmd.hero, wounds=left, attacker=task.attacker))
@@ -973,6 +1000,10 @@ def _curse(rules: GameRules, em: Emitter, task: Task) -> None:
 def _end_round(rules: GameRules, em: Emitter, task: Task) -> None:
     state = em.state
     _done(em)
+    for h in state.heroes:  # R-ABL Destruction: the card leaves the game after use
+        for card in list(h.played):
+            if rules.is_action(card) and "destruction" in rules.card(card).abilities:
+                em(e.CardRemoved(hero=h.hero, card=card))
     em(e.RoundEnded(round=state.round))
     for h in state.heroes:  # R-RND-4: an empty hand takes the discard pile back
         if not any(rules.is_action(x) for x in h.hand) and h.discard:
@@ -1010,36 +1041,148 @@ AUTO: dict[str, Callable[[GameRules, Emitter, Task], None]] = {
 
 
 # ----- abilities used during the own turn (R-ABL) ------------------------------------------------
-@handles("move", c.UseMechanics)
-@handles("fight_choice", c.UseMechanics)
+OWN_TURN = ("move", "fight_choice")  # R-ABL: any time in the own turn, not during a fight
+
+
+def _own_turn(*types: type) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for kind in OWN_TURN:
+            handles(kind, *types)(fn)
+        return fn
+
+    return register
+
+
+@_own_turn(c.UseMechanics)
 def _mechanics(rules: GameRules, em: Emitter, task: Task, cmd: c.UseMechanics) -> None:
-    h = em.state.hero(cmd.hero)
-    if card_icons_left(rules, h, "mechanics") < 1:
-        raise refuse(cmd, "no unused Mechanics on the played card")
     if cmd.room not in rules.fortress.platforms or cmd.room in em.state.collapsed:
         raise refuse(cmd, f"{cmd.room!r} has no platform to turn")
     if not 0 <= cmd.rotation <= 5:
         raise refuse(cmd, "rotation must be 0-5")
-    em(
-        e.AbilityUsed(hero=cmd.hero, ability="mechanics"),
-        e.PlatformRotated(room=cmd.room, rotation=cmd.rotation),
+    spend_ability(rules, em, cmd, cmd.hero, "mechanics", cmd.source)
+    em(e.PlatformRotated(room=cmd.room, rotation=cmd.rotation))
+
+
+@_own_turn(c.UseHeal)
+def _heal(rules: GameRules, em: Emitter, task: Task, cmd: c.UseHeal) -> None:
+    h = em.state.hero(cmd.hero)
+    if h.at is None:
+        raise refuse(cmd, f"{cmd.hero} is not on the board")
+    spend_ability(rules, em, cmd, cmd.hero, "heal", cmd.source)
+    room = rules.fortress.room_at(h.at)
+    for other in em.state.heroes:  # every hero in the healer's room discards one wound
+        if other.at is not None and other.wounds and rules.fortress.room_at(other.at) == room:
+            em(e.WoundRemoved(hero=other.hero, token=other.wounds[0]))
+
+
+@_own_turn(c.UseRecovery)
+def _recovery(rules: GameRules, em: Emitter, task: Task, cmd: c.UseRecovery) -> None:
+    spend_ability(rules, em, cmd, cmd.hero, "recovery", cmd.source)
+    if em.state.hero(cmd.hero).discard:
+        em(e.HandRecovered(hero=cmd.hero))
+
+
+@_own_turn(c.UseGatesOfHell)
+def _gates(rules: GameRules, em: Emitter, task: Task, cmd: c.UseGatesOfHell) -> None:
+    spend_ability(rules, em, cmd, cmd.hero, "gates_of_hell", cmd.source)
+    em(e.FightMarkersCleared())
+
+
+@_own_turn(c.UseRetrieval)
+@handles("fight", c.UseRetrieval)
+@handles("counterattack", c.UseRetrieval)
+def _retrieval(rules: GameRules, em: Emitter, task: Task, cmd: c.UseRetrieval) -> None:
+    h = em.state.hero(cmd.hero)
+    if cmd.card not in h.discard or _reward_card(rules, cmd.card) is None:
+        raise refuse(cmd, f"{cmd.card!r} is not a reward card in {cmd.hero}'s discard pile")
+    spend_ability(rules, em, cmd, cmd.hero, "retrieval", cmd.source)
+    em(e.CardRetrieved(hero=cmd.hero, card=cmd.card))
+
+
+def pack_cells(rules: GameRules, state: GameState, hero: str) -> list[Cell]:
+    """R-ABL Pack: empty spaces, not encounter spaces, in a room where another hero stands."""
+    board = board_state(state)
+    rooms = {
+        rules.fortress.room_at(h.at) for h in state.heroes if h.hero != hero and h.at is not None
+    } - {None}
+    taken = _taken(rules, state)
+    return sorted(
+        cell
+        for cell in rules.fortress.spaces(board)
+        if rules.fortress.room_at(cell) in rooms
+        and cell not in taken
+        and rules.fortress.feature(cell, board) not in ("red", "grey")
     )
 
 
-@handles("move", c.UseHeal)
-@handles("fight_choice", c.UseHeal)
-def _heal(rules: GameRules, em: Emitter, task: Task, cmd: c.UseHeal) -> None:
-    h = em.state.hero(cmd.hero)
-    icons = card_icons_left(rules, h, "heal")
-    if icons < 1 or h.at is None:
-        raise refuse(cmd, "no unused Heal on the played card")
-    room = rules.fortress.room_at(h.at)
-    for _ in range(icons):
-        em(e.AbilityUsed(hero=cmd.hero, ability="heal"))
-    for other in em.state.heroes:
-        if other.at is not None and rules.fortress.room_at(other.at) == room:
-            for token in list(other.wounds)[:icons]:
-                em(e.WoundRemoved(hero=other.hero, token=token))
+def own_room_leap_cells(rules: GameRules, state: GameState, hero: str) -> list[Cell]:
+    """R-ABL Leap: any free space of the own room (platform included), no encounter, no ladder."""
+    at = state.hero(hero).at
+    room = rules.fortress.room_at(at) if at is not None else None
+    if room is None:
+        return []
+    board = board_state(state)
+    taken = _taken(rules, state)
+    return sorted(
+        cell
+        for cell in rules.fortress.spaces(board)
+        if rules.fortress.room_at(cell) == room
+        and cell not in taken
+        and rules.fortress.feature(cell, board) not in ("red", "grey")
+    )
+
+
+@_own_turn(c.UsePack)
+def _pack(rules: GameRules, em: Emitter, task: Task, cmd: c.UsePack) -> None:
+    to = (cmd.to[0], cmd.to[1])
+    if to not in pack_cells(rules, em.state, cmd.hero):
+        raise refuse(cmd, f"{list(to)} is no free space in a room with another hero")
+    spend_ability(rules, em, cmd, cmd.hero, "pack", cmd.source)
+    em(e.HeroMoved(hero=cmd.hero, to=to))
+
+
+@_own_turn(c.UseLeap)
+def _leap(rules: GameRules, em: Emitter, task: Task, cmd: c.UseLeap) -> None:
+    to = (cmd.to[0], cmd.to[1])
+    if to not in own_room_leap_cells(rules, em.state, cmd.hero):
+        raise refuse(cmd, f"{list(to)} is no free, non-encounter space of the hero's room")
+    spend_ability(rules, em, cmd, cmd.hero, "leap", cmd.source)
+    em(e.HeroMoved(hero=cmd.hero, to=to))
+
+
+def swap_partners(rules: GameRules, state: GameState, hero: str) -> list[str]:
+    """R-REW-3: heroes on spaces adjacent to `hero`'s (an open edge between them)."""
+    at = state.hero(hero).at
+    if at is None:
+        return []
+    around = rules.fortress.adjacency(board_state(state)).get(at, ())
+    return [h.hero for h in state.heroes if h.hero != hero and h.at in around]
+
+
+@_own_turn(c.SwapRewards)
+def _swap(rules: GameRules, em: Emitter, task: Task, cmd: c.SwapRewards) -> None:
+    if cmd.other not in swap_partners(rules, em.state, cmd.hero):
+        raise refuse(cmd, f"{cmd.other} is not on a space next to {cmd.hero}")
+    for owner, cards in ((cmd.hero, cmd.give), (cmd.other, cmd.take)):
+        hand = em.state.hero(owner).hand
+        if any(_reward_card(rules, x) is None or x not in hand for x in cards):
+            raise refuse(cmd, f"only reward cards in {owner}'s hand can be swapped")
+    if not cmd.give and not cmd.take:
+        raise refuse(cmd, "nothing to swap")
+    em(e.RewardCardsSwapped(hero=cmd.hero, other=cmd.other, give=cmd.give, take=cmd.take))
+
+
+REBEL = "nighttime-rebel"
+
+
+@_own_turn(c.RebelDraw)
+def _rebel(rules: GameRules, em: Emitter, task: Task, cmd: c.RebelDraw) -> None:
+    if REBEL not in em.state.hero(cmd.hero).hand:
+        raise refuse(cmd, f"{cmd.hero} holds no Nighttime Rebel")
+    em(e.CardRemoved(hero=cmd.hero, card=REBEL))
+    item = draw_token(em, rules, "reward_card", None)
+    if item:
+        em(e.RewardTaken(hero=cmd.hero, stack="reward_card", item=item))
 
 
 # ----- manual corrections ------------------------------------------------------------------------

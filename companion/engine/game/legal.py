@@ -12,13 +12,19 @@ from itertools import combinations
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
 from companion.engine.game.flow import (
+    REBEL,
     _reward_card,
+    ability_sources,
     card_icons_left,
     leap_cells,
     leap_sources,
     move_options,
+    own_room_leap_cells,
+    pack_cells,
     protection_sources,
+    source_item,
     strigoi_targets,
+    swap_partners,
 )
 from companion.engine.game.state import GameState, HeroState
 
@@ -54,19 +60,52 @@ def _fights(rules: GameRules, h: HeroState) -> list[c.Command]:
 
 
 def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Command]:
+    """Abilities usable now in the own turn (R-ABL), one command per source and target."""
+    hero = h.hero
     found: list[c.Command] = []
-    if card_icons_left(rules, h, "mechanics") > 0:
+
+    def sources(ability: str) -> list[str]:
+        return list(dict.fromkeys(ability_sources(rules, h, ability)))
+
+    for source in sources("mechanics"):
         for room in sorted(rules.fortress.platforms):
-            if room in state.collapsed:
-                continue
-            found += [
-                c.UseMechanics(hero=h.hero, room=room, rotation=r)
-                for r in range(6)
-                if r != state.rotations[room]
-            ]
-    if card_icons_left(rules, h, "heal") > 0 and h.at is not None:
-        found.append(c.UseHeal(hero=h.hero))
+            if room not in state.collapsed:
+                found += [
+                    c.UseMechanics(hero=hero, room=room, rotation=r, source=source)
+                    for r in range(6)
+                    if r != state.rotations[room]
+                ]
+    if h.at is not None:
+        found += [c.UseHeal(hero=hero, source=x) for x in sources("heal")]
+    if h.discard:
+        found += [c.UseRecovery(hero=hero, source=x) for x in sources("recovery")]
+    if state.fight_markers:
+        found += [c.UseGatesOfHell(hero=hero, source=x) for x in sources("gates_of_hell")]
+    found += _retrievals(rules, h)
+    for source in sources("pack"):
+        found += [c.UsePack(hero=hero, to=x, source=source) for x in pack_cells(rules, state, hero)]
+    for source in sources("leap"):
+        found += [
+            c.UseLeap(hero=hero, to=x, source=source)
+            for x in own_room_leap_cells(rules, state, hero)
+        ]
+    for other in swap_partners(rules, state, hero):
+        mine = [x for x in h.hand if _reward_card(rules, x)]
+        theirs = [x for x in state.hero(other).hand if _reward_card(rules, x)]
+        found += [c.SwapRewards(hero=hero, other=other, give=[x]) for x in mine]
+        found += [c.SwapRewards(hero=hero, other=other, take=[x]) for x in theirs]
+    if REBEL in h.hand:
+        found.append(c.RebelDraw(hero=hero))
     return found
+
+
+def _retrievals(rules: GameRules, h: HeroState) -> list[c.Command]:
+    cards = [x for x in h.discard if _reward_card(rules, x)]
+    return [
+        c.UseRetrieval(hero=h.hero, card=card, source=source)
+        for source in dict.fromkeys(ability_sources(rules, h, "retrieval"))
+        for card in cards
+    ]
 
 
 def _draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.Command]:
@@ -75,6 +114,11 @@ def _draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.
     st = state.stacks[stack]
     pool = ([st.face_up] if st.face_up else []) + sorted(set(st.draw or st.discard))
     return [c.EnterDraw(hero=hero, token=t) for t in pool]
+
+
+def _once_each(sources: tuple[str, ...]) -> bool:
+    items = [source_item(x) for x in sources if x != "card"]
+    return len(items) == len(set(items))
 
 
 def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
@@ -114,7 +158,7 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
     if kind == "monk" and h is not None:
         return [c.FreeMonk(hero=h.hero), c.AttackMonk(hero=h.hero)]
     if kind == "fight" and h is not None:
-        return _fights(rules, h)
+        return _fights(rules, h) + _retrievals(rules, h)
     if kind in ("fight_choice", "counterattack") and h is not None:
         found = [c.SkipFight(hero=h.hero)]
         for name, mode in strigoi_targets(rules, state, h.hero):
@@ -131,6 +175,7 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
             tuple(sorted(combo))
             for k in range(1, min(task.wounds, len(sources)) + 1)
             for combo in combinations(sources, k)
+            if _once_each(combo)
         }
         return [c.Protect(hero=h.hero, sources=list(o)) for o in sorted(options)]
     if kind == "shock" and h is not None:
