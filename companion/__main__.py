@@ -51,7 +51,9 @@ def cmd_demo(_: argparse.Namespace) -> int:
 def cmd_sim(args: argparse.Namespace) -> int:
     from companion.sim import simulate
 
-    report = simulate(args.games, args.players, args.seed, check=not args.no_checks)
+    report = simulate(
+        args.games, args.players, args.seed, check=not args.no_checks, physical=args.physical
+    )
     print("\n".join(report.lines()))
     return 0 if not report.problems else 1
 
@@ -83,6 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--no-checks", action="store_true", help="skip invariant checks (speed)")
+    sim.add_argument(
+        "--physical",
+        action="store_true",
+        help="draw every stack physically (random tokens entered)",
+    )
     sim.set_defaults(func=cmd_sim)
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
     demo.set_defaults(func=cmd_demo)

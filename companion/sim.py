@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game import events as ev
-from companion.engine.game.context import GameRules
+from companion.engine.game.context import GameOptions, GameRules
 from companion.engine.game.flow import decide, started_state
 from companion.engine.game.invariants import violations
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
+from companion.engine.game.state import STACKS
 from companion.engine.situation import HEROES
 
 MAX_COMMANDS = 20_000
@@ -97,8 +98,12 @@ def play_one(
         report.problems.append(f"seed {seed}: no end after {MAX_COMMANDS} commands")
 
 
-def simulate(games: int, players: int | None, seed: int, check: bool = True) -> SimReport:
-    rules = GameRules(load_board_file(), load_catalog())
+def simulate(
+    games: int, players: int | None, seed: int, check: bool = True, physical: bool = False
+) -> SimReport:
+    """`physical`: every stack is drawn at the table and entered (any token it could be)."""
+    options = GameOptions(physical=frozenset(STACKS) if physical else frozenset())
+    rules = GameRules(load_board_file(), load_catalog(), options)
     report = SimReport()
     start = time.perf_counter()
     for i in range(games):

@@ -168,3 +168,41 @@ def test_one_encounter_per_turn() -> None:  # R-ENC-5, R-HIT-4
     t.do(c.Fight(hero="roel", rewards=[]))
     # no second encounter and no Strigoi fight: the turn went on to the next player
     assert t.task() == "move" and t.game.waiting_for.hero == "matthew"
+
+
+ALL_PHYSICAL = frozenset({"red", "grey", "strigoi", "wound", "reward_token", "reward_card"})
+
+
+def test_physical_rewards_are_entered_by_the_table() -> None:  # physical-first, R-ENC-1
+    t = Table(physical=ALL_PHYSICAL)
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-11"))
+    t.state.hero("roel").reward_tokens.append("token-strength-1")  # arrange: +1 makes 4
+    t.state.stacks["reward_token"].draw.remove("token-strength-1")
+    t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item="token-strength-1")]))
+    assert t.task() == "reward_draw" and t.game.waiting_for.stack == "reward_token"
+    with pytest.raises(IllegalCommand, match="not in it"):
+        t.do(c.EnterDraw(hero="roel", token="token-strength-1"))  # already out (discarded)
+    t.do(c.EnterDraw(hero="roel", token="token-balm"))
+    assert t.task() == "reward_draw" and t.game.waiting_for.stack == "reward_card"
+    t.do(c.EnterDraw(hero="roel", token="hammer"))
+    roel = t.state.hero("roel")
+    assert "token-balm" in roel.reward_tokens and "hammer" in roel.hand
+
+
+def test_physical_wounds_are_entered_one_by_one() -> None:  # physical-first, R-WND-1
+    t = Table(physical=ALL_PHYSICAL)
+    t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
+    with pytest.raises(IllegalCommand, match="say which token"):
+        t.do(c.AddWound(hero="matthew"))
+    t.do(c.AddWound(hero="matthew", token="wound-1"))
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-13"))
+    t.do(c.Fight(hero="roel", rewards=[]))
+    t.do(c.Protect(hero="roel", sources=[]))
+    assert t.task() == "wound_draw"
+    with pytest.raises(IllegalCommand, match="not in it"):
+        t.do(c.EnterDraw(hero="roel", token="wound-1"))  # Matthew has it
+    t.do(c.EnterDraw(hero="roel", token="wound-shock-1"))
+    assert t.state.hero("roel").wounds == ["wound-shock-1"] and t.task() == "shock"

@@ -71,3 +71,8 @@ def test_every_legal_command_is_accepted() -> None:
             decide(t.rules, t.state, option)  # raises if any listed command were refused
         t.do(options[-1])
     assert isinstance(options[0], c.Command) or not options
+
+
+def test_physical_draws_on_every_stack_keep_every_invariant() -> None:
+    report = simulate(40, None, 7, check=True, physical=True)
+    assert report.games == 40 and report.problems == [] and report.winners["none"] == 0

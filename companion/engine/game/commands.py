@@ -182,6 +182,7 @@ class SetBlood(Command, tag="set_blood"):
 
 class AddWound(Command, tag="add_wound"):
     hero: str
+    token: str | None = None  # the token drawn at the table (required when wounds are physical)
 
 
 class RemoveWound(Command, tag="remove_wound"):

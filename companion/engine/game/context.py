@@ -16,9 +16,8 @@ INFERNO_LOSES = {2: 3, 3: 3, 4: 4, 5: 5}
 ALTAR_MAX = 5  # R-BLD-1
 FIGHT_MARKERS = 6  # R-ENC-4
 WOUNDS_TO_DEFEAT = 3  # R-WND-2
-#: Stacks the players flip themselves, which the table may draw physically (the engine checks
-#: the entered token). Reward and wound tokens are drawn digitally for now.
-PHYSICAL_STACKS = ("red", "grey", "strigoi")
+#: Every stack may be drawn physically: the player enters the token; the engine checks it.
+PHYSICAL_STACKS = STACKS
 
 
 @dataclass(frozen=True)

@@ -336,6 +336,8 @@ def describe(task: Task) -> str:
         "relocate": f"{task.hero} to move to a ladder or stairs",
         "marker": f"{task.hero} to take a fight marker from the board",
         "escape": f"{task.hero} to Leap or fall with the platform",
+        "reward_draw": f"{task.hero} to enter the drawn {task.stack} (physical)",
+        "wound_draw": f"{task.hero} to enter the drawn wound token (physical, {task.wounds} left)",
     }
     return texts.get(task.kind, task.kind)
 
@@ -616,14 +618,9 @@ def _resolve_monster_fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fig
     if strength >= info.strength:  # R-ENC-1
         for reward in info.rewards:
             if reward == "bat":
-                item = draw_token(em, rules, "reward_token", None)
-                if item:
-                    em(e.RewardTaken(hero=hero, stack="reward_token", item=item))
+                _reward(rules, em, hero, "reward_token", tasks)
             elif reward == "axe":
-                item = draw_token(em, rules, "reward_card", None)
-                if item:
-                    em(e.RewardTaken(hero=hero, stack="reward_card", item=item))
-                    _nighttime_rebel(rules, em, hero)
+                _reward(rules, em, hero, "reward_card", tasks)
             else:
                 _gain_blood(em, f"{hero} defeated {token}")
         _earn(em, rules, hero, stack)
@@ -902,35 +899,93 @@ def _protect(rules: GameRules, em: Emitter, task: Task, cmd: c.Protect) -> None:
         spend_ability(rules, em, cmd, cmd.hero, "protection", source)
     left = task.wounds - len(cmd.sources)
     if left:
-        _queue(em, Task(kind="wounds", hero=cmd.hero, wounds=left, attacker=task.attacker))
+        kind = "wound_draw" if "wound" in rules.options.physical else "wounds"
+        _queue(em, Task(kind=kind, hero=cmd.hero, wounds=left, attacker=task.attacker))
+
+
+def _take_wound(
+    rules: GameRules, em: Emitter, hero: str, token: str, attacker: str | None
+) -> tuple[bool, bool]:
+    """One drawn wound token (R-WND-1, R-WND-2): (the hero is defeated, it was a Shock)."""
+    em(e.WoundTaken(hero=hero, token=token))
+    if attacker is not None:
+        _earn(em, rules, hero, "first_wounded_by_strigoi")
+    if _wound_value(rules, em.state.hero(hero)) >= WOUNDS_TO_DEFEAT:
+        em(e.HeroDefeated(hero=hero, tokens=list(em.state.hero(hero).wounds)))
+        _lose_blood(em, f"{hero} took a third wound")
+        _earn(em, rules, hero, "first_hero_defeated")
+        active = em.state.active_hero
+        if attacker is not None and active is not None and active != hero:
+            _earn(em, rules, active, "card_let_strigoi_deal_comrades_third_wound")
+        return True, False
+    effect = next(t.effect for t in rules.catalog.wound_tokens if t.id == token)
+    return False, effect == "shock"
 
 
 def _wounds(rules: GameRules, em: Emitter, task: Task) -> None:
-    """Draw one wound token per unblocked wound; the third wound defeats (R-WND-1, R-WND-2)."""
+    """Draw one wound token per unblocked wound; the third wound ends the drawing (R-WND-2)."""
     hero = task.hero or ""
     _done(em)
-    tokens = {t.id: t for t in rules.catalog.wound_tokens}
     shocks: list[Task] = []
     for _ in range(task.wounds):
         token = draw_token(em, rules, "wound", None)
         if token is None:
             break
-        em(e.WoundTaken(hero=hero, token=token))
-        if task.attacker is not None:
-            _earn(em, rules, hero, "first_wounded_by_strigoi")
-        if _wound_value(rules, em.state.hero(hero)) >= WOUNDS_TO_DEFEAT:
-            em(e.HeroDefeated(hero=hero, tokens=list(em.state.hero(hero).wounds)))
-            _lose_blood(em, f"{hero} took a third wound")
-            _earn(em, rules, hero, "first_hero_defeated")
-            active = em.state.active_hero
-            if task.attacker is not None and active is not None and active != hero:
-                _earn(em, rules, active, "card_let_strigoi_deal_comrades_third_wound")
+        defeated, shock = _take_wound(rules, em, hero, token, task.attacker)
+        if defeated:
             shocks = []
             break
-        if tokens[token].effect == "shock":
+        if shock:
             shocks.append(Task(kind="shock", hero=hero))
     if shocks:
         _queue(em, *shocks)
+
+
+@handles("wound_draw", c.EnterDraw)
+def _wound_draw(rules: GameRules, em: Emitter, task: Task, cmd: c.EnterDraw) -> None:
+    """Physical wound tokens: the table draws one per unblocked wound and enters it."""
+    hero = task.hero or ""
+    token = draw_token(em, rules, "wound", cmd.token)
+    _done(em)
+    assert token is not None
+    defeated, shock = _take_wound(rules, em, hero, token, task.attacker)
+    if defeated:
+        return
+    tasks = []
+    if task.wounds > 1:
+        tasks.append(
+            Task(kind="wound_draw", hero=hero, wounds=task.wounds - 1, attacker=task.attacker)
+        )
+    if shock:
+        tasks.append(Task(kind="shock", hero=hero))
+    if tasks:
+        _queue(em, *tasks)
+
+
+def _reward(rules: GameRules, em: Emitter, hero: str, stack: str, tasks: list[Task]) -> None:
+    """Draw a reward token or card for `hero` now (digital) or ask the table (physical)."""
+    if stack in rules.options.physical:
+        if em.state.stacks[stack].draw or (
+            stack == "reward_token" and em.state.stacks[stack].discard
+        ):
+            tasks.append(Task(kind="reward_draw", hero=hero, stack=stack))
+        return
+    item = draw_token(em, rules, stack, None)
+    if item:
+        em(e.RewardTaken(hero=hero, stack=stack, item=item))  # type: ignore[arg-type]
+        if stack == "reward_card":
+            _nighttime_rebel(rules, em, hero)
+
+
+@handles("reward_draw", c.EnterDraw)
+def _reward_draw(rules: GameRules, em: Emitter, task: Task, cmd: c.EnterDraw) -> None:
+    stack = task.stack or "reward_token"
+    item = draw_token(em, rules, stack, cmd.token)
+    _done(em)
+    assert item is not None
+    em(e.RewardTaken(hero=cmd.hero, stack=stack, item=item))  # type: ignore[arg-type]
+    if stack == "reward_card":
+        _nighttime_rebel(rules, em, cmd.hero)
 
 
 @handles("shock", c.DiscardForShock)
@@ -1180,9 +1235,10 @@ def _rebel(rules: GameRules, em: Emitter, task: Task, cmd: c.RebelDraw) -> None:
     if REBEL not in em.state.hero(cmd.hero).hand:
         raise refuse(cmd, f"{cmd.hero} holds no Nighttime Rebel")
     em(e.CardRemoved(hero=cmd.hero, card=REBEL))
-    item = draw_token(em, rules, "reward_card", None)
-    if item:
-        em(e.RewardTaken(hero=cmd.hero, stack="reward_card", item=item))
+    tasks: list[Task] = []
+    _reward(rules, em, cmd.hero, "reward_card", tasks)
+    if tasks:
+        _queue(em, *tasks)
 
 
 # ----- manual corrections ------------------------------------------------------------------------
@@ -1200,7 +1256,9 @@ def _correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
             raise refuse(cmd, "the Altar holds 0-5 and the 14 blood points are not exceeded")
         em(e.BloodSet(altar=cmd.altar, inferno=cmd.inferno))
     elif isinstance(cmd, c.AddWound):
-        token = draw_token(em, rules, "wound", None)
+        if "wound" in rules.options.physical and cmd.token is None:
+            raise refuse(cmd, "the wound tokens are physical: say which token")
+        token = draw_token(em, rules, "wound", cmd.token)
         if token is None:
             raise refuse(cmd, "no wound token left")
         em(e.WoundTaken(hero=cmd.hero, token=token))

@@ -112,7 +112,9 @@ def _draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.
     if stack not in rules.options.physical:
         return [c.Draw(hero=hero)]
     st = state.stacks[stack]
-    pool = ([st.face_up] if st.face_up else []) + sorted(set(st.draw or st.discard))
+    if st.face_up is not None:  # R-ENC-6: the monster left face up comes next
+        return [c.EnterDraw(hero=hero, token=st.face_up)]
+    pool = sorted(set(st.draw or st.discard))
     return [c.EnterDraw(hero=hero, token=t) for t in pool]
 
 
@@ -150,6 +152,9 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
         return found + _abilities(rules, state, h)
     if kind == "encounter" and h is not None:
         return _draws(rules, state, h.hero, task.stack or "red")
+    if kind in ("reward_draw", "wound_draw") and h is not None:
+        stack = "wound" if kind == "wound_draw" else (task.stack or "reward_token")
+        return _draws(rules, state, h.hero, stack)
     if kind == "strigoi":
         active = state.active_hero or ""
         return _draws(rules, state, active, "strigoi")
