@@ -162,6 +162,15 @@ class Catalog(msgspec.Struct):
     def hero_cards(self, hero: str) -> list[str]:
         return [c.id for c in self.action_cards if c.hero == hero]
 
+    def reward_card(self, item: str) -> RewardCard | None:
+        return _indexes(self).reward_cards.get(item)
+
+    def reward_token(self, item: str) -> RewardToken | None:
+        return _indexes(self).reward_tokens.get(item)
+
+    def wound(self, token: str) -> WoundToken:
+        return _indexes(self).wounds[token]
+
 
 _INDEX: dict[int, dict[str, ActionCard | AdvancedCard]] = {}
 
@@ -173,6 +182,27 @@ def _card_index(catalog: Catalog) -> dict[str, ActionCard | AdvancedCard]:
         index.update({c.id: c for c in catalog.advanced_cards})
         _INDEX[id(catalog)] = index
     return index
+
+
+class _Indexes(msgspec.Struct):
+    reward_cards: dict[str, RewardCard]
+    reward_tokens: dict[str, RewardToken]
+    wounds: dict[str, WoundToken]
+
+
+_INDEXES: dict[int, _Indexes] = {}
+
+
+def _indexes(catalog: Catalog) -> _Indexes:
+    found = _INDEXES.get(id(catalog))
+    if found is None:
+        found = _Indexes(
+            {r.id: r for r in catalog.reward_cards},
+            {t.id: t for t in catalog.reward_tokens},
+            {w.id: w for w in catalog.wound_tokens},
+        )
+        _INDEXES[id(catalog)] = found
+    return found
 
 
 FORMAT_TAG = "armata-catalog/1"

@@ -80,6 +80,15 @@ class PlatformGeometry:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardTables:
+    spaces: tuple[Cell, ...]  # sorted
+    adjacency: Mapping[Cell, tuple[Cell, ...]]
+    room_spaces: Mapping[str, tuple[Cell, ...]]  # sorted, per room (ladders belong to none)
+    stairs: tuple[Cell, ...]  # sorted
+    encounters: frozenset[Cell]
+
+
+@dataclass(frozen=True, slots=True)
 class Fortress:
     spec: BoardSpec
     room_radius: int
@@ -98,8 +107,9 @@ class Fortress:
     ladder_by_room_cell: Mapping[Cell, tuple[str, ...]] = field(default_factory=dict)
     #: Per cell, everything `open_mask` needs in one lookup (built in `__post_init__`).
     edge_records: Mapping[Cell, EdgeRecord] = field(default_factory=dict, init=False)
-    #: Neighbour tables by board state (rotations, collapsed, ladders), built on first use.
-    _adjacency: dict[tuple[object, ...], dict[Cell, tuple[Cell, ...]]] = field(
+    #: Tables derived from a board state (rotations, collapsed, ladders), built on first use:
+    #: the board changes only on rotation, collapse or a destroyed ladder.
+    _derived: dict[tuple[object, ...], BoardTables] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
@@ -163,6 +173,9 @@ class Fortress:
         return cell in self.platforms[room].spaces[state.rotations[room]]
 
     def spaces(self, state: BoardState) -> list[Cell]:
+        return list(self.tables(state).spaces)
+
+    def _spaces(self, state: BoardState) -> list[Cell]:
         cells = set(self.tile_spaces)
         for room, geometry in self.platforms.items():
             if room not in state.collapsed:
@@ -183,6 +196,9 @@ class Fortress:
 
     def encounter_cells(self, state: BoardState) -> set[Cell]:
         """Every red or grey encounter space (fight markers not considered)."""
+        return set(self.tables(state).encounters)
+
+    def _encounter_cells(self, state: BoardState) -> set[Cell]:
         cells = {c for c, f in self.tile_features.items() if f != "stairs"}
         for room, geometry in self.platforms.items():
             if room not in state.collapsed:
@@ -192,6 +208,9 @@ class Fortress:
 
     def stairs(self, state: BoardState) -> list[Cell]:
         """Every stairs space (ladders included): the underground network of R-MOV-5."""
+        return list(self.tables(state).stairs)
+
+    def _stairs(self, state: BoardState) -> list[Cell]:
         cells = [c for c, f in self.tile_features.items() if f == "stairs"]
         for room, geometry in self.platforms.items():
             if room not in state.collapsed:
@@ -213,23 +232,38 @@ class Fortress:
             mask |= ladder_bit
         return mask
 
-    def adjacency(self, state: BoardState) -> Mapping[Cell, tuple[Cell, ...]]:
-        """Every space's open neighbours for this board state (cached; the board changes only on
-        rotation, collapse or a destroyed ladder, queries come by the thousand)."""
+    def tables(self, state: BoardState) -> BoardTables:
+        """Spaces, neighbours, stairs and encounter spaces of this board state (cached)."""
         key = (tuple(sorted(state.rotations.items())), state.collapsed, state.ladders)
-        table = self._adjacency.get(key)
-        if table is None:
-            if len(self._adjacency) >= 64:
-                self._adjacency.clear()
-            table = {}
-            for cell in self.spaces(state):
+        tables = self._derived.get(key)
+        if tables is None:
+            if len(self._derived) >= 64:
+                self._derived.clear()
+            spaces = self._spaces(state)
+            adjacency = {}
+            by_room: dict[str, list[Cell]] = {}
+            for cell in spaces:
                 mask = self.open_mask(cell, state)
                 q, r = cell
-                table[cell] = tuple(
+                adjacency[cell] = tuple(
                     (q + dq, r + dr) for d, (dq, dr) in enumerate(DIRECTIONS) if mask >> d & 1
                 )
-            self._adjacency[key] = table
-        return table
+                room = self.room_of_cell.get(cell)
+                if room is not None:
+                    by_room.setdefault(room, []).append(cell)
+            tables = BoardTables(
+                spaces=tuple(spaces),
+                adjacency=adjacency,
+                room_spaces={room: tuple(cells) for room, cells in by_room.items()},
+                stairs=tuple(self._stairs(state)),
+                encounters=frozenset(self._encounter_cells(state)),
+            )
+            self._derived[key] = tables
+        return tables
+
+    def adjacency(self, state: BoardState) -> Mapping[Cell, tuple[Cell, ...]]:
+        """Every space's open neighbours for this board state (cached)."""
+        return self.tables(state).adjacency
 
     def is_open(self, cell: Cell, direction: int, state: BoardState) -> bool:
         return bool(self.open_mask(cell, state) >> direction & 1)

@@ -30,10 +30,11 @@ def reachable(
     occupants.pop(start, None)
     comrades = {c for c, f in occupants.items() if f.startswith("hero:")}
     strigoi = {c for c, f in occupants.items() if f.startswith("strigoi:")}
-    stops = set() if stealth else fortress.encounter_cells(state) - situation.fight_markers
-    stops -= comrades
-    stairs = set(fortress.stairs(state))
-    adjacency = fortress.adjacency(state)
+    tables = fortress.tables(state)
+    stops = set() if stealth else tables.encounters - situation.fight_markers - comrades
+    stair_list = tables.stairs
+    stairs = set(stair_list)
+    adjacency = tables.adjacency
     best: dict[Cell, int] = {start: 0}
     queue: deque[tuple[int, Cell]] = deque([(0, start)])
     while queue:
@@ -42,7 +43,7 @@ def reachable(
             continue
         targets: tuple[Cell, ...] | list[Cell] = adjacency.get(cell, ())
         if cell in stairs:
-            targets = [*targets, *stairs]
+            targets = [*targets, *stair_list]
         for nxt in targets:
             if nxt == cell or (nxt in strigoi and not stealth):
                 continue

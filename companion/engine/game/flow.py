@@ -84,13 +84,15 @@ def _card_strength(rules: GameRules, hero: HeroState) -> int:
 
 
 def _penalty(rules: GameRules, hero: HeroState, effect: str) -> int:
-    tokens = {t.id: t for t in rules.catalog.wound_tokens}
-    return sum(tokens[w].penalty for w in hero.wounds if tokens[w].effect == effect)
+    wounds = [rules.catalog.wound(w) for w in hero.wounds]
+    return sum(w.penalty for w in wounds if w.effect == effect)
 
 
 def _blocked(rules: GameRules, hero: HeroState, ability: str) -> bool:
-    tokens = {t.id: t for t in rules.catalog.wound_tokens}
-    return any(tokens[w].effect == "ability" and tokens[w].ability == ability for w in hero.wounds)
+    if not hero.wounds:
+        return False
+    wounds = [rules.catalog.wound(w) for w in hero.wounds]
+    return any(w.effect == "ability" and w.ability == ability for w in wounds)
 
 
 def card_icons_left(rules: GameRules, hero: HeroState, ability: str) -> int:
@@ -102,16 +104,15 @@ def card_icons_left(rules: GameRules, hero: HeroState, ability: str) -> int:
 
 
 def _wound_value(rules: GameRules, hero: HeroState) -> int:
-    tokens = {t.id: t for t in rules.catalog.wound_tokens}
-    return sum(tokens[w].value for w in hero.wounds)
+    return sum(rules.catalog.wound(w).value for w in hero.wounds)
 
 
 def _reward_card(rules: GameRules, item: str) -> RewardCard | None:
-    return next((r for r in rules.catalog.reward_cards if r.id == item), None)
+    return rules.catalog.reward_card(item)
 
 
 def _reward_token(rules: GameRules, item: str) -> RewardToken | None:
-    return next((r for r in rules.catalog.reward_tokens if r.id == item), None)
+    return rules.catalog.reward_token(item)
 
 
 def _card_abilities(rules: GameRules, item: str) -> list[str]:
@@ -124,6 +125,25 @@ def _card_abilities(rules: GameRules, item: str) -> list[str]:
 #: Abilities a hero may also get by discarding an action card showing them (R-MOV-4, R-ENC-2,
 #: R-COL-2); other icons on action cards work only on the played card.
 DISCARDABLE = ("protection", "stealth", "leap")
+
+
+def possible_abilities(rules: GameRules, hero: HeroState) -> set[str]:
+    """Every ability `hero` could take from anything they hold now (a quick pre-filter)."""
+    found: set[str] = set()
+    card = played_card(rules, hero)
+    if card is not None:
+        found.update(card.abilities)
+    for item in hero.hand:
+        reward = _reward_card(rules, item)
+        if reward is not None:
+            found.update(reward.wild.abilities)
+            if reward.normal is not None:
+                found.update(reward.normal.abilities)
+        else:
+            found.update(a for a in rules.card(item).abilities if a in DISCARDABLE)
+    for token in hero.reward_tokens:
+        found.update(rules.catalog.reward_token(token).abilities)  # type: ignore[union-attr]
+    return found
 
 
 def ability_sources(
@@ -768,6 +788,7 @@ def _collapse(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> No
 
 
 def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
+    """R-COL-2: free tile spaces of the collapsing room, no encounter space."""
     board = board_state(state)
     taken = {h.at for h in state.heroes} | {
         rules.fortress.centre(r) for r in state.strigoi.values()
@@ -918,8 +939,7 @@ def _take_wound(
         if attacker is not None and active is not None and active != hero:
             _earn(em, rules, active, "card_let_strigoi_deal_comrades_third_wound")
         return True, False
-    effect = next(t.effect for t in rules.catalog.wound_tokens if t.id == token)
-    return False, effect == "shock"
+    return False, rules.catalog.wound(token).effect == "shock"
 
 
 def _wounds(rules: GameRules, em: Emitter, task: Task) -> None:
@@ -1156,34 +1176,28 @@ def _retrieval(rules: GameRules, em: Emitter, task: Task, cmd: c.UseRetrieval) -
 
 def pack_cells(rules: GameRules, state: GameState, hero: str) -> list[Cell]:
     """R-ABL Pack: empty spaces, not encounter spaces, in a room where another hero stands."""
-    board = board_state(state)
     rooms = {
         rules.fortress.room_at(h.at) for h in state.heroes if h.hero != hero and h.at is not None
-    } - {None}
-    taken = _taken(rules, state)
-    return sorted(
-        cell
-        for cell in rules.fortress.spaces(board)
-        if rules.fortress.room_at(cell) in rooms
-        and cell not in taken
-        and rules.fortress.feature(cell, board) not in ("red", "grey")
-    )
+    }
+    return _free_room_spaces(rules, state, rooms - {None})
 
 
 def own_room_leap_cells(rules: GameRules, state: GameState, hero: str) -> list[Cell]:
     """R-ABL Leap: any free space of the own room (platform included), no encounter, no ladder."""
     at = state.hero(hero).at
     room = rules.fortress.room_at(at) if at is not None else None
-    if room is None:
-        return []
-    board = board_state(state)
+    return [] if room is None else _free_room_spaces(rules, state, {room})
+
+
+def _free_room_spaces(rules: GameRules, state: GameState, rooms: set[str | None]) -> list[Cell]:
+    tables = rules.fortress.tables(board_state(state))
     taken = _taken(rules, state)
     return sorted(
         cell
-        for cell in rules.fortress.spaces(board)
-        if rules.fortress.room_at(cell) == room
-        and cell not in taken
-        and rules.fortress.feature(cell, board) not in ("red", "grey")
+        for room in rooms
+        if room is not None
+        for cell in tables.room_spaces.get(room, ())
+        if cell not in taken and cell not in tables.encounters
     )
 
 

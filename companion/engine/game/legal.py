@@ -21,6 +21,7 @@ from companion.engine.game.flow import (
     move_options,
     own_room_leap_cells,
     pack_cells,
+    possible_abilities,
     protection_sources,
     source_item,
     strigoi_targets,
@@ -63,8 +64,11 @@ def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Comma
     """Abilities usable now in the own turn (R-ABL), one command per source and target."""
     hero = h.hero
     found: list[c.Command] = []
+    possible = possible_abilities(rules, h)
 
     def sources(ability: str) -> list[str]:
+        if ability not in possible:
+            return []
         return list(dict.fromkeys(ability_sources(rules, h, ability)))
 
     for source in sources("mechanics"):
@@ -101,6 +105,8 @@ def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Comma
 
 def _retrievals(rules: GameRules, h: HeroState) -> list[c.Command]:
     cards = [x for x in h.discard if _reward_card(rules, x)]
+    if not cards:
+        return []
     return [
         c.UseRetrieval(hero=h.hero, card=card, source=source)
         for source in dict.fromkeys(ability_sources(rules, h, "retrieval"))
