@@ -16,10 +16,10 @@ from companion.engine.components import parse_catalog
 from companion.engine.game import events as e
 from companion.engine.game.commands import Command
 from companion.engine.game.context import GameOptions, GameRules
-from companion.engine.game.flow import decide, describe
-from companion.engine.game.legal import legal_commands
+from companion.engine.game.flow import decide
+from companion.engine.game.game import GameView
 from companion.engine.game.setup import new_game
-from companion.engine.game.state import GameState, Task
+from companion.engine.game.state import GameState
 from companion.engine.options import Options
 from companion.store.gamelog import GameLog
 
@@ -44,7 +44,7 @@ def options_from(data: dict[str, Any]) -> GameOptions:
     )
 
 
-class GameSession:
+class GameSession(GameView):
     def __init__(self, log: GameLog, game_id: str) -> None:
         record = log.game(game_id)
         self.log = log
@@ -105,14 +105,3 @@ class GameSession:
         self.log.set_head(self.game_id, head)
         self.head = head
         self.state = self.log.state(self.game_id, head)
-
-    def legal_commands(self) -> list[Command]:
-        return legal_commands(self.rules, self.state)
-
-    @property
-    def waiting_for(self) -> Task | None:
-        return self.state.tasks[0] if self.state.tasks else None
-
-    def waiting_text(self) -> str:
-        task = self.waiting_for
-        return "nothing (game over)" if task is None else describe(task)

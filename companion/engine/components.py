@@ -8,7 +8,7 @@ names an unknown ability, hero, letter or effect, naming the JSON path.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -27,18 +27,7 @@ Ability = Literal[
     "gates_of_hell",
     "destruction",
 ]
-ABILITIES: tuple[str, ...] = (
-    "protection",
-    "heal",
-    "retrieval",
-    "mechanics",
-    "stealth",
-    "pack",
-    "leap",
-    "recovery",
-    "gates_of_hell",
-    "destruction",
-)
+ABILITIES: tuple[str, ...] = get_args(Ability)
 CARD_LETTERS = "ABCDEFX"
 
 
@@ -162,6 +151,17 @@ class Catalog(msgspec.Struct):
     def hero_cards(self, hero: str) -> list[str]:
         return [c.id for c in self.action_cards if c.hero == hero]
 
+    def stack_ids(self) -> dict[str, list[str]]:
+        """The component ids of each stack, by stack name (red, grey, strigoi, wound, ...)."""
+        return {
+            "red": [t.id for t in self.encounter_tokens.red],
+            "grey": [t.id for t in self.encounter_tokens.grey],
+            "strigoi": [t.id for t in self.strigoi_tokens],
+            "wound": [t.id for t in self.wound_tokens],
+            "reward_token": [t.id for t in self.reward_tokens],
+            "reward_card": [t.id for t in self.reward_cards],
+        }
+
     def reward_card(self, item: str) -> RewardCard | None:
         return _indexes(self).reward_cards.get(item)
 
@@ -275,14 +275,15 @@ def check_catalog(catalog: Catalog) -> None:
     for i, token in enumerate(catalog.wound_tokens):
         if token.effect == "ability" and token.ability is None:
             raise CatalogError(f"wound_tokens[{i}].ability", "an ability wound names its ability")
-    token_ids = {
-        "encounter_tokens.red": [t.id for t in catalog.encounter_tokens.red],
-        "encounter_tokens.grey": [t.id for t in catalog.encounter_tokens.grey],
-        "strigoi_tokens": [t.id for t in catalog.strigoi_tokens],
-        "wound_tokens": [t.id for t in catalog.wound_tokens],
-        "reward_tokens": [t.id for t in catalog.reward_tokens],
-        "reward_cards": [t.id for t in catalog.reward_cards],
+    paths = {
+        "red": "encounter_tokens.red",
+        "grey": "encounter_tokens.grey",
+        "strigoi": "strigoi_tokens",
+        "wound": "wound_tokens",
+        "reward_token": "reward_tokens",
+        "reward_card": "reward_cards",
     }
+    token_ids = {paths[stack]: ids for stack, ids in catalog.stack_ids().items()}
     for name, ids in token_ids.items():
         _unique(ids, name)
     if not catalog.strigoi_tokens or {t.strigoi for t in catalog.strigoi_tokens} != {

@@ -1201,21 +1201,17 @@ def _free_room_spaces(rules: GameRules, state: GameState, rooms: set[str | None]
     )
 
 
-@_own_turn(c.UsePack)
-def _pack(rules: GameRules, em: Emitter, task: Task, cmd: c.UsePack) -> None:
+@_own_turn(c.UsePack, c.UseLeap)
+def _jump(rules: GameRules, em: Emitter, task: Task, cmd: c.UsePack | c.UseLeap) -> None:
+    """Pack: next to a comrade; Leap: within the own room (R-ABL). Neither ends the move."""
     to = (cmd.to[0], cmd.to[1])
-    if to not in pack_cells(rules, em.state, cmd.hero):
-        raise refuse(cmd, f"{list(to)} is no free space in a room with another hero")
-    spend_ability(rules, em, cmd, cmd.hero, "pack", cmd.source)
-    em(e.HeroMoved(hero=cmd.hero, to=to))
-
-
-@_own_turn(c.UseLeap)
-def _leap(rules: GameRules, em: Emitter, task: Task, cmd: c.UseLeap) -> None:
-    to = (cmd.to[0], cmd.to[1])
-    if to not in own_room_leap_cells(rules, em.state, cmd.hero):
-        raise refuse(cmd, f"{list(to)} is no free, non-encounter space of the hero's room")
-    spend_ability(rules, em, cmd, cmd.hero, "leap", cmd.source)
+    if isinstance(cmd, c.UsePack):
+        ability, cells, where = "pack", pack_cells, "free space in a room with another hero"
+    else:
+        ability, cells, where = "leap", own_room_leap_cells, "free, non-encounter space of the room"
+    if to not in cells(rules, em.state, cmd.hero):
+        raise refuse(cmd, f"{list(to)} is no {where}")
+    spend_ability(rules, em, cmd, cmd.hero, ability, cmd.source)
     em(e.HeroMoved(hero=cmd.hero, to=to))
 
 

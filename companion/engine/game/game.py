@@ -22,7 +22,25 @@ def replay(events: list[e.Event]) -> GameState:
     return state
 
 
-class Game:
+class GameView:
+    """What every holder of a game state can ask: legal commands, what the game waits for."""
+
+    rules: GameRules
+    state: GameState
+
+    def legal_commands(self) -> list[c.Command]:
+        return legal_commands(self.rules, self.state)
+
+    @property
+    def waiting_for(self) -> Task | None:
+        return self.state.tasks[0] if self.state.tasks else None
+
+    def waiting_text(self) -> str:
+        task = self.waiting_for
+        return "nothing (game over)" if task is None else describe(task)
+
+
+class Game(GameView):
     def __init__(self, rules: GameRules, events: list[e.Event]) -> None:
         self.rules = rules
         self.events = list(events)
@@ -39,20 +57,9 @@ class Game:
         self.state = state
         return events
 
-    def legal_commands(self) -> list[c.Command]:
-        return legal_commands(self.rules, self.state)
-
-    @property
-    def waiting_for(self) -> Task | None:
-        return self.state.tasks[0] if self.state.tasks else None
-
-    def waiting_text(self) -> str:
-        task = self.waiting_for
-        return "nothing (game over)" if task is None else describe(task)
-
     @property
     def over(self) -> bool:
         return self.state.phase == "over"
 
 
-__all__ = ["Game", "advance", "replay"]
+__all__ = ["Game", "GameView", "advance", "replay"]

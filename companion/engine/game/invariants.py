@@ -19,12 +19,7 @@ def _expected(rules: GameRules, heroes: tuple[str, ...]) -> Counter[str]:
     if inventory is None:
         catalog = rules.catalog
         inventory = Counter(
-            [t.id for t in catalog.encounter_tokens.red]
-            + [t.id for t in catalog.encounter_tokens.grey]
-            + [t.id for t in catalog.strigoi_tokens]
-            + [t.id for t in catalog.wound_tokens]
-            + [t.id for t in catalog.reward_tokens]
-            + [t.id for t in catalog.reward_cards]
+            [x for ids in catalog.stack_ids().values() for x in ids]
             + [c.id for c in catalog.advanced_cards]
             + [card for hero in heroes for card in catalog.hero_cards(hero)]
         )

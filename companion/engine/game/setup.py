@@ -12,15 +12,7 @@ from companion.errors import IllegalCommand
 
 
 def _stacks(rules: GameRules, seed: int) -> dict[str, Stack]:
-    catalog = rules.catalog
-    pools = {
-        "red": [t.id for t in catalog.encounter_tokens.red],
-        "grey": [t.id for t in catalog.encounter_tokens.grey],
-        "strigoi": [t.id for t in catalog.strigoi_tokens],
-        "wound": [t.id for t in catalog.wound_tokens],
-        "reward_token": [t.id for t in catalog.reward_tokens],
-        "reward_card": [t.id for t in catalog.reward_cards],
-    }
+    pools = rules.catalog.stack_ids()
     stacks = {}
     for name, ids in pools.items():
         order = sorted(ids)
