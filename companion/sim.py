@@ -16,7 +16,7 @@ from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game import events as ev
 from companion.engine.game.context import GameOptions, GameRules
-from companion.engine.game.flow import decide, started_state
+from companion.engine.game.flow import decide_in_place, started_state
 from companion.engine.game.invariants import violations
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
@@ -81,7 +81,7 @@ def play_one(
                 f"seed {seed}: no legal command while waiting on {state.tasks[:1]}"
             )
             break
-        events, state = decide(rules, state, rng.choice(options))
+        events = decide_in_place(rules, state, rng.choice(options))
         report.commands += 1
         report.events += len(events)
         if check:

@@ -114,8 +114,12 @@ def test_refusals_quote_the_command_and_change_nothing() -> None:
     t.choose(roel="prayer-in-the-dark", matthew="son-of-the-wolf")
     with pytest.raises(IllegalCommand, match="it is matthew's decision"):
         t.do(c.Stay(hero="roel"))  # wrong player
+    import msgspec
+
+    snapshot = msgspec.msgpack.encode(t.state)
     with pytest.raises(IllegalCommand, match="cannot end a move"):
-        t.do(c.Move(hero="matthew", to=(0, 0)))
+        t.do(c.Move(hero="matthew", to=(0, 0)))  # refused after the handler emitted an event
+    assert msgspec.msgpack.encode(t.state) == snapshot and t.task() == "move"
 
 
 def test_unknown_commands_are_refused_at_the_boundary() -> None:

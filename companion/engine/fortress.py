@@ -86,6 +86,8 @@ class BoardTables:
     room_spaces: Mapping[str, tuple[Cell, ...]]  # sorted, per room (ladders belong to none)
     stairs: tuple[Cell, ...]  # sorted
     encounters: frozenset[Cell]
+    #: one move step from each space: open neighbours, plus every other stairs from stairs (R-MOV-5)
+    steps: Mapping[Cell, tuple[Cell, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,12 +253,21 @@ class Fortress:
                 room = self.room_of_cell.get(cell)
                 if room is not None:
                     by_room.setdefault(room, []).append(cell)
+            stairs = tuple(self._stairs(state))
+            stair_set = set(stairs)
+            steps = {
+                cell: around + tuple(x for x in stairs if x != cell)
+                if cell in stair_set
+                else around
+                for cell, around in adjacency.items()
+            }
             tables = BoardTables(
                 spaces=tuple(spaces),
                 adjacency=adjacency,
                 room_spaces={room: tuple(cells) for room, cells in by_room.items()},
-                stairs=tuple(self._stairs(state)),
+                stairs=stairs,
                 encounters=frozenset(self._encounter_cells(state)),
+                steps=steps,
             )
             self._derived[key] = tables
         return tables

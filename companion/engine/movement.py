@@ -9,8 +9,6 @@ stop the move (the move cannot end there, and the rules fight only where a move 
 
 from __future__ import annotations
 
-from collections import deque
-
 from companion.engine.fortress import Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
@@ -24,34 +22,39 @@ def active_encounter(fortress: Fortress, situation: Situation, cell: Cell) -> bo
 def reachable(
     fortress: Fortress, situation: Situation, start: Cell, steps: int, stealth: bool
 ) -> list[Cell]:
-    """Sorted cells where a hero starting at `start` may legally end a move of up to `steps`."""
-    state = situation.board
+    """Sorted cells where a hero starting at `start` may legally end a move of up to `steps`.
+
+    Breadth-first by cost: a comrade's cell joins the layer it is reached in (it costs nothing),
+    every other cell the next layer, so each cell is first reached at its lowest cost.
+    """
+    tables = fortress.tables(situation.board)
     occupants = situation.occupants(fortress)
     occupants.pop(start, None)
     comrades = {c for c, f in occupants.items() if f.startswith("hero:")}
     strigoi = {c for c, f in occupants.items() if f.startswith("strigoi:")}
-    tables = fortress.tables(state)
     stops = set() if stealth else tables.encounters - situation.fight_markers - comrades
-    stair_list = tables.stairs
-    stairs = set(stair_list)
-    adjacency = tables.adjacency
+    blocked = set() if stealth else strigoi
+    moves = tables.steps
     best: dict[Cell, int] = {start: 0}
-    queue: deque[tuple[int, Cell]] = deque([(0, start)])
-    while queue:
-        cost, cell = queue.popleft()
-        if cost > best[cell] or (cell in stops and cell != start):
-            continue
-        targets: tuple[Cell, ...] | list[Cell] = adjacency.get(cell, ())
-        if cell in stairs:
-            targets = [*targets, *stair_list]
-        for nxt in targets:
-            if nxt == cell or (nxt in strigoi and not stealth):
-                continue
-            new = cost if nxt in comrades else cost + 1
-            if new <= steps and new < best.get(nxt, steps + 1):
-                best[nxt] = new
-                if new == cost:
-                    queue.appendleft((new, nxt))
-                else:
-                    queue.append((new, nxt))
+    layer = [start]
+    cost = 0
+    while layer:
+        following: list[Cell] = []
+        i = 0
+        while i < len(layer):
+            cell = layer[i]
+            i += 1
+            if cell in stops and cell != start:
+                continue  # R-MOV-2: an active encounter ends the move
+            for nxt in moves.get(cell, ()):
+                if nxt in best or nxt in blocked:
+                    continue
+                if nxt in comrades:  # R-MOV-3: skipped, not counted
+                    best[nxt] = cost
+                    layer.append(nxt)
+                elif cost < steps:
+                    best[nxt] = cost + 1
+                    following.append(nxt)
+        layer = following
+        cost += 1
     return sorted(c for c in best if c != start and c not in comrades and c not in strigoi)

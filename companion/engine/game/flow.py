@@ -319,10 +319,16 @@ def decide(
     rules: GameRules, state: GameState, command: c.Command
 ) -> tuple[list[e.Event], GameState]:
     """Validate `command`, return its events and the state after them (`state` is untouched)."""
-    if state.phase == "over":
-        raise refuse(command, f"the game is over ({state.winner} won)")
     work = clone(state)
     em = Emitter(work)
+    _handle(rules, em, command)
+    return em.events, work
+
+
+def _handle(rules: GameRules, em: Emitter, command: c.Command) -> None:
+    work = em.state
+    if work.phase == "over":
+        raise refuse(command, f"the game is over ({work.winner} won)")
     if isinstance(command, c.CORRECTIONS):
         _correct(rules, em, command)
     else:
@@ -337,7 +343,23 @@ def decide(
             raise refuse(command, f"it is {task.hero}'s decision: {describe(task)}")
         handler(rules, em, task, command)
     advance(rules, em)
-    return em.events, work
+
+
+def decide_in_place(rules: GameRules, state: GameState, command: c.Command) -> list[e.Event]:
+    """`decide` that advances `state` itself (no copy): for callers that keep no old state.
+
+    A refused command leaves `state` exactly as it was (restored from an encoded backup).
+    """
+    backup = _ENCODER.encode(state)
+    em = Emitter(state)
+    try:
+        _handle(rules, em, command)
+    except BaseException:
+        restored = _DECODER.decode(backup)
+        for name in GameState.__struct_fields__:
+            setattr(state, name, getattr(restored, name))
+        raise
+    return em.events
 
 
 def describe(task: Task) -> str:

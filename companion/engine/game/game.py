@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import advance, decide, describe, started_state
+from companion.engine.game.flow import advance, decide_in_place, describe, started_state
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState, Task
@@ -52,9 +52,8 @@ class Game(GameView):
 
     def execute(self, command: c.Command) -> list[e.Event]:
         """Apply a command; refused ones raise IllegalCommand and change nothing."""
-        events, state = decide(self.rules, self.state, command)
+        events = decide_in_place(self.rules, self.state, command)
         self.events.extend(events)
-        self.state = state
         return events
 
     @property
