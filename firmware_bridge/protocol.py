@@ -1,0 +1,166 @@
+"""The node protocol: one versioned JSON message schema for serial and MQTT (docs/protocol.md).
+
+Every message has `v` (protocol version), `seq` (sender's sequence number) and `type`. Shapes are
+checked by msgspec; `decode_message` never raises: a malformed, oversized or unknown-version
+payload is dropped, logged and counted in `DropCounter`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Annotated, Literal
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+MAX_PAYLOAD = 512  # bytes of JSON: a message never needs more; anything larger is refused
+
+log = logging.getLogger(__name__)
+
+NodeId = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
+Uid = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{8,20}$")]  # NFC uid: 4, 7 or 10 bytes, hex
+Seq = Annotated[int, msgspec.Meta(ge=0, le=2**32 - 1)]
+Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-f]{6}$")]
+Text = Annotated[str, msgspec.Meta(max_length=120)]
+
+
+class Message(msgspec.Struct, tag_field="type", kw_only=True, forbid_unknown_fields=True):
+    v: int = PROTOCOL_VERSION
+    seq: Seq
+    node: NodeId
+
+
+class Hello(Message, tag="hello", kw_only=True):
+    """A node announces itself (on connect, and when asked to identify)."""
+
+    kind: Literal["room", "card_reader"]
+    firmware: Text
+    readers: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1
+
+
+class Identify(Message, tag="identify", kw_only=True):
+    """Pi -> node: send your hello again."""
+
+
+class Status(Message, tag="status", kw_only=True):
+    state: Literal["online", "offline"]
+    uptime_s: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class TagPresent(Message, tag="tag_present", kw_only=True):
+    reader: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
+    uid: Uid
+
+
+class TagRemoved(Message, tag="tag_removed", kw_only=True):
+    reader: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
+    uid: Uid
+
+
+class Button(Message, tag="button", kw_only=True):
+    button: Annotated[str, msgspec.Meta(pattern=r"^[a-z_]{1,16}$")]
+    pressed: bool
+
+
+class Led(Message, tag="led", kw_only=True):
+    """Pi -> node: what the ring shows. A segment faces one of the room's six directions."""
+
+    target: Literal["ring", "segment"] = "ring"
+    direction: Annotated[int, msgspec.Meta(ge=0, le=5)] | None = None
+    colour: Colour = "#000000"
+    pattern: Literal["steady", "pulse", "chase", "off"] = "steady"
+    brightness: Annotated[int, msgspec.Meta(ge=0, le=255)] = 128
+
+
+class Ping(Message, tag="ping", kw_only=True):
+    t: Annotated[int, msgspec.Meta(ge=0)]  # sender's clock, microseconds
+
+
+class Pong(Message, tag="pong", kw_only=True):
+    t: Annotated[int, msgspec.Meta(ge=0)]  # echoed from the ping
+
+
+class Ack(Message, tag="ack", kw_only=True):
+    ack: Seq  # the seq of the command acknowledged
+
+
+class Nack(Message, tag="nack", kw_only=True):
+    ack: Seq
+    reason: Text
+
+
+class Error(Message, tag="error", kw_only=True):
+    code: Annotated[str, msgspec.Meta(pattern=r"^[a-z_]{1,32}$")]
+    detail: Text = ""
+
+
+AnyMessage = (
+    Hello
+    | Identify
+    | Status
+    | TagPresent
+    | TagRemoved
+    | Button
+    | Led
+    | Ping
+    | Pong
+    | Ack
+    | Nack
+    | Error
+)
+#: Messages that change what a node shows: acknowledged and retried until acked.
+NEEDS_ACK = (Led, Identify)
+
+
+class _Envelope(msgspec.Struct):
+    v: int
+    type: str
+
+
+class DropCounter:
+    """Counts and logs every payload or frame that was refused, by reason."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    def drop(self, reason: str, detail: str = "") -> None:
+        self.counts[reason] += 1
+        log.warning("dropped input (%s): %s", reason, detail[:200])
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+_ENVELOPE = msgspec.json.Decoder(_Envelope)
+_MESSAGE = msgspec.json.Decoder(AnyMessage)
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode_message(message: Message) -> bytes:
+    data = _ENCODER.encode(message)
+    if len(data) > MAX_PAYLOAD:
+        raise ValueError(f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}")
+    return data
+
+
+def decode_message(data: bytes, drops: DropCounter) -> AnyMessage | None:
+    """The message in `data`, or None after counting why it was refused. Never raises."""
+    if len(data) > MAX_PAYLOAD:
+        drops.drop("too_large", f"{len(data)} bytes")
+        return None
+    try:
+        envelope = _ENVELOPE.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        drops.drop("malformed", str(exc))
+        return None
+    if envelope.v != PROTOCOL_VERSION:
+        drops.drop("unknown_version", f"v={envelope.v}")
+        return None
+    try:
+        message: AnyMessage = _MESSAGE.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        drops.drop("invalid", str(exc))
+        return None
+    return message
