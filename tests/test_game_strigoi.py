@@ -242,8 +242,8 @@ def test_leap_off_a_collapsing_platform_or_fall() -> None:  # R-COL-2, R-ABL Lea
     t.do(c.SetBlood(altar=2, inferno=0))
     t.state.collapsed.append(target)  # arrange: the platform has just collapsed
     t.state.tasks[:0] = [
-        Task(kind="escape", hero="matthew", strigoi=target),
-        Task(kind="escape", hero="roel", strigoi=target),
+        Task(kind="escape", hero="matthew", room=target),
+        Task(kind="escape", hero="roel", room=target),
     ]
     options = [x for x in t.game.legal_commands() if isinstance(x, c.Leap)]
     assert options and all(t.rules.fortress.room_at(tuple(x.to)) == target for x in options)

@@ -47,9 +47,10 @@ class StrigoiCard(msgspec.Struct):
     note: str | None = None
 
 
-class ActionCard(msgspec.Struct):
+class PlayableCard(msgspec.Struct, kw_only=True):
+    """What every card chosen in phase 1 shows (R-CMP-4, R-CMP-5)."""
+
     id: str
-    hero: str
     title: str
     initiative: int
     movement: int
@@ -59,6 +60,10 @@ class ActionCard(msgspec.Struct):
     wound_icon: bool = False
     transcribed: bool = False
     note: str | None = None
+
+
+class ActionCard(PlayableCard, kw_only=True):
+    hero: str
 
 
 EarnedBy = Literal[
@@ -72,18 +77,9 @@ EarnedBy = Literal[
 ]
 
 
-class AdvancedCard(msgspec.Struct):
-    id: str
+class AdvancedCard(PlayableCard, kw_only=True):
     kind: Literal["fire_and_forgive", "fist_by_fist", "legendary"]
-    title: str
-    initiative: int
-    movement: int
-    strength: int
-    abilities: list[Ability]
-    letter: str
     earned_by: EarnedBy
-    wound_icon: bool = False
-    transcribed: bool = False
 
 
 class EncounterToken(msgspec.Struct):
@@ -260,7 +256,7 @@ def check_catalog(catalog: Catalog) -> None:
         own = [c for c in catalog.action_cards if c.hero == hero]
         if len(own) != 6:
             raise CatalogError("action_cards", f"{hero} has {len(own)} cards, R-CMP-4 gives 6")
-    playable: list[tuple[str, ActionCard | AdvancedCard]] = [
+    playable: list[tuple[str, PlayableCard]] = [
         *((f"action_cards[{i}]", c) for i, c in enumerate(catalog.action_cards)),
         *((f"advanced_cards[{i}]", c) for i, c in enumerate(catalog.advanced_cards)),
     ]

@@ -25,14 +25,9 @@ class Sighting:
 
 def ray(fortress: Fortress, state: BoardState, origin: Cell, direction: int) -> list[Cell]:
     """The cells seen from `origin` along one straight line, up to the first closed edge."""
-    cells: list[Cell] = []
+    _, reach = scan(fortress, state, {}, origin, direction)
     dq, dr = DIRECTIONS[direction]
-    cell = origin
-    limit = len(fortress.room_of_cell) + len(fortress.ladders) + 1
-    while len(cells) < limit and fortress.open_mask(cell, state) >> direction & 1:
-        cell = (cell[0] + dq, cell[1] + dr)
-        cells.append(cell)
-    return cells
+    return [(origin[0] + dq * k, origin[1] + dr * k) for k in range(1, reach + 1)]
 
 
 def scan(

@@ -318,13 +318,15 @@ class GameLog:
         return state
 
     # ----- undo / redo -----------------------------------------------------------------------
+    def _top(self, game_id: str) -> int:
+        """The number of stored commands, undone ones included."""
+        row = self.db.execute(
+            "select max(seq) from commands where game_id = ?", [game_id]
+        ).fetchone()
+        return int(row[0] or 0)
+
     def set_head(self, game_id: str, head: int) -> None:
-        top = (
-            next(
-                self.db.query("select max(seq) as top from commands where game_id = ?", [game_id])
-            )["top"]
-            or 0
-        )
+        top = self._top(game_id)
         if not 0 <= head <= top:
             raise StoreError(f"game {game_id}: no command {head} (0-{top})")
         state = self.state(game_id, head)
@@ -336,13 +338,8 @@ class GameLog:
 
     def redo_available(self, game_id: str) -> int:
         head = self._head(game_id)
-        top = (
-            next(
-                self.db.query("select max(seq) as top from commands where game_id = ?", [game_id])
-            )["top"]
-            or 0
-        )
-        return int(top) - head
+        top = self._top(game_id)
+        return top - head
 
     # ----- export / import -------------------------------------------------------------------
     def export_jsonl(self, game_id: str) -> Iterator[str]:

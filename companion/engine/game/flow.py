@@ -439,12 +439,9 @@ def _skip_if_moot(rules: GameRules, em: Emitter, task: Task) -> bool:
             return True
     elif task.kind in ("relocate", "marker") and len(task.cells) <= 1:
         if task.cells:
-            cell = task.cells[0]
-            if task.kind == "relocate":
-                em(e.HeroMoved(hero=task.hero or "", to=cell))
-            else:
-                _place_marker(em, task.hero or "", cell)
-        _done(em)
+            _settle_cell(em, task, task.cells[0])
+        else:
+            _done(em)
         return True
     return False
 
@@ -701,19 +698,26 @@ def _fight_marker(
         _queue(em, *tasks)
 
 
-def _place_marker(em: Emitter, hero: str, take_from: Cell) -> None:
+def _settle_cell(em: Emitter, task: Task, cell: Cell) -> None:
+    """Finish a "choose one of these cells" task: relocate the hero or move a fight marker."""
+    _done(em)
+    hero = task.hero or ""
+    if task.kind == "relocate":
+        em(e.HeroMoved(hero=hero, to=cell))
+        return
     at = em.state.hero(hero).at
     if at is not None:
-        em(e.FightMarkerPlaced(cell=at, taken_from=take_from))
+        em(e.FightMarkerPlaced(cell=at, taken_from=cell))
 
 
 @handles("marker", c.PlaceFightMarker)
-def _marker(rules: GameRules, em: Emitter, task: Task, cmd: c.PlaceFightMarker) -> None:
-    cell = (cmd.take_from[0], cmd.take_from[1])
+@handles("relocate", c.Relocate)
+def _choose_cell(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+    raw = cmd.take_from if isinstance(cmd, c.PlaceFightMarker) else cmd.to
+    cell = (raw[0], raw[1])
     if cell not in task.cells:
-        raise refuse(cmd, f"take a marker from one of {[list(x) for x in task.cells]}")
-    _done(em)
-    _place_marker(em, cmd.hero, cell)
+        raise refuse(cmd, f"choose one of {[list(x) for x in task.cells]}")
+    _settle_cell(em, task, cell)
 
 
 def _nighttime_rebel(rules: GameRules, em: Emitter, hero: str) -> None:
@@ -806,22 +810,12 @@ def _collapse(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> No
             if where == room:
                 em(e.StrigoiMoved(strigoi=name, room=fall.strigoi_moved_to))
     for h in victims:
-        tasks.append(Task(kind="escape", hero=h.hero, strigoi=room))
+        tasks.append(Task(kind="escape", hero=h.hero, room=room))
 
 
 def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
-    """R-COL-2: free tile spaces of the collapsing room, no encounter space."""
-    board = board_state(state)
-    taken = {h.at for h in state.heroes} | {
-        rules.fortress.centre(r) for r in state.strigoi.values()
-    }
-    return sorted(
-        cell
-        for cell in rules.fortress.tile_spaces
-        if rules.fortress.room_at(cell) == room
-        and cell not in taken
-        and rules.fortress.feature(cell, board) not in ("red", "grey")
-    )
+    """R-COL-2: free non-encounter spaces of the room whose platform just collapsed."""
+    return _free_room_spaces(rules, state, {room})
 
 
 def leap_sources(rules: GameRules, hero: HeroState) -> list[str]:
@@ -830,7 +824,7 @@ def leap_sources(rules: GameRules, hero: HeroState) -> list[str]:
 
 @handles("escape", c.Leap, c.Fall)
 def _escape(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
-    room = task.strigoi or ""
+    room = task.room or ""
     _done(em)
     if isinstance(cmd, c.Leap):  # R-COL-2
         to = (cmd.to[0], cmd.to[1])
@@ -1036,15 +1030,6 @@ def _shock(rules: GameRules, em: Emitter, task: Task, cmd: c.DiscardForShock) ->
         raise refuse(cmd, f"{cmd.card!r} is not in {cmd.hero}'s hand")
     _done(em)
     em(e.CardPlayed(hero=cmd.hero, card=cmd.card, reason="shock"))
-
-
-@handles("relocate", c.Relocate)
-def _relocate(rules: GameRules, em: Emitter, task: Task, cmd: c.Relocate) -> None:
-    to = (cmd.to[0], cmd.to[1])
-    if to not in task.cells:
-        raise refuse(cmd, f"choose one of {[list(x) for x in task.cells]}")
-    _done(em)
-    em(e.HeroMoved(hero=cmd.hero, to=to))
 
 
 # ----- end of turn, phase 3, end of round (R-RND-3, R-RND-4, R-CUR) ------------------------------

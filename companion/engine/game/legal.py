@@ -196,7 +196,7 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
     if kind == "marker" and h is not None:
         return [c.PlaceFightMarker(hero=h.hero, take_from=cell) for cell in task.cells]
     if kind == "escape" and h is not None:
-        cells = leap_cells(rules, state, task.strigoi or "")
+        cells = leap_cells(rules, state, task.room or "")
         found = [c.Fall(hero=h.hero)]
         for source in dict.fromkeys(leap_sources(rules, h)):
             found += [c.Leap(hero=h.hero, to=cell, source=source) for cell in cells]

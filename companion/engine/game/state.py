@@ -46,6 +46,7 @@ class Task(msgspec.Struct):
     protectable: bool = True
     attacker: str | None = None  # the Strigoi behind a wound, for R-ADV and counterattacks
     cells: list[Cell] = []
+    room: str | None = None  # the collapsing room, for an escape (R-COL-2)
     reason: str | None = None
 
 
