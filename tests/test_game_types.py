@@ -9,8 +9,29 @@ from companion.engine.game import events as e
 
 
 def test_every_event_kind_is_decodable() -> None:
-    assert set(e.Event.__subclasses__()) == set(typing.get_args(e.AnyEvent))
+    kinds = {k for k in e.Event.__subclasses__() if k.__module__ == e.__name__}
+    assert kinds == set(typing.get_args(e.AnyEvent))
 
 
 def test_every_command_kind_is_decodable() -> None:
     assert set(c.Command.__subclasses__()) == set(typing.get_args(c.AnyCommand))
+
+
+def test_every_event_kind_has_a_fold() -> None:
+    assert set(typing.get_args(e.AnyEvent)) <= set(e._APPLY)
+
+
+def test_an_unknown_event_is_refused_and_leaves_the_state_alone() -> None:
+    class Stray(e.Event, tag="stray"):
+        pass
+
+    from companion.engine.game.state import GameState
+
+    state = GameState(seed=1, players=2, heroes=[], rotations={})
+    try:
+        e.apply(state, Stray())
+    except TypeError as error:
+        assert "unknown event" in str(error)
+    else:  # pragma: no cover - the assertion below reports it
+        raise AssertionError("an unknown event was folded")
+    assert state.event_count == 0

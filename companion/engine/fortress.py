@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from companion.engine.board_schema import BoardSpec
+from companion.engine.cellbits import CellBits
 from companion.engine.hexgrid import DIRECTIONS, Cell, opposite
 
 Feature = Literal["red", "grey", "stairs"]
@@ -86,8 +87,22 @@ class BoardTables:
     room_spaces: Mapping[str, tuple[Cell, ...]]  # sorted, per room (ladders belong to none)
     stairs: tuple[Cell, ...]  # sorted
     encounters: frozenset[Cell]
-    #: one move step from each space: open neighbours, plus every other stairs from stairs (R-MOV-5)
-    steps: Mapping[Cell, tuple[Cell, ...]]
+    #: the same as bit masks (`Fortress.bits` numbering), for the move search
+    neighbour_masks: tuple[int, ...]  # by bit number; 0 for a cell that is no space now
+    stairs_mask: int
+    encounter_mask: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One room's (or one ladder's) share of the board tables, for one state of that room."""
+
+    room_spaces: tuple[Cell, ...]  # sorted; empty for a ladder
+    adjacency: Mapping[Cell, tuple[Cell, ...]]
+    neighbour_masks: tuple[tuple[int, int], ...]  # (bit number, neighbour mask)
+    spaces: int
+    stairs: int
+    encounters: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,13 @@ class Fortress:
     ladder_by_room_cell: Mapping[Cell, tuple[str, ...]] = field(default_factory=dict)
     #: Per cell, everything `open_mask` needs in one lookup (built in `__post_init__`).
     edge_records: Mapping[Cell, EdgeRecord] = field(default_factory=dict, init=False)
+    #: Bit numbering of every cell that can ever be a space (built in `__post_init__`).
+    bits: CellBits = field(init=False, compare=False, repr=False)
+    _room_tile_spaces: Mapping[str, tuple[Cell, ...]] = field(init=False, compare=False, repr=False)
+    _room_ladders: Mapping[str, frozenset[str]] = field(init=False, compare=False, repr=False)
+    _parts: dict[tuple[object, ...], _Part] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
     #: Tables derived from a board state (rotations, collapsed, ladders), built on first use:
     #: the board changes only on rotation, collapse or a destroyed ladder.
     _derived: dict[tuple[object, ...], BoardTables] = field(
@@ -136,6 +158,22 @@ class Fortress:
                 bit = 1 << self.ladders[ladder].side
             records[cell] = (self.static_masks.get(cell, 0), room, by_rotation, ladder, bit)
         object.__setattr__(self, "edge_records", records)
+        possible = set(records) | set(self.tile_spaces) | set(self.ladder_by_cell)
+        for placed in self.platforms.values():
+            possible |= placed.cells
+        object.__setattr__(self, "bits", CellBits(possible))
+        tile_spaces: dict[str, list[Cell]] = {}
+        for cell in self.tile_spaces:
+            tile_spaces.setdefault(self.room_of_cell[cell], []).append(cell)
+        object.__setattr__(
+            self, "_room_tile_spaces", {r: tuple(cells) for r, cells in tile_spaces.items()}
+        )
+        room_ladders: dict[str, set[str]] = {}
+        for cell, ladders in self.ladder_by_room_cell.items():
+            room_ladders.setdefault(self.room_of_cell[cell], set()).update(ladders)
+        object.__setattr__(
+            self, "_room_ladders", {r: frozenset(ls) for r, ls in room_ladders.items()}
+        )
 
     # ----- state -------------------------------------------------------------------------------
     def initial_state(self) -> BoardState:
@@ -177,14 +215,6 @@ class Fortress:
     def spaces(self, state: BoardState) -> list[Cell]:
         return list(self.tables(state).spaces)
 
-    def _spaces(self, state: BoardState) -> list[Cell]:
-        cells = set(self.tile_spaces)
-        for room, geometry in self.platforms.items():
-            if room not in state.collapsed:
-                cells |= geometry.spaces[state.rotations[room]]
-        cells |= {self.ladders[lid].cell for lid in state.ladders}
-        return sorted(cells)
-
     def feature(self, cell: Cell, state: BoardState) -> Feature | None:
         feature = self.tile_features.get(cell)
         if feature is not None:
@@ -200,26 +230,9 @@ class Fortress:
         """Every red or grey encounter space (fight markers not considered)."""
         return set(self.tables(state).encounters)
 
-    def _encounter_cells(self, state: BoardState) -> set[Cell]:
-        cells = {c for c, f in self.tile_features.items() if f != "stairs"}
-        for room, geometry in self.platforms.items():
-            if room not in state.collapsed:
-                features = geometry.features[state.rotations[room]]
-                cells.update(c for c, f in features.items() if f != "stairs")
-        return cells
-
     def stairs(self, state: BoardState) -> list[Cell]:
         """Every stairs space (ladders included): the underground network of R-MOV-5."""
         return list(self.tables(state).stairs)
-
-    def _stairs(self, state: BoardState) -> list[Cell]:
-        cells = [c for c, f in self.tile_features.items() if f == "stairs"]
-        for room, geometry in self.platforms.items():
-            if room not in state.collapsed:
-                features = geometry.features[state.rotations[room]]
-                cells.extend(c for c, f in features.items() if f == "stairs")
-        cells.extend(self.ladders[lid].cell for lid in state.ladders)
-        return sorted(cells)
 
     # ----- edges -------------------------------------------------------------------------------
     def open_mask(self, cell: Cell, state: BoardState) -> int:
@@ -235,42 +248,89 @@ class Fortress:
         return mask
 
     def tables(self, state: BoardState) -> BoardTables:
-        """Spaces, neighbours, stairs and encounter spaces of this board state (cached)."""
+        """Spaces, neighbours, stairs and encounter spaces of this board state (cached).
+
+        Assembled from per-room parts, each cached by what it depends on (its platform's
+        rotation or collapse, its ladders), so a rotation rebuilds one room, not the board.
+        """
         key = (tuple(sorted(state.rotations.items())), state.collapsed, state.ladders)
         tables = self._derived.get(key)
         if tables is None:
             if len(self._derived) >= 64:
                 self._derived.clear()
-            spaces = self._spaces(state)
-            adjacency = {}
-            by_room: dict[str, list[Cell]] = {}
-            for cell in spaces:
-                mask = self.open_mask(cell, state)
-                q, r = cell
-                adjacency[cell] = tuple(
-                    (q + dq, r + dr) for d, (dq, dr) in enumerate(DIRECTIONS) if mask >> d & 1
-                )
-                room = self.room_of_cell.get(cell)
-                if room is not None:
-                    by_room.setdefault(room, []).append(cell)
-            stairs = tuple(self._stairs(state))
-            stair_set = set(stairs)
-            steps = {
-                cell: around + tuple(x for x in stairs if x != cell)
-                if cell in stair_set
-                else around
-                for cell, around in adjacency.items()
-            }
-            tables = BoardTables(
-                spaces=tuple(spaces),
-                adjacency=adjacency,
-                room_spaces={room: tuple(cells) for room, cells in by_room.items()},
-                stairs=stairs,
-                encounters=frozenset(self._encounter_cells(state)),
-                steps=steps,
-            )
+            tables = self._assemble(state)
             self._derived[key] = tables
         return tables
+
+    def _assemble(self, state: BoardState) -> BoardTables:
+        parts = [self._room_part(room, state) for room in self.rooms]
+        parts += [self._ladder_part(lid) for lid in sorted(state.ladders)]
+        adjacency: dict[Cell, tuple[Cell, ...]] = {}
+        masks = [0] * len(self.bits.cells)
+        spaces = stairs = encounters = 0
+        for part in parts:
+            adjacency.update(part.adjacency)
+            for i, mask in part.neighbour_masks:
+                masks[i] = mask
+            spaces |= part.spaces
+            stairs |= part.stairs
+            encounters |= part.encounters
+        return BoardTables(
+            spaces=tuple(self.bits.cells_of(spaces)),
+            adjacency=adjacency,
+            room_spaces={
+                room: part.room_spaces
+                for room, part in zip(self.rooms, parts, strict=False)
+                if part.room_spaces
+            },
+            stairs=tuple(self.bits.cells_of(stairs)),
+            encounters=frozenset(self.bits.cells_of(encounters)),
+            neighbour_masks=tuple(masks),
+            stairs_mask=stairs,
+            encounter_mask=encounters,
+        )
+
+    def _room_part(self, room: str, state: BoardState) -> _Part:
+        standing = self.has_platform(room, state)
+        rotation = state.rotations[room] if standing else None
+        ladders = frozenset(state.ladders & self._room_ladders.get(room, frozenset()))
+        key = (room, rotation, ladders)
+        part = self._parts.get(key)
+        if part is None:
+            cells = set(self._room_tile_spaces.get(room, ()))
+            if rotation is not None:
+                cells |= self.platforms[room].spaces[rotation]
+            part = self._part(sorted(cells), state, in_room=True)
+            self._parts[key] = part
+        return part
+
+    def _ladder_part(self, ladder: str) -> _Part:
+        key = ("ladder", ladder)
+        part = self._parts.get(key)
+        if part is None:
+            state = BoardState({}, frozenset(), frozenset({ladder}))
+            part = self._part([self.ladders[ladder].cell], state, in_room=False)
+            self._parts[key] = part
+        return part
+
+    def _part(self, cells: list[Cell], state: BoardState, in_room: bool) -> _Part:
+        adjacency = {}
+        for cell in cells:
+            mask = self.open_mask(cell, state)
+            q, r = cell
+            adjacency[cell] = tuple(
+                (q + dq, r + dr) for d, (dq, dr) in enumerate(DIRECTIONS) if mask >> d & 1
+            )
+        features = {cell: self.feature(cell, state) for cell in cells}
+        bits = self.bits
+        return _Part(
+            room_spaces=tuple(cells) if in_room else (),
+            adjacency=adjacency,
+            neighbour_masks=tuple((bits.index[c], bits.mask(n)) for c, n in adjacency.items()),
+            spaces=bits.mask(cells),
+            stairs=bits.mask(c for c in cells if features[c] == "stairs"),
+            encounters=bits.mask(c for c in cells if features[c] in ("red", "grey")),
+        )
 
     def adjacency(self, state: BoardState) -> Mapping[Cell, tuple[Cell, ...]]:
         """Every space's open neighbours for this board state (cached)."""

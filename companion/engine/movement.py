@@ -24,37 +24,42 @@ def reachable(
 ) -> list[Cell]:
     """Sorted cells where a hero starting at `start` may legally end a move of up to `steps`.
 
-    Breadth-first by cost: a comrade's cell joins the layer it is reached in (it costs nothing),
-    every other cell the next layer, so each cell is first reached at its lowest cost.
+    Breadth-first by cost, a whole layer at a time, on cell bit masks. A comrade's cell costs
+    nothing, so comrades reached join the current layer; every other cell reached joins the next.
+    Each cell is thus first reached at its lowest cost. Stairs reach every other stairs (R-MOV-5);
+    the first stairs reached is the cheapest way into that network, so it is walked once.
     """
     tables = fortress.tables(situation.board)
-    occupants = situation.occupants(fortress)
-    occupants.pop(start, None)
-    comrades = {c for c, f in occupants.items() if f.startswith("hero:")}
-    strigoi = {c for c, f in occupants.items() if f.startswith("strigoi:")}
-    stops = set() if stealth else tables.encounters - situation.fight_markers - comrades
-    blocked = set() if stealth else strigoi
-    moves = tables.steps
-    best: dict[Cell, int] = {start: 0}
-    layer = [start]
+    bits = fortress.bits
+    near = tables.neighbour_masks
+    here = bits.mask((start,))
+    comrades = bits.mask(h.at for h in situation.heroes) & ~here
+    strigoi = bits.mask(fortress.centre(room) for room in situation.strigoi.values()) & ~here
+    markers = bits.mask(situation.fight_markers)
+    # R-MOV-2: an active encounter ends the move (the start is left whatever it holds)
+    stops = 0 if stealth else tables.encounter_mask & ~markers & ~comrades & ~here
+    blocked = 0 if stealth else strigoi  # R-MOV-4
+    stairs = tables.stairs_mask
+    seen = layer = here
     cost = 0
     while layer:
-        following: list[Cell] = []
-        i = 0
-        while i < len(layer):
-            cell = layer[i]
-            i += 1
-            if cell in stops and cell != start:
-                continue  # R-MOV-2: an active encounter ends the move
-            for nxt in moves.get(cell, ()):
-                if nxt in best or nxt in blocked:
-                    continue
-                if nxt in comrades:  # R-MOV-3: skipped, not counted
-                    best[nxt] = cost
-                    layer.append(nxt)
-                elif cost < steps:
-                    best[nxt] = cost + 1
-                    following.append(nxt)
-        layer = following
+        following = 0
+        pending = layer
+        while pending:
+            spreading = pending & ~stops
+            reached = 0
+            for i in bits.bits_of(spreading):
+                reached |= near[i]
+            if spreading & stairs:
+                reached |= stairs
+                stairs = 0  # walked
+            reached &= ~seen & ~blocked
+            pending = reached & comrades  # R-MOV-3: skipped, not counted
+            seen |= pending
+            following |= reached & ~pending
+        if cost == steps:
+            break
+        layer = following & ~seen
+        seen |= layer
         cost += 1
-    return sorted(c for c in best if c != start and c not in comrades and c not in strigoi)
+    return bits.cells_of(seen & ~here & ~comrades & ~strigoi)

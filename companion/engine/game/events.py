@@ -6,7 +6,8 @@ neither the random generator nor the rules.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import msgspec
 
@@ -303,159 +304,296 @@ def _blood(state: GameState, place: BloodPlace, delta: int) -> None:
     setattr(state, place, getattr(state, place) + delta)
 
 
+Fold = Callable[[GameState, Any], None]
+_APPLY: dict[type[Event], Fold] = {}
+
+
+def _folds(*kinds: type[Event]) -> Callable[[Fold], None]:
+    """Register the fold of these event types (a dict lookup beats a long `match`)."""
+
+    def register(fold: Fold) -> None:
+        for kind in kinds:
+            _APPLY[kind] = fold
+
+    return register
+
+
 def apply(state: GameState, event: Event) -> None:
     """Fold one event into the state (in place)."""
+    fold = _APPLY.get(type(event))
+    if fold is None:
+        raise TypeError(f"unknown event {event!r}")
     state.event_count += 1
-    match event:
-        case CardChosen(hero=hero, card=card):
-            state.hero(hero).chosen = card
-        case CardsRevealed(order=order):
-            state.turn_order = list(order)
-            for h in state.heroes:
-                if h.chosen is not None:
-                    h.hand.remove(h.chosen)
-                    h.played.append(h.chosen)
-        case PhaseChanged(phase=phase, round=round_, active=active):
-            state.phase, state.round, state.active = phase, round_, active
-            state.fought = False
-        case StrigoiPlaced(strigoi=name, room=room) | StrigoiMoved(strigoi=name, room=room):
-            state.strigoi[name] = room
-        case HeroMoved(hero=hero, to=to):
-            state.hero(hero).at = to
-        case TokenDrawn(stack=name, token=token):
-            stack = state.stacks[name]
-            if stack.face_up == token:
-                stack.face_up = None
-            else:
-                stack.draw.remove(token)
-            stack.in_play.append(token)
-        case TokenDiscarded(stack=name, token=token):
-            stack = state.stacks[name]
-            stack.in_play.remove(token)
-            stack.discard.append(token)
-        case TokenLeftFaceUp(stack=name, token=token):
-            stack = state.stacks[name]
-            stack.in_play.remove(token)
-            stack.face_up = token
-        case StackReshuffled(stack=name, order=order):
-            stack = state.stacks[name]
-            stack.draw = list(order)
-            stack.discard = [t for t in stack.discard if t not in set(order)]
-        case RewardTaken(hero=hero, stack=name, item=item):
-            state.stacks[name].in_play.remove(item)
-            if name == "reward_token":
-                state.hero(hero).reward_tokens.append(item)
-            else:
-                state.hero(hero).hand.append(item)
-        case RewardSpent(hero=hero, item=item, kind=kind, mode=mode):
-            h = state.hero(hero)
-            if kind == "token":
-                h.reward_tokens.remove(item)
-                state.stacks["reward_token"].discard.append(item)
-            else:
-                h.hand.remove(item)
-                if mode == "normal":
-                    h.rewards_used.append(item)  # back to the own discard pile at round end
-                else:
-                    state.removed.append(item)  # wild strength destroys it (R-REW-1)
-        case BloodMoved(source=source, target=target):
-            _blood(state, source, -1)
-            _blood(state, target, +1)
-        case BloodSet(altar=altar, inferno=inferno):
-            state.supply = 14 - altar - inferno
-            state.altar, state.inferno = altar, inferno
-        case FightMarkerPlaced(cell=cell, taken_from=taken):
-            if taken is not None:
-                state.fight_markers.remove(taken)
-            state.fight_markers.append(cell)
-        case CardPlayed(hero=hero, card=card):
-            h = state.hero(hero)
-            h.hand.remove(card)
-            h.played.append(card)
-        case AbilityUsed(hero=hero, ability=ability):
-            state.hero(hero).used.append(ability)
-        case WoundTaken(hero=hero, token=token):
-            state.stacks["wound"].in_play.remove(token)
-            state.hero(hero).wounds.append(token)
-        case WoundRemoved(hero=hero, token=token):
-            state.hero(hero).wounds.remove(token)
-            state.stacks["wound"].discard.append(token)
-        case HeroDefeated(hero=hero, tokens=tokens):
-            h = state.hero(hero)
-            h.wounds = [t for t in h.wounds if t not in tokens]
-            state.stacks["wound"].discard.extend(tokens)
-            h.defeated += 1
-        case HandRecovered(hero=hero):
-            h = state.hero(hero)
-            h.hand.extend(h.discard)
-            h.discard = []
-        case AdvancedEarned(hero=hero, card=card, first=first):
-            h = state.hero(hero)
-            state.advanced_left.remove(card)
-            h.pending.append(card)
-            h.advanced.append(card)
-            if first not in state.firsts:
-                state.firsts.append(first)
-        case CardRemoved(hero=hero, card=card):
-            h = state.hero(hero)
-            (h.played if card in h.played else h.hand).remove(card)
-            state.removed.append(card)
-        case FightMarkersCleared():
-            state.fight_markers = []
-        case CardRetrieved(hero=hero, card=card):
-            h = state.hero(hero)
-            h.discard.remove(card)
-            h.hand.append(card)
-        case RewardCardsSwapped(hero=hero, other=other, give=give, take=take):
-            a, b = state.hero(hero), state.hero(other)
-            for card in give:
-                a.hand.remove(card)
-                b.hand.append(card)
-            for card in take:
-                b.hand.remove(card)
-                a.hand.append(card)
-        case AdvancedJoined(hero=hero):
-            h = state.hero(hero)
-            h.hand.extend(h.pending)
-            h.pending = []
-        case MilestoneReached(first=first):
-            state.firsts.append(first)
-        case LadderDestroyed(ladder=ladder):
-            state.ladders.remove(ladder)
-        case AttackMarker(on=on):
-            state.attack_marker = on
-        case StrigoiWounded(strigoi=name):
-            state.strigoi_wounds[name] = state.strigoi_wounds.get(name, 0) + 1
-        case StrigoiDestroyed(strigoi=name, supreme=supreme):
-            state.strigoi.pop(name, None)
-            state.destroyed.append(name)
-            if supreme is not None:
-                state.supreme = supreme
-                room = state.strigoi.pop(supreme)
-                state.strigoi["supreme"] = room
-                state.strigoi_wounds["supreme"] = state.strigoi_wounds.pop(supreme, 0)
-        case PlatformCollapsed(room=room):
-            state.collapsed.append(room)
-        case PlatformRotated(room=room, rotation=rotation):
-            state.rotations[room] = rotation
-        case RoundEnded():
-            for h in state.heroes:
-                h.discard.extend(h.played + h.rewards_used)
-                h.played, h.rewards_used, h.used, h.chosen = [], [], [], None
-            state.attack_marker = False
-        case TasksQueued(tasks=tasks, front=front):
-            state.tasks = [*tasks, *state.tasks] if front else [*state.tasks, *tasks]
-        case TaskDone():
-            state.tasks.pop(0)
-        case Drew(count=count):
-            state.draws += count
-        case FoughtThisTurn(value=value):
-            state.fought = value
-        case GameOver(winner=winner):
-            state.winner = winner
-            state.phase = "over"
-            state.tasks = []
-        case GameStarted() | StrigoiAttacked() | CurseCast():
-            pass  # informational: the consequences are separate events
-        case _:
-            raise TypeError(f"unknown event {event!r}")
+    fold(state, event)
+
+
+@_folds(GameStarted, StrigoiAttacked, CurseCast)
+def _informational(state: GameState, event: Event) -> None:
+    """The consequences are separate events."""
+
+
+@_folds(CardChosen)
+def _card_chosen(state: GameState, event: CardChosen) -> None:
+    state.hero(event.hero).chosen = event.card
+
+
+@_folds(CardsRevealed)
+def _cards_revealed(state: GameState, event: CardsRevealed) -> None:
+    state.turn_order = list(event.order)
+    for h in state.heroes:
+        if h.chosen is not None:
+            h.hand.remove(h.chosen)
+            h.played.append(h.chosen)
+
+
+@_folds(PhaseChanged)
+def _phase_changed(state: GameState, event: PhaseChanged) -> None:
+    state.phase, state.round, state.active = event.phase, event.round, event.active
+    state.fought = False
+
+
+@_folds(StrigoiPlaced, StrigoiMoved)
+def _strigoi_placed(state: GameState, event: StrigoiPlaced | StrigoiMoved) -> None:
+    state.strigoi[event.strigoi] = event.room
+
+
+@_folds(HeroMoved)
+def _hero_moved(state: GameState, event: HeroMoved) -> None:
+    state.hero(event.hero).at = event.to
+
+
+@_folds(TokenDrawn)
+def _token_drawn(state: GameState, event: TokenDrawn) -> None:
+    stack = state.stacks[event.stack]
+    if stack.face_up == event.token:
+        stack.face_up = None
+    else:
+        stack.draw.remove(event.token)
+    stack.in_play.append(event.token)
+
+
+@_folds(TokenDiscarded)
+def _token_discarded(state: GameState, event: TokenDiscarded) -> None:
+    stack = state.stacks[event.stack]
+    stack.in_play.remove(event.token)
+    stack.discard.append(event.token)
+
+
+@_folds(TokenLeftFaceUp)
+def _token_left_face_up(state: GameState, event: TokenLeftFaceUp) -> None:
+    stack = state.stacks[event.stack]
+    stack.in_play.remove(event.token)
+    stack.face_up = event.token
+
+
+@_folds(StackReshuffled)
+def _stack_reshuffled(state: GameState, event: StackReshuffled) -> None:
+    stack = state.stacks[event.stack]
+    stack.draw = list(event.order)
+    shuffled = set(event.order)
+    stack.discard = [t for t in stack.discard if t not in shuffled]
+
+
+@_folds(RewardTaken)
+def _reward_taken(state: GameState, event: RewardTaken) -> None:
+    state.stacks[event.stack].in_play.remove(event.item)
+    h = state.hero(event.hero)
+    (h.reward_tokens if event.stack == "reward_token" else h.hand).append(event.item)
+
+
+@_folds(RewardSpent)
+def _reward_spent(state: GameState, event: RewardSpent) -> None:
+    h = state.hero(event.hero)
+    if event.kind == "token":
+        h.reward_tokens.remove(event.item)
+        state.stacks["reward_token"].discard.append(event.item)
+        return
+    h.hand.remove(event.item)
+    if event.mode == "normal":
+        h.rewards_used.append(event.item)  # back to the own discard pile at round end
+    else:
+        state.removed.append(event.item)  # wild strength destroys it (R-REW-1)
+
+
+@_folds(BloodMoved)
+def _blood_moved(state: GameState, event: BloodMoved) -> None:
+    _blood(state, event.source, -1)
+    _blood(state, event.target, +1)
+
+
+@_folds(BloodSet)
+def _blood_set(state: GameState, event: BloodSet) -> None:
+    state.supply = 14 - event.altar - event.inferno
+    state.altar, state.inferno = event.altar, event.inferno
+
+
+@_folds(FightMarkerPlaced)
+def _fight_marker_placed(state: GameState, event: FightMarkerPlaced) -> None:
+    if event.taken_from is not None:
+        state.fight_markers.remove(event.taken_from)
+    state.fight_markers.append(event.cell)
+
+
+@_folds(CardPlayed)
+def _card_played(state: GameState, event: CardPlayed) -> None:
+    h = state.hero(event.hero)
+    h.hand.remove(event.card)
+    h.played.append(event.card)
+
+
+@_folds(AbilityUsed)
+def _ability_used(state: GameState, event: AbilityUsed) -> None:
+    state.hero(event.hero).used.append(event.ability)
+
+
+@_folds(WoundTaken)
+def _wound_taken(state: GameState, event: WoundTaken) -> None:
+    state.stacks["wound"].in_play.remove(event.token)
+    state.hero(event.hero).wounds.append(event.token)
+
+
+@_folds(WoundRemoved)
+def _wound_removed(state: GameState, event: WoundRemoved) -> None:
+    state.hero(event.hero).wounds.remove(event.token)
+    state.stacks["wound"].discard.append(event.token)
+
+
+@_folds(HeroDefeated)
+def _hero_defeated(state: GameState, event: HeroDefeated) -> None:
+    h = state.hero(event.hero)
+    h.wounds = [t for t in h.wounds if t not in event.tokens]
+    state.stacks["wound"].discard.extend(event.tokens)
+    h.defeated += 1
+
+
+@_folds(HandRecovered)
+def _hand_recovered(state: GameState, event: HandRecovered) -> None:
+    h = state.hero(event.hero)
+    h.hand.extend(h.discard)
+    h.discard = []
+
+
+@_folds(AdvancedEarned)
+def _advanced_earned(state: GameState, event: AdvancedEarned) -> None:
+    h = state.hero(event.hero)
+    state.advanced_left.remove(event.card)
+    h.pending.append(event.card)
+    h.advanced.append(event.card)
+    if event.first not in state.firsts:
+        state.firsts.append(event.first)
+
+
+@_folds(CardRemoved)
+def _card_removed(state: GameState, event: CardRemoved) -> None:
+    h = state.hero(event.hero)
+    (h.played if event.card in h.played else h.hand).remove(event.card)
+    state.removed.append(event.card)
+
+
+@_folds(FightMarkersCleared)
+def _fight_markers_cleared(state: GameState, event: FightMarkersCleared) -> None:
+    state.fight_markers = []
+
+
+@_folds(CardRetrieved)
+def _card_retrieved(state: GameState, event: CardRetrieved) -> None:
+    h = state.hero(event.hero)
+    h.discard.remove(event.card)
+    h.hand.append(event.card)
+
+
+@_folds(RewardCardsSwapped)
+def _reward_cards_swapped(state: GameState, event: RewardCardsSwapped) -> None:
+    a, b = state.hero(event.hero), state.hero(event.other)
+    for card in event.give:
+        a.hand.remove(card)
+        b.hand.append(card)
+    for card in event.take:
+        b.hand.remove(card)
+        a.hand.append(card)
+
+
+@_folds(AdvancedJoined)
+def _advanced_joined(state: GameState, event: AdvancedJoined) -> None:
+    h = state.hero(event.hero)
+    h.hand.extend(h.pending)
+    h.pending = []
+
+
+@_folds(MilestoneReached)
+def _milestone_reached(state: GameState, event: MilestoneReached) -> None:
+    state.firsts.append(event.first)
+
+
+@_folds(LadderDestroyed)
+def _ladder_destroyed(state: GameState, event: LadderDestroyed) -> None:
+    state.ladders.remove(event.ladder)
+
+
+@_folds(AttackMarker)
+def _attack_marker(state: GameState, event: AttackMarker) -> None:
+    state.attack_marker = event.on
+
+
+@_folds(StrigoiWounded)
+def _strigoi_wounded(state: GameState, event: StrigoiWounded) -> None:
+    state.strigoi_wounds[event.strigoi] = state.strigoi_wounds.get(event.strigoi, 0) + 1
+
+
+@_folds(StrigoiDestroyed)
+def _strigoi_destroyed(state: GameState, event: StrigoiDestroyed) -> None:
+    state.strigoi.pop(event.strigoi, None)
+    state.destroyed.append(event.strigoi)
+    supreme = event.supreme
+    if supreme is not None:
+        state.supreme = supreme
+        state.strigoi["supreme"] = state.strigoi.pop(supreme)
+        state.strigoi_wounds["supreme"] = state.strigoi_wounds.pop(supreme, 0)
+
+
+@_folds(PlatformCollapsed)
+def _platform_collapsed(state: GameState, event: PlatformCollapsed) -> None:
+    state.collapsed.append(event.room)
+
+
+@_folds(PlatformRotated)
+def _platform_rotated(state: GameState, event: PlatformRotated) -> None:
+    state.rotations[event.room] = event.rotation
+
+
+@_folds(RoundEnded)
+def _round_ended(state: GameState, event: RoundEnded) -> None:
+    for h in state.heroes:
+        h.discard.extend(h.played + h.rewards_used)
+        h.played, h.rewards_used, h.used, h.chosen = [], [], [], None
+    state.attack_marker = False
+
+
+@_folds(TasksQueued)
+def _tasks_queued(state: GameState, event: TasksQueued) -> None:
+    if event.front:
+        state.tasks[:0] = event.tasks
+    else:
+        state.tasks.extend(event.tasks)
+
+
+@_folds(TaskDone)
+def _task_done(state: GameState, event: TaskDone) -> None:
+    state.tasks.pop(0)
+
+
+@_folds(Drew)
+def _drew(state: GameState, event: Drew) -> None:
+    state.draws += event.count
+
+
+@_folds(FoughtThisTurn)
+def _fought(state: GameState, event: FoughtThisTurn) -> None:
+    state.fought = event.value
+
+
+@_folds(GameOver)
+def _game_over(state: GameState, event: GameOver) -> None:
+    state.winner = event.winner
+    state.phase = "over"
+    state.tasks = []
