@@ -22,6 +22,7 @@ from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import STACKS
 from companion.engine.situation import HEROES
+from companion.errors import IllegalCommand
 
 MAX_COMMANDS = 20_000
 
@@ -81,7 +82,12 @@ def play_one(
                 f"seed {seed}: no legal command while waiting on {state.tasks[:1]}"
             )
             break
-        events = decide_in_place(rules, state, rng.choice(options))
+        command = rng.choice(options)
+        try:
+            events = decide_in_place(rules, state, command, restore=False)
+        except IllegalCommand as refusal:
+            report.problems.append(f"seed {seed}: a listed legal command was refused: {refusal}")
+            break
         report.commands += 1
         report.events += len(events)
         if check:

@@ -126,7 +126,9 @@ class RewardCard(msgspec.Struct):
     normal: RewardUse | None = None  # None: wild-only (R-REW-1)
 
 
-class Catalog(msgspec.Struct):
+class Catalog(msgspec.Struct, dict=True):
+    """`dict=True` lets the lookup indexes live on the instance without being encoded."""
+
     format: str
     strigoi: dict[str, StrigoiCard]
     action_cards: list[ActionCard]
@@ -138,11 +140,22 @@ class Catalog(msgspec.Struct):
     reward_cards: list[RewardCard]
     about: str | None = msgspec.field(default=None, name="_about")
 
+    def __post_init__(self) -> None:
+        self._cards: dict[str, ActionCard | AdvancedCard] = {c.id: c for c in self.action_cards}
+        self._cards.update({c.id: c for c in self.advanced_cards})
+        self._reward_cards = {r.id: r for r in self.reward_cards}
+        self._reward_tokens = {t.id: t for t in self.reward_tokens}
+        self._wounds = {w.id: w for w in self.wound_tokens}
+
+    def is_action_card(self, card_id: str) -> bool:
+        """An action or advanced card (the cards played for initiative)."""
+        return card_id in self._cards
+
     def damage(self) -> dict[str, int]:
         return {name: card.damage for name, card in self.strigoi.items()}
 
     def card(self, card_id: str) -> ActionCard | AdvancedCard:
-        return _card_index(self)[card_id]
+        return self._cards[card_id]
 
     def hero_cards(self, hero: str) -> list[str]:
         return [c.id for c in self.action_cards if c.hero == hero]
@@ -159,46 +172,13 @@ class Catalog(msgspec.Struct):
         }
 
     def reward_card(self, item: str) -> RewardCard | None:
-        return _indexes(self).reward_cards.get(item)
+        return self._reward_cards.get(item)
 
     def reward_token(self, item: str) -> RewardToken | None:
-        return _indexes(self).reward_tokens.get(item)
+        return self._reward_tokens.get(item)
 
     def wound(self, token: str) -> WoundToken:
-        return _indexes(self).wounds[token]
-
-
-_INDEX: dict[int, dict[str, ActionCard | AdvancedCard]] = {}
-
-
-def _card_index(catalog: Catalog) -> dict[str, ActionCard | AdvancedCard]:
-    index = _INDEX.get(id(catalog))
-    if index is None:
-        index = {c.id: c for c in catalog.action_cards}
-        index.update({c.id: c for c in catalog.advanced_cards})
-        _INDEX[id(catalog)] = index
-    return index
-
-
-class _Indexes(msgspec.Struct):
-    reward_cards: dict[str, RewardCard]
-    reward_tokens: dict[str, RewardToken]
-    wounds: dict[str, WoundToken]
-
-
-_INDEXES: dict[int, _Indexes] = {}
-
-
-def _indexes(catalog: Catalog) -> _Indexes:
-    found = _INDEXES.get(id(catalog))
-    if found is None:
-        found = _Indexes(
-            {r.id: r for r in catalog.reward_cards},
-            {t.id: t for t in catalog.reward_tokens},
-            {w.id: w for w in catalog.wound_tokens},
-        )
-        _INDEXES[id(catalog)] = found
-    return found
+        return self._wounds[token]
 
 
 FORMAT_TAG = "armata-catalog/1"

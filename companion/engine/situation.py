@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from companion.engine.fortress import BoardState, Fortress
 from companion.engine.hexgrid import Cell
@@ -13,8 +14,9 @@ HEROES: tuple[str, ...] = ("attila", "falk_maria", "matthew", "charles", "roel")
 STRIGOI: tuple[str, ...] = ("master", "apprentice", "supreme")
 
 
-@dataclass(frozen=True, slots=True)
-class HeroFigure:
+class HeroFigure(NamedTuple):
+    """A hero on the board (a named tuple: one is made per hero on every query)."""
+
     hero: str
     at: Cell
     initiative: int = 0  # of the card played this round
@@ -72,5 +74,5 @@ class Situation:
         )
 
     def with_hero_at(self, name: str, cell: Cell) -> Situation:
-        heroes = tuple(replace(h, at=cell) if h.hero == name else h for h in self.heroes)
+        heroes = tuple(h._replace(at=cell) if h.hero == name else h for h in self.heroes)
         return replace(self, heroes=heroes)

@@ -40,25 +40,16 @@ class GameRules:
     fortress: Fortress
     catalog: Catalog
     options: GameOptions = field(default_factory=GameOptions)
+    #: memo of answers that depend on the state only (e.g. move targets), kept per rules
+    memo: dict[tuple[object, ...], object] = field(
+        default_factory=dict, init=False, compare=False, repr=False, hash=False
+    )
 
     def card(self, card_id: str) -> ActionCard | AdvancedCard:
         return self.catalog.card(card_id)
 
     def is_action(self, card_id: str) -> bool:
-        return card_id in _action_ids(self.catalog)
-
-
-_ACTION_IDS: dict[int, frozenset[str]] = {}
-
-
-def _action_ids(catalog: Catalog) -> frozenset[str]:
-    ids = _ACTION_IDS.get(id(catalog))
-    if ids is None:
-        ids = frozenset(
-            [c.id for c in catalog.action_cards] + [c.id for c in catalog.advanced_cards]
-        )
-        _ACTION_IDS[id(catalog)] = ids
-    return ids
+        return self.catalog.is_action_card(card_id)
 
 
 def board_state(state: GameState) -> BoardState:

@@ -32,7 +32,7 @@ from companion.engine.game.context import (
 )
 from companion.engine.game.state import Cell, GameState, HeroState, Task
 from companion.engine.hexgrid import direction_between
-from companion.engine.movement import active_encounter, reachable
+from companion.engine.movement import reachable
 from companion.engine.sight import first_on_ray
 from companion.engine.strigoi import curse, cursing_strigoi, strigoi_step
 from companion.errors import IllegalCommand
@@ -345,19 +345,24 @@ def _handle(rules: GameRules, em: Emitter, command: c.Command) -> None:
     advance(rules, em)
 
 
-def decide_in_place(rules: GameRules, state: GameState, command: c.Command) -> list[e.Event]:
+def decide_in_place(
+    rules: GameRules, state: GameState, command: c.Command, *, restore: bool = True
+) -> list[e.Event]:
     """`decide` that advances `state` itself (no copy): for callers that keep no old state.
 
-    A refused command leaves `state` exactly as it was (restored from an encoded backup).
+    A refused command leaves `state` exactly as it was (restored from an encoded backup), unless
+    `restore` is False: for callers that drop the state after a refusal anyway (the simulator,
+    for which refusing a listed legal command is a bug to report).
     """
-    backup = _ENCODER.encode(state)
+    backup = _ENCODER.encode(state) if restore else None
     em = Emitter(state)
     try:
         _handle(rules, em, command)
     except BaseException:
-        restored = _DECODER.decode(backup)
-        for name in GameState.__struct_fields__:
-            setattr(state, name, getattr(restored, name))
+        if backup is not None:
+            restored = _DECODER.decode(backup)
+            for name in GameState.__struct_fields__:
+                setattr(state, name, getattr(restored, name))
         raise
     return em.events
 
@@ -485,36 +490,34 @@ def movement_points(rules: GameRules, hero: HeroState) -> int:
     return max(0, (card.movement if card else 0) - _penalty(rules, hero, "movement"))
 
 
-_MOVES: dict[tuple[object, ...], list[Cell]] = {}
-
-
 def move_options(rules: GameRules, state: GameState, hero: str, stealth: bool) -> list[Cell]:
-    """Where the hero may end a move now (R-MOV). Cached: listing the legal moves and then
+    """Where the hero may end a move now (R-MOV). Memoised: listing the legal moves and then
     validating the chosen one ask the same question."""
     h = state.hero(hero)
     if h.at is None:
         return _relocation_cells(rules, state, ladders_first=False)
+    points = movement_points(rules, h)
     key = (
-        id(rules),
+        "move",
         h.at,
-        movement_points(rules, h),
+        points,
         stealth,
-        tuple(sorted(state.rotations.items())),
+        tuple(state.rotations.values()),  # keys never change order within a game
+        tuple(state.rotations),
         tuple(state.collapsed),
         tuple(state.ladders),
         tuple(state.fight_markers),
-        tuple(sorted(x.at for x in state.heroes if x.at is not None)),
-        tuple(sorted(state.strigoi.values())),
+        tuple(x.at for x in state.heroes),
+        tuple(state.strigoi.values()),
     )
-    found = _MOVES.get(key)
+    memo = rules.memo
+    found = memo.get(key)
     if found is None:
-        if len(_MOVES) > 256:
-            _MOVES.clear()
-        found = reachable(
-            rules.fortress, situation(rules, state), h.at, movement_points(rules, h), stealth
-        )
-        _MOVES[key] = found
-    return found
+        if len(memo) > 256:
+            memo.clear()
+        found = reachable(rules.fortress, situation(rules, state), h.at, points, stealth)
+        memo[key] = found
+    return found  # type: ignore[return-value]
 
 
 @handles("move", c.Move, c.Stay)
@@ -533,8 +536,8 @@ def _move(rules: GameRules, em: Emitter, task: Task, cmd: c.Move | c.Stay) -> No
         em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
     to = (cmd.to[0], cmd.to[1])
     em(e.HeroMoved(hero=cmd.hero, to=to))
-    if active_encounter(rules.fortress, situation(rules, em.state), to):  # R-MOV-2
-        feature = rules.fortress.feature(to, board_state(em.state))
+    feature = rules.fortress.feature(to, board_state(em.state))
+    if feature in ("red", "grey") and to not in em.state.fight_markers:  # R-MOV-2
         _queue(em, Task(kind="encounter", hero=cmd.hero, stack=feature))
     else:
         _queue(em, Task(kind="fight_choice", hero=cmd.hero))
