@@ -9,7 +9,9 @@ stop the move (the move cannot end there, and the rules fight only where a move 
 
 from __future__ import annotations
 
-from companion.engine.fortress import Fortress
+from collections.abc import Iterable
+
+from companion.engine.fortress import BoardState, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 
@@ -29,13 +31,36 @@ def reachable(
     Each cell is thus first reached at its lowest cost. Stairs reach every other stairs (R-MOV-5);
     the first stairs reached is the cheapest way into that network, so it is walked once.
     """
-    tables = fortress.tables(situation.board)
+    return reachable_on(
+        fortress,
+        situation.board,
+        start,
+        steps,
+        stealth,
+        [h.at for h in situation.heroes],
+        situation.strigoi.values(),
+        situation.fight_markers,
+    )
+
+
+def reachable_on(
+    fortress: Fortress,
+    board: BoardState,
+    start: Cell,
+    steps: int,
+    stealth: bool,
+    heroes: Iterable[Cell],
+    strigoi_rooms: Iterable[str],
+    fight_markers: Iterable[Cell],
+) -> list[Cell]:
+    """`reachable` from the figures' places alone (no situation to build first)."""
+    tables = fortress.tables(board)
     bits = fortress.bits
     near = tables.neighbour_masks
     here = bits.mask((start,))
-    comrades = bits.mask(h.at for h in situation.heroes) & ~here
-    strigoi = bits.mask(fortress.centre(room) for room in situation.strigoi.values()) & ~here
-    markers = bits.mask(situation.fight_markers)
+    comrades = bits.mask(heroes) & ~here
+    strigoi = bits.mask(fortress.centre(room) for room in strigoi_rooms) & ~here
+    markers = bits.mask(fight_markers)
     # R-MOV-2: an active encounter ends the move (the start is left whatever it holds)
     stops = 0 if stealth else tables.encounter_mask & ~markers & ~comrades & ~here
     blocked = 0 if stealth else strigoi  # R-MOV-4

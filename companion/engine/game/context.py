@@ -64,18 +64,27 @@ def played_card(rules: GameRules, hero: HeroState) -> ActionCard | AdvancedCard 
 
 def situation(rules: GameRules, state: GameState) -> Situation:
     """The fortress engine's view of the game (figures, initiatives of revealed cards)."""
-    heroes = []
-    for h in sorted(state.heroes, key=lambda h: h.seat):
-        if h.at is None:
-            continue
-        card = played_card(rules, h)
-        heroes.append(HeroFigure(h.hero, h.at, card.initiative if card else 0, False))
-    return Situation(
-        board=board_state(state),
-        strigoi=dict(state.strigoi),
-        heroes=tuple(heroes),
-        fight_markers=frozenset(state.fight_markers),
-        players=state.players,
-        altar=state.altar,
-        inferno=state.inferno,
+    card = rules.catalog.card
+    heroes = tuple(
+        HeroFigure(
+            h.hero,
+            h.at,
+            card(h.chosen).initiative if h.chosen is not None and h.chosen in h.played else 0,
+            False,
+        )
+        for h in sorted(state.heroes, key=_seat)
+        if h.at is not None
     )
+    return Situation(
+        board_state(state),
+        dict(state.strigoi),
+        heroes,
+        frozenset(state.fight_markers),
+        state.players,
+        state.altar,
+        state.inferno,
+    )
+
+
+def _seat(hero: HeroState) -> int:
+    return hero.seat

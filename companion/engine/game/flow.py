@@ -32,7 +32,7 @@ from companion.engine.game.context import (
 )
 from companion.engine.game.state import Cell, GameState, HeroState, Task
 from companion.engine.hexgrid import direction_between
-from companion.engine.movement import reachable
+from companion.engine.movement import reachable_on
 from companion.engine.sight import first_on_ray
 from companion.engine.strigoi import curse, cursing_strigoi, strigoi_step
 from companion.errors import IllegalCommand
@@ -60,11 +60,14 @@ class Emitter:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[e.Event] = []
+        self._record = self.events.append
 
-    def __call__(self, *events: e.Event) -> None:
-        for event in events:
-            e.apply(self.state, event)
-            self.events.append(event)
+    def __call__(self, event: e.Event, *more: e.Event) -> None:
+        e.apply(self.state, event)
+        self._record(event)
+        for other in more:
+            e.apply(self.state, other)
+            self._record(other)
 
     def random(self) -> random.Random:
         generator = random.Random(f"{self.state.seed}:{self.state.draws}")
@@ -515,7 +518,16 @@ def move_options(rules: GameRules, state: GameState, hero: str, stealth: bool) -
     if found is None:
         if len(memo) > 256:
             memo.clear()
-        found = reachable(rules.fortress, situation(rules, state), h.at, points, stealth)
+        found = reachable_on(
+            rules.fortress,
+            board_state(state),
+            h.at,
+            points,
+            stealth,
+            [x.at for x in state.heroes if x.at is not None],
+            state.strigoi.values(),
+            state.fight_markers,
+        )
         memo[key] = found
     return found  # type: ignore[return-value]
 

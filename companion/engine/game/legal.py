@@ -86,13 +86,14 @@ def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Comma
     if state.fight_markers:
         found += [c.UseGatesOfHell(hero=hero, source=x) for x in sources("gates_of_hell")]
     found += _retrievals(rules, h)
-    for source in sources("pack"):
-        found += [c.UsePack(hero=hero, to=x, source=source) for x in pack_cells(rules, state, hero)]
-    for source in sources("leap"):
-        found += [
-            c.UseLeap(hero=hero, to=x, source=source)
-            for x in own_room_leap_cells(rules, state, hero)
-        ]
+    pack = sources("pack")
+    if pack:
+        cells = pack_cells(rules, state, hero)
+        found += [c.UsePack(hero=hero, to=x, source=source) for source in pack for x in cells]
+    leap = sources("leap")
+    if leap:
+        cells = own_room_leap_cells(rules, state, hero)
+        found += [c.UseLeap(hero=hero, to=x, source=source) for source in leap for x in cells]
     for other in swap_partners(rules, state, hero):
         mine = [x for x in h.hand if _reward_card(rules, x)]
         theirs = [x for x in state.hero(other).hand if _reward_card(rules, x)]
