@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+import timeit
 from pathlib import Path
 
 from companion.app.session import GameSession
@@ -35,6 +36,11 @@ SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3"), ("charles", "L4")]
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def machine_speed() -> float:
+    """A fixed pure-Python workload, best of 5: shows how fast this (shared) machine runs now."""
+    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
 
 
 def bare_commits(path: Path, count: int) -> list[float]:
@@ -64,12 +70,17 @@ def main() -> int:
         f"{platform.machine()}"
     )
 
+    reference = machine_speed()
     report = simulate(games, None, 1, check=False)
     checked = simulate(max(2, games // 10), None, 1, check=True)
     print(
         f"random games (2-5 players):     {report.games / report.seconds:8.1f} games/s   "
         f"goal >= 100   baseline: with per-event invariant checks "
         f"{checked.games / checked.seconds:.1f} games/s"
+    )
+    print(
+        f"  machine speed now: sum(range(1000)) takes {reference:.1f} us (before) / "
+        f"{machine_speed():.1f} us (after); this VM's speed swings by 2x, rerun when it is slow"
     )
 
     rules = GameRules(load_board_file(), load_catalog())
