@@ -24,3 +24,21 @@ def fortress() -> Fortress:
 @pytest.fixture(scope="session")
 def damage() -> dict[str, int]:
     return load_catalog().damage()
+
+
+@pytest.fixture
+def broker_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Start real brokers: `broker_factory({"t1": ["room-a", ...]})`; stopped after the test."""
+    from tests.hardware_helpers import Broker
+
+    started: list[Broker] = []
+
+    def start(tables: dict[str, list[str]]) -> Broker:
+        broker = Broker(tmp_path / f"broker{len(started)}", tables)
+        broker.start()
+        started.append(broker)
+        return broker
+
+    yield start
+    for broker in started:
+        broker.stop()

@@ -1,0 +1,332 @@
+"""The app's side of the node protocol, over any link (serial or MQTT).
+
+- Decodes and checks every payload: malformed ones, unknown node ids, a node speaking from
+  another node's source, and duplicates (same node and `seq`) are dropped and counted.
+- Commands that must arrive (LED, identify) are sent with a fresh `seq` and resent with the same
+  `seq` until the node acknowledges them; the node recognises the repeat and only acks again.
+- Remembers the LED state each node should show and sends it again whenever the node (re)appears:
+  after a reconnect, a broker restart or a node reboot the board shows what the game says.
+- Pings online nodes and keeps per node: last seen, round trip, error counters (`health()`).
+Node events (tags, buttons, hellos, status) go to `on_event`, from the link's threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import msgspec
+
+from firmware_bridge import protocol as p
+from firmware_bridge.links import Link
+
+log = logging.getLogger(__name__)
+
+OnEvent = Callable[[p.Message], None]
+LedKey = tuple[str, int | None]  # ("ring", None) or ("segment", direction)
+DEDUP_WINDOW = 256  # recent seqs remembered per node
+
+
+def now_us() -> int:
+    return time.monotonic_ns() // 1000
+
+
+@dataclass
+class NodeHealth:
+    node: str
+    kind: str = "?"
+    firmware: str = ""
+    source: str | None = None
+    online: bool = False
+    last_seen: float | None = None  # time.monotonic() of the last valid message
+    rtt_ms: float | None = None  # last ping round trip
+    rtt_mean_ms: float | None = None
+    acked: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class _Pending:
+    node: str
+    message: p.Message
+    payload: bytes
+    sent_at: float
+    deadline: float
+    tries: int = 1
+
+
+class Bridge:
+    def __init__(
+        self,
+        link: Link,
+        known_nodes: Iterable[str],
+        on_event: OnEvent | None = None,
+        *,
+        retry_after_s: float = 0.25,
+        max_retry_gap_s: float = 1.0,
+        max_tries: int = 40,
+        ping_every_s: float = 2.0,
+    ) -> None:
+        self.link = link
+        self.known = set(known_nodes)
+        self.on_event: OnEvent = on_event or (lambda message: None)
+        self.retry_after_s = retry_after_s
+        self.max_retry_gap_s = max_retry_gap_s
+        self.max_tries = max_tries
+        self.ping_every_s = ping_every_s
+        self.drops = p.DropCounter()
+        self.failed: list[p.Message] = []  # commands given up on after max_tries
+        self._lock = threading.RLock()
+        self._seq = 0
+        self._health = {node: NodeHealth(node) for node in self.known}
+        self._node_at: dict[str, str] = {}  # source -> node
+        self._source_of: dict[str, str] = {}  # node -> source
+        self._seen: dict[str, tuple[set[int], deque[int]]] = {}
+        self._pending: dict[tuple[str, int], _Pending] = {}
+        self._leds: dict[str, dict[LedKey, p.Led]] = {}
+        self._acked = threading.Condition(self._lock)
+        self._stopping = threading.Event()
+        self._timer = threading.Thread(target=self._tick, name="bridge timer", daemon=True)
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self.link.start(self._deliver, self._source_changed)
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.link.stop()
+        if self._timer.is_alive():
+            self._timer.join(timeout=2)
+
+    # ----- commands ----------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        with self._lock:
+            self._seq = (self._seq + 1) % 2**32
+            return self._seq
+
+    def set_led(
+        self,
+        node: str,
+        *,
+        target: str = "ring",
+        direction: int | None = None,
+        colour: str = "#000000",
+        pattern: str = "steady",
+        brightness: int = 128,
+    ) -> int:
+        """Show this on the node's ring (or one segment) and remember it. Returns the seq."""
+        led = p.Led(
+            seq=self._next_seq(),
+            node=node,
+            target=target,  # type: ignore[arg-type]
+            direction=direction,
+            colour=colour,
+            pattern=pattern,  # type: ignore[arg-type]
+            brightness=brightness,
+        )
+        with self._lock:
+            shown = self._leds.setdefault(node, {})
+            if target == "ring":
+                shown.clear()  # a ring command repaints the segments too
+            shown[(target, direction)] = led
+        self._send_reliable(led)
+        return led.seq
+
+    def identify(self, node: str) -> int:
+        message = p.Identify(seq=self._next_seq(), node=node)
+        self._send_reliable(message)
+        return message.seq
+
+    def ping(self, node: str) -> bool:
+        return self._send(p.Ping(seq=self._next_seq(), node=node, t=now_us()))
+
+    def led_state(self, node: str) -> list[p.Led]:
+        with self._lock:
+            return list(self._leds.get(node, {}).values())
+
+    def _send_reliable(self, message: p.Message) -> None:
+        if message.node not in self.known:
+            raise ValueError(f"node {message.node!r} is not part of this table")
+        payload = p.encode_message(message)
+        now = time.monotonic()
+        with self._lock:
+            self._pending[(message.node, message.seq)] = _Pending(
+                message.node, message, payload, now, now + self.retry_after_s
+            )
+        self._send_payload(message.node, payload)
+
+    def _send(self, message: p.Message) -> bool:
+        return self._send_payload(message.node, p.encode_message(message))
+
+    def _send_payload(self, node: str, payload: bytes) -> bool:
+        with self._lock:
+            source = self._source_of.get(node)
+        if source is None and self.link.fixed_sources:
+            source = node
+        return source is not None and self.link.send(source, payload)
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def wait_acked(self, timeout_s: float) -> bool:
+        """Block until every reliable command is acknowledged (or given up on)."""
+        deadline = time.monotonic() + timeout_s
+        with self._acked:
+            while self._pending:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._acked.wait(left)
+            return True
+
+    # ----- inbound -----------------------------------------------------------------------------
+    def _deliver(self, source: str, payload: bytes) -> None:
+        message = p.decode_message(payload, self.drops)
+        if message is None:
+            return
+        node = message.node
+        if node not in self.known:
+            self.drops.drop("unknown_node", f"{node!r} from {source}")
+            return
+        if not self._from_its_own_source(source, message):
+            return
+        if self._duplicate(message):
+            self.drops.drop("duplicate", f"{node} seq {message.seq}")
+            return
+        health = self._health[node]
+        health.last_seen = time.monotonic()
+        if not health.online and not isinstance(message, p.Hello | p.Status):
+            self._came_online(node, health)  # it talks again: it may have missed commands
+        match message:
+            case p.Ack(ack=seq):
+                self._settle(node, seq, None)
+            case p.Nack(ack=seq, reason=reason):
+                self._settle(node, seq, reason)
+            case p.Pong(t=sent):
+                rtt = (now_us() - sent) / 1000
+                health.rtt_ms = rtt
+                mean = health.rtt_mean_ms
+                health.rtt_mean_ms = rtt if mean is None else mean * 0.9 + rtt * 0.1
+            case p.Hello(kind=kind, firmware=firmware):
+                health.kind, health.firmware = kind, firmware
+                self._came_online(node, health)  # even when online: a hello means a (re)start
+                self.on_event(message)
+            case p.Status(state=state):
+                if state == "online":
+                    if not health.online:
+                        self._came_online(node, health)
+                else:
+                    health.online = False
+                self.on_event(message)
+            case p.Error(code=code):
+                health.errors[f"node:{code}"] += 1
+                self.on_event(message)
+            case p.TagPresent() | p.TagRemoved() | p.Button():
+                self.on_event(message)
+            case _:
+                self.drops.drop("unexpected", f"{type(message).__name__} from {node}")
+
+    def _from_its_own_source(self, source: str, message: p.Message) -> bool:
+        node = message.node
+        with self._lock:
+            if self.link.fixed_sources:
+                if source != node:
+                    self.drops.drop("impersonation", f"{node!r} on {source}'s topic")
+                    return False
+                self._source_of[node] = source
+                self._health[node].source = source
+                return True
+            bound = self._node_at.get(source)
+            if isinstance(message, p.Hello):
+                if bound is not None and bound != node:
+                    self._source_of.pop(bound, None)  # another node was plugged into this port
+                self._node_at[source] = node
+                self._source_of[node] = source
+                self._health[node].source = source
+                self._seen.pop(node, None)  # a hello starts a new seq series (node rebooted)
+                return True
+            if bound != node:
+                self.drops.drop("impersonation", f"{node!r} on {source} (bound: {bound})")
+                return False
+            return True
+
+    def _duplicate(self, message: p.Message) -> bool:
+        with self._lock:
+            seen, order = self._seen.setdefault(message.node, (set(), deque()))
+            if message.seq in seen:
+                return True
+            seen.add(message.seq)
+            order.append(message.seq)
+            if len(order) > DEDUP_WINDOW:
+                seen.discard(order.popleft())
+            return False
+
+    def _settle(self, node: str, seq: int, refusal: str | None) -> None:
+        with self._acked:
+            pending = self._pending.pop((node, seq), None)
+            if pending is None:
+                return  # an ack for a repeat we had already settled
+            health = self._health[node]
+            health.acked += 1
+            if refusal is not None:
+                health.errors[f"nack:{refusal}"] += 1
+            self._acked.notify_all()
+
+    def _came_online(self, node: str, health: NodeHealth) -> None:
+        health.online = True
+        with self._lock:
+            shown = list(self._leds.get(node, {}).values())
+        for led in shown:  # the node may have lost power or missed commands: show it again
+            self._send_reliable(msgspec.structs.replace(led, seq=self._next_seq()))
+        self.ping(node)
+
+    def _source_changed(self, source: str, up: bool) -> None:
+        with self._lock:
+            node = source if self.link.fixed_sources else self._node_at.get(source)
+        if node is None or node not in self._health:
+            return
+        if not up:
+            self._health[node].online = False
+
+    # ----- timer: retries and pings ------------------------------------------------------------
+    def _tick(self) -> None:
+        last_ping = time.monotonic()
+        while not self._stopping.wait(min(0.02, self.retry_after_s / 4)):
+            now = time.monotonic()
+            self._retry_due(now)
+            if now - last_ping >= self.ping_every_s:
+                last_ping = now
+                for node, health in list(self._health.items()):
+                    if health.online:
+                        self.ping(node)
+
+    def _retry_due(self, now: float) -> None:
+        with self._lock:
+            due = [x for x in self._pending.values() if x.deadline <= now]
+        for pending in due:
+            if pending.tries >= self.max_tries:
+                with self._acked:
+                    if self._pending.pop((pending.node, pending.message.seq), None) is not None:
+                        self._health[pending.node].errors["unacked"] += 1
+                        self.failed.append(pending.message)
+                        self._acked.notify_all()
+                continue
+            gap = min(self.retry_after_s * 2**pending.tries, self.max_retry_gap_s)
+            pending.tries += 1
+            pending.deadline = now + gap
+            self._health[pending.node].errors["resent"] += 1
+            self._send_payload(pending.node, pending.payload)
+
+    # ----- health ------------------------------------------------------------------------------
+    def health(self) -> list[NodeHealth]:
+        with self._lock:
+            return [
+                NodeHealth(**{**h.__dict__, "errors": Counter(h.errors)})
+                for _, h in sorted(self._health.items())
+            ]

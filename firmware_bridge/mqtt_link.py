@@ -1,0 +1,124 @@
+"""Nodes over MQTT (paho-mqtt 2.x), the app's side.
+
+Subscribes to every node's `event` and `status` topic of one table and publishes commands on each
+node's `cmd` topic with QoS 1. The broker's ACL ties a topic to the node allowed to write it, so
+the node id in the topic is the source (`fixed_sources`); the bridge checks the payload names the
+same node. paho reconnects by itself (with back-off); after each (re)connect we subscribe again,
+and the retained status messages tell the bridge who is online, which makes it resend LED state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from firmware_bridge.links import Deliver, SourceChanged
+from firmware_bridge.protocol import MAX_PAYLOAD, DropCounter
+from firmware_bridge.topics import game_topic, node_topic, parse_node_topic
+
+log = logging.getLogger(__name__)
+
+
+class MqttLink:
+    fixed_sources = True
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        table: str,
+        username: str,
+        password: str,
+        *,
+        client_id: str | None = None,
+        keepalive_s: int = 5,
+        drops: DropCounter | None = None,
+    ) -> None:
+        self.table = table
+        self.drops = drops or DropCounter()
+        self.connected = threading.Event()
+        self.refusals: list[str] = []  # why the broker refused us, newest last
+        self._address = (host, port, keepalive_s)
+        self._nodes_seen: set[str] = set()
+        self.deliver: Deliver = lambda source, payload: None
+        self.changed: SourceChanged = lambda source, up: None
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id or f"app-{table}",
+            clean_session=True,
+        )
+        self.client.username_pw_set(username, password)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self.client.max_queued_messages_set(0)  # queue without limit while disconnected
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    def start(self, deliver: Deliver, changed: SourceChanged) -> None:
+        self.deliver, self.changed = deliver, changed
+        host, port, keepalive = self._address
+        self.client.connect_async(host, port, keepalive)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def send(self, source: str, payload: bytes) -> bool:
+        info = self.client.publish(node_topic(self.table, source, "cmd"), payload, qos=1)
+        return info.rc == mqtt.MQTT_ERR_SUCCESS
+
+    def publish_game(self, leaf: str, payload: bytes, retain: bool = False) -> bool:
+        """`armata/<table>/game/event` (every game event) or `.../state` (retained)."""
+        info = self.client.publish(game_topic(self.table, leaf), payload, qos=1, retain=retain)
+        return info.rc == mqtt.MQTT_ERR_SUCCESS
+
+    # ----- paho callbacks (paho's network thread) ----------------------------------------------
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if reason.is_failure:
+            self.refusals.append(str(reason))
+            log.warning("broker refused the app of table %s: %s", self.table, reason)
+            return
+        client.subscribe(
+            [
+                (node_topic(self.table, "+", "event"), 1),
+                (node_topic(self.table, "+", "status"), 1),
+            ]
+        )
+        self.connected.set()
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        self.connected.clear()
+        for node in sorted(self._nodes_seen):  # unknown until the broker tells us again
+            self.changed(node, False)
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        parsed = parse_node_topic(msg.topic)
+        if parsed is None or parsed[0] != self.table or parsed[2] not in ("event", "status"):
+            self.drops.drop("topic", msg.topic[:100])
+            return
+        if len(msg.payload) > MAX_PAYLOAD:
+            self.drops.drop("too_large", f"{len(msg.payload)} bytes on {msg.topic[:100]}")
+            return
+        node = parsed[1]
+        self._nodes_seen.add(node)
+        self.deliver(node, bytes(msg.payload))

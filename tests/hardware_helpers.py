@@ -1,0 +1,76 @@
+"""Real parts for the hardware tests: a Mosquitto broker on a free loopback port, started from
+the project's own provisioning (hardware/mosquitto/provision.py), and small waiting helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from hardware.mosquitto.provision import app_user, node_user, provision
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s}s waiting for {what or condition}")
+        time.sleep(0.005)
+
+
+class Broker:
+    """A real mosquitto process with the project's config (anonymous off, passwords, ACL)."""
+
+    def __init__(self, directory: Path, tables: Mapping[str, Sequence[str]]) -> None:
+        if shutil.which("mosquitto") is None:
+            raise RuntimeError("mosquitto is not installed: run ./setup.sh test")
+        self.port = free_port()
+        run_as = "root" if os.geteuid() == 0 else None
+        self.files = provision(directory, tables, self.port, run_as=run_as)
+        self.users: dict[str, str] = json.loads(self.files.credentials.read_text())["users"]
+        self.log = directory / "mosquitto.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def app(self, table: str) -> tuple[str, str]:
+        user = app_user(table)
+        return user, self.users[user]
+
+    def node(self, table: str, node: str) -> tuple[str, str]:
+        user = node_user(table, node)
+        return user, self.users[user]
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                ["mosquitto", "-c", str(self.files.config)], stdout=log, stderr=log
+            )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"mosquitto did not start: {self.log.read_text()}") from None
+                time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

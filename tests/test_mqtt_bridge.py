@@ -1,0 +1,202 @@
+"""The bridge over MQTT against a real Mosquitto with the project's config: authentication, ACL,
+ack/retry, LED resync after a broker restart, last will, and 20 tables on one broker."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_bridge import protocol as p
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.mqtt_link import MqttLink
+from firmware_bridge.mqtt_wire import MqttWire
+from firmware_bridge.node_sim import SimNode
+from firmware_bridge.topics import node_topic
+from tests.hardware_helpers import Broker, wait_for
+
+NODES = ["room-a", "room-b", "cards"]
+
+
+class Table:
+    """One table: the app's bridge and simulated nodes, all on MQTT."""
+
+    def __init__(self, broker: Broker, table: str, nodes: list[str], known: list[str]) -> None:
+        self.events: list[p.Message] = []
+        user, password = broker.app(table)
+        self.link = MqttLink("127.0.0.1", broker.port, table, user, password)
+        self.bridge = Bridge(self.link, known, self.events.append, retry_after_s=0.1)
+        self.nodes = {n: SimNode(n, "card_reader" if n == "cards" else "room") for n in nodes}
+        self.wires = {
+            n: MqttWire(node, "127.0.0.1", broker.port, table, *broker.node(table, n))
+            for n, node in self.nodes.items()
+        }
+
+    def start(self) -> Table:
+        self.bridge.start()
+        for wire in self.wires.values():
+            wire.start()
+        wait_for(
+            lambda: all(h.online for h in self.bridge.health() if h.node in self.wires),
+            10,
+            "every node online",
+        )
+        return self
+
+    def stop(self) -> None:
+        for wire in self.wires.values():
+            wire.stop()
+        self.bridge.stop()
+
+
+@pytest.fixture
+def table(broker_factory) -> Iterator[tuple[Broker, Table]]:  # type: ignore[no-untyped-def]
+    broker = broker_factory({"t1": NODES})
+    t = Table(broker, "t1", NODES, NODES).start()
+    yield broker, t
+    t.stop()
+
+
+def connect_result(port: int, user: str | None, password: str | None) -> str:
+    """What the broker answers to a client with these credentials."""
+    outcome: list[str] = []
+    done = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}")
+    if user is not None:
+        client.username_pw_set(user, password)
+
+    def on_connect(c, u, flags, reason, props):  # type: ignore[no-untyped-def]
+        outcome.append(str(reason))
+        done.set()
+
+    client.on_connect = on_connect
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    done.wait(5)
+    client.disconnect()
+    client.loop_stop()
+    return outcome[0] if outcome else "no answer"
+
+
+def test_anonymous_and_wrong_passwords_are_refused(broker_factory) -> None:  # type: ignore[no-untyped-def]
+    broker = broker_factory({"t1": NODES})
+    user, password = broker.app("t1")
+    assert connect_result(broker.port, None, None) == "Not authorized"
+    assert connect_result(broker.port, user, password + "x") == "Not authorized"
+    assert connect_result(broker.port, "node.t1.room-z", "whatever") == "Not authorized"
+    assert connect_result(broker.port, user, password) == "Success"
+
+
+def test_leds_are_acknowledged_and_shown(table) -> None:  # type: ignore[no-untyped-def]
+    _, t = table
+    t.bridge.set_led("room-a", colour="#ff0000", pattern="pulse", brightness=200)
+    t.bridge.set_led("room-a", target="segment", direction=3, colour="#00ff00", pattern="chase")
+    assert t.bridge.wait_acked(5)
+    shown = t.nodes["room-a"].showing()
+    assert shown["ring"]["colour"] == "#ff0000" and shown["ring"]["pattern"] == "pulse"  # type: ignore[index]
+    assert shown["segments"][3]["pattern"] == "chase"  # type: ignore[index]
+    assert t.nodes["room-b"].showing() == {"ring": None, "segments": {}}
+    health = {h.node: h for h in t.bridge.health()}
+    assert health["room-a"].acked == 2 and health["room-a"].rtt_ms is not None
+
+
+def test_tags_and_buttons_reach_the_app(table) -> None:  # type: ignore[no-untyped-def]
+    _, t = table
+    t.nodes["cards"].place_tag("04aabbccdd")
+    t.nodes["cards"].remove_tag()
+    t.nodes["room-b"].press("confirm")
+    wait_for(lambda: len([e for e in t.events if not isinstance(e, p.Hello | p.Status)]) == 3)
+    kinds = [type(e).__name__ for e in t.events if not isinstance(e, p.Hello | p.Status)]
+    assert kinds == ["TagPresent", "TagRemoved", "Button"]
+
+
+def test_a_node_cannot_speak_for_another(table) -> None:  # type: ignore[no-untyped-def]
+    broker, t = table
+    intruder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="intruder")
+    intruder.username_pw_set(*broker.node("t1", "room-a"))
+    intruder.connect("127.0.0.1", broker.port)
+    intruder.loop_start()
+    fake_tag = p.TagPresent(seq=999, node="room-b", uid="0badc0de")
+    # on room-b's topic: the broker's ACL drops it; on its own topic: the bridge drops it
+    intruder.publish(
+        node_topic("t1", "room-b", "event"), p.encode_message(fake_tag), qos=1
+    ).wait_for_publish(5)
+    intruder.publish(
+        node_topic("t1", "room-a", "event"), p.encode_message(fake_tag), qos=1
+    ).wait_for_publish(5)
+    # and it cannot write another node's commands either
+    led = p.Led(seq=77, node="room-b", colour="#123456")
+    intruder.publish(node_topic("t1", "room-b", "cmd"), p.encode_message(led), qos=1)
+    wait_for(lambda: t.bridge.drops.counts["impersonation"] == 1, 5, "the impersonation drop")
+    time.sleep(0.3)
+    intruder.disconnect()
+    intruder.loop_stop()
+    assert not [e for e in t.events if isinstance(e, p.TagPresent)]
+    assert t.nodes["room-b"].showing()["ring"] is None
+
+
+def test_the_app_ignores_nodes_it_was_not_told_about(broker_factory) -> None:  # type: ignore[no-untyped-def]
+    broker = broker_factory({"t1": [*NODES, "room-x"]})
+    t = Table(broker, "t1", [*NODES, "room-x"], known=NODES).start()
+    try:
+        t.nodes["room-x"].place_tag("01020304")
+        wait_for(lambda: t.bridge.drops.counts["unknown_node"] >= 2, 5, "unknown node drops")
+        assert all(e.node != "room-x" for e in t.events)
+        with pytest.raises(ValueError, match="not part of this table"):
+            t.bridge.set_led("room-x", colour="#ffffff")
+    finally:
+        t.stop()
+
+
+def test_a_broker_restart_loses_no_command_and_leds_are_resent(table) -> None:  # type: ignore[no-untyped-def]
+    broker, t = table
+    sent: list[int] = []
+    node = t.nodes["room-a"]
+    for i in range(60):
+        sent.append(t.bridge.set_led("room-a", colour=f"#0000{i:02x}"))
+        if i == 20:
+            broker.restart()  # mid-stream: every client is cut off; sessions are gone
+            node.power_cycle()  # and the node reboots too: it must get its LEDs back
+        time.sleep(0.01)
+    assert t.bridge.wait_acked(30), f"{t.bridge.pending()} commands never acknowledged"
+    assert t.bridge.failed == []
+    received = {m.seq for m in node.received}
+    assert set(sent) - received <= set(sent[:21])  # before the reboot: applied, then forgotten
+    assert set(sent[21:]) <= received  # nothing sent after the restart is lost
+    assert node.showing()["ring"]["colour"] == "#00003b"  # type: ignore[index]
+    assert t.wires["room-a"].connected.is_set() and t.link.connected.is_set()
+
+
+def test_a_node_that_dies_is_reported_offline_by_its_last_will(table) -> None:  # type: ignore[no-untyped-def]
+    _, t = table
+    t.wires["room-b"].stop(gracefully=False)
+    wait_for(lambda: not {h.node: h for h in t.bridge.health()}["room-b"].online, 15, "last will")
+    assert any(isinstance(e, p.Status) and e.state == "offline" for e in t.events)
+
+
+def test_twenty_tables_on_one_broker_do_not_cross_talk(broker_factory) -> None:  # type: ignore[no-untyped-def]
+    names = [f"t{i:02d}" for i in range(20)]
+    nodes = ["room-a", "cards"]
+    broker = broker_factory({name: nodes for name in names})
+    tables = [Table(broker, name, nodes, nodes) for name in names]
+    try:
+        for t in tables:
+            t.start()
+        for i, t in enumerate(tables):
+            t.bridge.set_led("room-a", colour=f"#{i:02x}{i:02x}{i:02x}")
+            t.nodes["cards"].place_tag(f"{i:08x}")
+        for i, t in enumerate(tables):
+            assert t.bridge.wait_acked(10)
+            wait_for(lambda t=t: any(isinstance(e, p.TagPresent) for e in t.events), 5)
+            assert t.nodes["room-a"].showing()["ring"]["colour"] == f"#{i:02x}{i:02x}{i:02x}"  # type: ignore[index]
+            assert len(t.nodes["room-a"].received) == 1  # only its own table's command
+            tags = [e.uid for e in t.events if isinstance(e, p.TagPresent)]
+            assert tags == [f"{i:08x}"]
+            assert t.bridge.drops.total == 0
+    finally:
+        for t in tables:
+            t.stop()
