@@ -1,0 +1,158 @@
+"""The bridge over serial on real pseudo-terminals: hot-plug by hello, ack/retry, duplicates,
+garbage on the line, impersonation, and a device that disappears and comes back."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import protocol as p
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.framing import frame
+from firmware_bridge.node_sim import PtyWire, SimNode
+from firmware_bridge.serial_link import SerialLink
+from tests.hardware_helpers import wait_for
+
+
+class Bench:
+    def __init__(self, directory: Path, known: list[str]) -> None:
+        self.directory = directory
+        self.events: list[p.Message] = []
+        self.link = SerialLink(pattern=str(directory / "tty-*"), scan_interval_s=0.05)
+        self.bridge = Bridge(self.link, known, self.events.append, retry_after_s=0.1)
+        self.wires: dict[str, PtyWire] = {}
+
+    def plug(self, node: str, port: str | None = None) -> SimNode:
+        sim = SimNode(node, "card_reader" if node == "cards" else "room")
+        wire = PtyWire(sim, self.directory / f"tty-{port or node}")
+        wire.plug()
+        self.wires[node] = wire
+        return sim
+
+    def online(self, node: str) -> bool:
+        return {h.node: h for h in self.bridge.health()}[node].online
+
+    def close(self) -> None:
+        self.bridge.stop()
+        for wire in self.wires.values():
+            wire.close()
+
+
+@pytest.fixture
+def bench(tmp_path: Path) -> Iterator[Bench]:
+    b = Bench(tmp_path, ["room-a", "room-b", "cards"])
+    b.bridge.start()
+    yield b
+    b.close()
+
+
+def test_nodes_are_found_by_their_hello_and_leds_acknowledged(bench: Bench) -> None:
+    node = bench.plug("room-a", port="acm0")
+    wait_for(lambda: bench.online("room-a"), 5, "room-a online")
+    health = {h.node: h for h in bench.bridge.health()}["room-a"]
+    assert health.source is not None and health.source.endswith("tty-acm0")
+    bench.bridge.set_led("room-a", colour="#ff8800", pattern="pulse")
+    assert bench.bridge.wait_acked(5)
+    assert node.showing()["ring"]["colour"] == "#ff8800"  # type: ignore[index]
+    later = bench.plug("cards", port="acm1")  # hot-plugged after the bridge started
+    wait_for(lambda: bench.online("cards"), 5, "cards online")
+    later.place_tag("04a1b2c3d4e5f6")
+    wait_for(lambda: any(isinstance(e, p.TagPresent) for e in bench.events))
+    tag = next(e for e in bench.events if isinstance(e, p.TagPresent))
+    assert (tag.node, tag.uid) == ("cards", "04a1b2c3d4e5f6")
+
+
+def test_a_lost_command_is_resent_with_its_seq_and_applied_once(bench: Bench) -> None:
+    node = bench.plug("room-a")
+    wait_for(lambda: bench.online("room-a"))
+    node.ignore_next = 2  # the first two copies are lost on the line
+    seq = bench.bridge.set_led("room-a", colour="#00ff00")
+    assert bench.bridge.wait_acked(5)
+    assert [m.seq for m in node.received] == [seq]
+    assert {h.node: h for h in bench.bridge.health()}["room-a"].errors["resent"] >= 2
+
+
+def test_a_command_never_acknowledged_is_given_up_and_counted(tmp_path: Path) -> None:
+    bench = Bench(tmp_path, ["room-a"])
+    bench.bridge.max_tries = 3
+    bench.bridge.start()
+    try:
+        node = bench.plug("room-a")
+        wait_for(lambda: bench.online("room-a"))
+        node.ignore_next = 100
+        bench.bridge.set_led("room-a", colour="#0000ff")
+        assert bench.bridge.wait_acked(5)
+        assert len(bench.bridge.failed) == 1
+        assert {h.node: h for h in bench.bridge.health()}["room-a"].errors["unacked"] == 1
+    finally:
+        bench.close()
+
+
+def test_duplicates_garbage_and_impersonation_are_dropped_and_counted(bench: Bench) -> None:
+    node = bench.plug("room-a")
+    wait_for(lambda: bench.online("room-a"))
+    wire = bench.wires["room-a"]
+    tag = p.encode_message(p.TagPresent(seq=4242, node="room-a", uid="a1b2c3d4"))
+    wire.write(tag)
+    wire.write(tag)  # the same seq again: a duplicate
+    assert wire._fd is not None
+    os.write(wire._fd, os.urandom(300) + b"\x00")  # line noise, then a delimiter
+    wire.write(p.encode_message(p.TagPresent(seq=4243, node="room-b", uid="a1b2c3d4")))
+    wire.write(b'{"v":9,"seq":1,"type":"ping","node":"room-a","t":1}')  # unknown version
+    node.press("confirm")
+    wait_for(lambda: any(isinstance(e, p.Button) for e in bench.events), 5, "the button")
+    tags = [e for e in bench.events if isinstance(e, p.TagPresent)]
+    assert len(tags) == 1
+    drops = bench.bridge.drops.counts + bench.link.drops.counts
+    assert drops["duplicate"] == 1
+    assert drops["impersonation"] == 1
+    assert drops["unknown_version"] == 1
+    assert drops["crc"] + drops["cobs"] + drops["short"] + drops["overflow"] >= 1
+
+
+def test_an_unplugged_node_comes_back_and_gets_its_leds_again(bench: Bench) -> None:
+    node = bench.plug("room-b")
+    wait_for(lambda: bench.online("room-b"))
+    bench.bridge.set_led("room-b", colour="#ff0000")
+    bench.bridge.set_led("room-b", target="segment", direction=1, colour="#ffffff")
+    assert bench.bridge.wait_acked(5)
+    wire = bench.wires["room-b"]
+    wire.unplug()  # the cable is pulled: the node loses power and its LEDs
+    wait_for(lambda: not bench.online("room-b"), 5, "room-b offline")
+    assert node.showing() == {"ring": None, "segments": {}}
+    bench.bridge.set_led("room-b", target="segment", direction=4, colour="#00ffff")
+    wire.plug()
+    wait_for(lambda: bench.online("room-b"), 5, "room-b back")
+    assert bench.bridge.wait_acked(5)
+    shown = node.showing()
+    assert shown["ring"]["colour"] == "#ff0000"  # type: ignore[index]
+    assert sorted(shown["segments"]) == [1, 4]  # type: ignore[call-overload]
+
+
+def test_frames_of_the_shared_vectors_decode_through_the_link(tmp_path: Path) -> None:
+    """What the firmware sends byte for byte (vectors.json) comes out of the link intact."""
+    import json
+
+    vectors = json.loads((Path(p.__file__).parent / "vectors.json").read_text())["vectors"]
+    got: list[bytes] = []
+    link = SerialLink(pattern=str(tmp_path / "tty-*"), scan_interval_s=0.05)
+    link.start(lambda source, payload: got.append(payload), lambda source, up: None)
+    sim = SimNode("room-a")
+    wire = PtyWire(sim, tmp_path / "tty-v")
+    sim.announce_until_greeted = lambda stop: None  # type: ignore[method-assign]
+    wire.plug()
+    try:
+        wait_for(lambda: link.sources() != [], 5, "the port open")
+        got.clear()
+        assert wire._fd is not None
+        for vector in vectors:
+            os.write(wire._fd, bytes.fromhex(vector["frame_hex"]))
+        wait_for(lambda: len(got) >= len(vectors), 5, "every vector")
+        assert got[-len(vectors) :] == [v["payload"].encode() for v in vectors]
+        assert all(frame(v["payload"].encode()).hex() == v["frame_hex"] for v in vectors)
+    finally:
+        link.stop()
+        wire.close()
