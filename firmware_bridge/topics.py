@@ -21,3 +21,13 @@ def parse_node_topic(topic: str) -> tuple[str, str, str] | None:
     if len(parts) != 5 or parts[0] != ROOT or parts[2] != "node":
         return None
     return parts[1], parts[3], parts[4]
+
+
+def app_user(table: str) -> str:
+    """The broker user of a table's app (no ':' in user names: the password file splits on it)."""
+    return f"app.{table}"
+
+
+def node_user(table: str, node: str) -> str:
+    """The broker user of one node of one table."""
+    return f"node.{table}.{node}"

@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from hardware.mosquitto.provision import app_user, node_user, provision
+from firmware_bridge.topics import app_user, node_user
+from hardware.mosquitto.provision import provision
 
 
 def free_port() -> int:

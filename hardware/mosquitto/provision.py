@@ -22,18 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_bridge.topics import ROOT, node_topic
+from firmware_bridge.board import DEFAULT_ROOMS, node_ids
+from firmware_bridge.topics import ROOT, app_user, node_topic, node_user
 
 #: Largest MQTT packet the broker takes: a 512-byte payload, its topic and headers fit easily.
 MAX_PACKET_BYTES = 1024
-
-
-def app_user(table: str) -> str:
-    return f"app.{table}"  # no ':' — it separates user and hash in the password file
-
-
-def node_user(table: str, node: str) -> str:
-    return f"node.{table}.{node}"
 
 
 @dataclass(frozen=True)
@@ -131,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", action="append", required=True, help="table id (repeatable)")
     parser.add_argument(
         "--nodes",
-        default="cards,room-n,room-ne,room-se,room-s,room-sw,room-nw,room-c",
+        default=",".join(node_ids(DEFAULT_ROOMS)),
         help="comma-separated node ids of each table",
     )
     parser.add_argument("--port", type=int, default=1883)
