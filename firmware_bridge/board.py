@@ -15,7 +15,6 @@ from firmware_bridge.bridge import Bridge, OnEvent
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
 
-
 #: The default fortress's rooms (companion/data/default-fortress.json), for tools without a board.
 DEFAULT_ROOMS = ("C", "E", "NE", "NW", "W", "SW", "SE")
 

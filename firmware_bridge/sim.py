@@ -26,6 +26,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode
 
+
 def _nodes(arg: str | None) -> list[SimNode]:
     ids = arg.split(",") if arg else node_ids(DEFAULT_ROOMS)
     return [SimNode(n, "card_reader" if n == CARD_READER else "room") for n in ids if n]
