@@ -36,3 +36,7 @@ class ScenarioError(CompanionError, ValueError):
         self.path = path
         self.reason = message
         super().__init__(f"{path}: {message}" if path else message)
+
+
+class TagError(CompanionError, ValueError):
+    """An NFC tag cannot be bound as asked (already bound to another component, unknown kind)."""
