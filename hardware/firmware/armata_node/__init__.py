@@ -1,0 +1,1 @@
+# MicroPython node firmware for the Armata Strigoi table companion (see ../README.md).
