@@ -10,6 +10,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from firmware_bridge.mqtt_link import send_at_once
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.topics import node_topic
 
@@ -90,6 +91,7 @@ class MqttWire:
         if reason.is_failure:
             self.refusals.append(str(reason))
             return
+        send_at_once(client)
         client.subscribe(self._topic("cmd"), qos=1)
         client.publish(self._topic("status"), self.node.status_payload("online"), 1, True)
         self.connected.set()

@@ -48,3 +48,19 @@ def test_game_benchmark_prints_every_figure_with_its_baseline() -> None:
         "replay from the first event",
     ):
         assert label in out, label
+
+
+def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
+    done = subprocess.run(
+        [PYTHON, "benchmarks/bridge.py", "--quick"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for label in ("serial (PTY): event -> LED back", "MQTT (Mosquitto): event -> LED back"):
+        assert label in out, label
+    assert out.count("baseline: bare round trip") == 2
+    assert "MQTT, 7 nodes at 1,200 events/s" in out and "lost " in out

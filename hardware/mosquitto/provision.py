@@ -70,6 +70,7 @@ def config_text(
         f"password_file {passwords}",
         f"acl_file {acl}",
         f"max_packet_size {MAX_PACKET_BYTES}",
+        "set_tcp_nodelay true",  # small messages at once: without it Nagle adds ~40 ms a hop
         "max_inflight_messages 100",
         "max_queued_messages 10000",
         "log_type error",
