@@ -25,13 +25,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_bridge import protocol as p  # noqa: E402
-from firmware_bridge.bridge import Bridge  # noqa: E402
-from firmware_bridge.mqtt_link import MqttLink, send_at_once  # noqa: E402
-from firmware_bridge.mqtt_wire import MqttWire  # noqa: E402
-from firmware_bridge.node_sim import PtyWire, SimNode  # noqa: E402
-from firmware_bridge.serial_link import SerialLink  # noqa: E402
-from tests.hardware_helpers import Broker, wait_for  # noqa: E402
+from firmware_bridge import protocol as p
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.mqtt_link import MqttLink, send_at_once
+from firmware_bridge.mqtt_wire import MqttWire
+from firmware_bridge.node_sim import PtyWire, SimNode
+from firmware_bridge.serial_link import SerialLink
+from tests.hardware_helpers import Broker, wait_for
 
 
 def percentile(samples: list[float], q: float) -> float:
