@@ -43,8 +43,11 @@ def cmd_scenario_run(args: argparse.Namespace) -> int:
 
 def cmd_demo(_: argparse.Namespace) -> int:
     from companion.demo import run_demo
+    from companion.hardware_demo import run_hardware_demo
 
     print(run_demo())
+    print()
+    print(run_hardware_demo())
     return 0
 
 

@@ -60,3 +60,15 @@ def test_demo_shows_the_fortress_and_a_strigoi_turn() -> None:
     assert "[R-TEL-2] book E in SE points W (direction 3)" in done.stdout
     assert "=> matthew takes 3 wound(s) unless protected." in done.stdout
     assert "Threat map for Matthew" in done.stdout
+
+
+def test_the_default_job_runs_a_simulated_board() -> None:
+    done = run()
+    assert done.returncode == 0
+    out = done.stdout
+    assert "Board hardware (simulated" in out
+    assert "ring now shows: {" in out and "'pattern': 'pulse'" in out
+    assert "card reader reported: [('cards', '04a1b2c3d4e5f6')]" in out
+    for node in ("cards", "room-c", "room-e", "room-ne", "room-nw", "room-se", "room-sw", "room-w"):
+        assert any(line.split()[:1] == [node] and "online" in line for line in out.splitlines())
+    assert "refused input: none" in out

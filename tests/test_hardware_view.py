@@ -1,0 +1,36 @@
+"""The health view over a simulated board on PTYs (what the Home screen and `run` show)."""
+
+from __future__ import annotations
+
+import os
+
+from companion.app.hardware import health_view
+from firmware_bridge.board import SimulatedBoard, node_ids
+from tests.hardware_helpers import wait_for
+
+
+def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
+    board = SimulatedBoard(node_ids(["C", "NE"])).start()
+    try:
+        wait_for(lambda: all(h.online for h in board.bridge.health()), 10, "three nodes")
+        board.bridge.ping("room-ne")
+        wait_for(lambda: all(r.rtt_ms is not None for r in health_view(board.bridge).nodes), 5)
+        board.nodes["room-c"].ignore_next = 1
+        board.bridge.set_led("room-c", colour="#ffffff")
+        assert board.bridge.wait_acked(5)
+        fd = board.wires["room-ne"]._fd
+        assert fd is not None
+        os.write(fd, b"\x05junk\x00")
+        wait_for(lambda: health_view(board.bridge).dropped != {}, 5, "the refused frame")
+        view = health_view(board.bridge)
+        rows = {r.node: r for r in view.nodes}
+        assert sorted(rows) == ["cards", "room-c", "room-ne"]
+        assert all(
+            r.online and r.seen_s_ago is not None and r.seen_s_ago < 5 for r in rows.values()
+        )
+        assert rows["room-c"].errors.get("resent", 0) >= 1 and rows["room-c"].acked >= 1
+        assert sum(view.dropped.values()) == 1
+        text = "\n".join(view.lines())
+        assert "room-c" in text and "resent" in text and "refused input: " in text
+    finally:
+        board.stop()
