@@ -46,6 +46,7 @@ class NodeHealth:
     rtt_ms: float | None = None  # last ping round trip
     rtt_mean_ms: float | None = None
     acked: int = 0
+    superseded: int = 0  # LED commands replaced by a newer one before they were acknowledged
     errors: Counter[str] = field(default_factory=Counter)
 
 
@@ -80,6 +81,8 @@ class Bridge:
         self.ping_every_s = ping_every_s
         self.drops = p.DropCounter()
         self.failed: list[p.Message] = []  # commands given up on after max_tries
+        #: (node, seq) of LED commands a newer one replaced before they were acknowledged
+        self.superseded: deque[tuple[str, int]] = deque(maxlen=4096)
         self._lock = threading.RLock()
         self._seq = 0
         self._health = {node: NodeHealth(node) for node in self.known}
@@ -134,8 +137,28 @@ class Bridge:
             if target == "ring":
                 shown.clear()  # a ring command repaints the segments too
             shown[(target, direction)] = led
-        self._send_reliable(led)
+        self._send_led(led)
         return led.seq
+
+    def _send_led(self, led: p.Led) -> None:
+        """Send reliably; an older LED command still unacknowledged for the same LEDs is dropped
+        from the resends, so a late resend can never paint over newer state."""
+        with self._acked:
+            for key, pending in list(self._pending.items()):
+                old = pending.message
+                if (
+                    key[0] == led.node
+                    and isinstance(old, p.Led)
+                    and (
+                        led.target == "ring"
+                        or (old.target, old.direction) == (led.target, led.direction)
+                    )
+                ):
+                    del self._pending[key]
+                    self.superseded.append(key)
+                    self._health[led.node].superseded += 1
+            self._acked.notify_all()
+        self._send_reliable(led)
 
     def identify(self, node: str) -> int:
         message = p.Identify(seq=self._next_seq(), node=node)
@@ -283,7 +306,7 @@ class Bridge:
         with self._lock:
             shown = list(self._leds.get(node, {}).values())
         for led in shown:  # the node may have lost power or missed commands: show it again
-            self._send_reliable(msgspec.structs.replace(led, seq=self._next_seq()))
+            self._send_led(msgspec.structs.replace(led, seq=self._next_seq()))
         self.ping(node)
 
     def _source_changed(self, source: str, up: bool) -> None:

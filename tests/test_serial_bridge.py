@@ -67,7 +67,7 @@ def test_nodes_are_found_by_their_hello_and_leds_acknowledged(bench: Bench) -> N
 
 def test_a_lost_command_is_resent_with_its_seq_and_applied_once(bench: Bench) -> None:
     node = bench.plug("room-a")
-    wait_for(lambda: bench.online("room-a"))
+    wait_for(lambda: bench.online("room-a") and node.greeted.is_set())
     node.ignore_next = 2  # the first two copies are lost on the line
     seq = bench.bridge.set_led("room-a", colour="#00ff00")
     assert bench.bridge.wait_acked(5)
@@ -81,7 +81,7 @@ def test_a_command_never_acknowledged_is_given_up_and_counted(tmp_path: Path) ->
     bench.bridge.start()
     try:
         node = bench.plug("room-a")
-        wait_for(lambda: bench.online("room-a"))
+        wait_for(lambda: bench.online("room-a") and node.greeted.is_set())
         node.ignore_next = 100
         bench.bridge.set_led("room-a", colour="#0000ff")
         assert bench.bridge.wait_acked(5)
@@ -156,3 +156,17 @@ def test_frames_of_the_shared_vectors_decode_through_the_link(tmp_path: Path) ->
     finally:
         link.stop()
         wire.close()
+
+
+def test_a_newer_led_command_replaces_an_unacknowledged_older_one(bench: Bench) -> None:
+    node = bench.plug("room-a")
+    wait_for(lambda: bench.online("room-a") and node.greeted.is_set())
+    node.ignore_next = 1  # red is lost once ...
+    red = bench.bridge.set_led("room-a", colour="#ff0000")
+    segment = bench.bridge.set_led("room-a", target="segment", direction=0, colour="#00ff00")
+    blue = bench.bridge.set_led("room-a", colour="#0000ff")  # ... and replaced by blue
+    assert bench.bridge.wait_acked(5)
+    assert ("room-a", red) in bench.bridge.superseded or red in {m.seq for m in node.received}
+    assert node.showing()["ring"]["colour"] == "#0000ff"  # type: ignore[index]
+    assert node.showing()["segments"] == {}  # the ring command cleared the segment
+    assert segment != blue and node.received[-1].seq == blue
