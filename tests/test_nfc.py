@@ -101,3 +101,16 @@ def test_tap_to_register_binds_the_next_unknown_tag_and_flags_duplicates(
 
 def _fail() -> object:
     raise AssertionError("expected a tap")
+
+
+def test_a_rim_tag_tells_the_platform_and_its_rotation(registry: NfcRegistry) -> None:
+    from companion.app.taps import PlatformReading, platform_reading
+
+    for edge in range(6):
+        registry.bind(f"5500000{edge}", "platform", f"p3:{edge}")
+    assert platform_reading(registry.lookup("55000004") or _fail()) == PlatformReading("p3", 4)  # type: ignore[arg-type]
+    assert platform_reading(
+        Binding("x", "platform", "p3:1"), reader_direction=3
+    ) == PlatformReading("p3", 4)
+    assert platform_reading(Binding("x", "platform", "p3")) is None
+    assert platform_reading(Binding("x", "hero", "roel")) is None

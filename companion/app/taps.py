@@ -102,3 +102,24 @@ class Registration:
             return AlreadyBound(tap.uid, existing, (kind, target))
         self.waiting_for = None
         return Registered(binding)
+
+
+@dataclass(frozen=True)
+class PlatformReading:
+    platform: str
+    rotation: int  # 0-5, as in BOARD-FORMAT.md
+
+
+def platform_reading(binding: Binding, reader_direction: int = 0) -> PlatformReading | None:
+    """Which platform lies in a room and how it is turned, from the rim tag its room node reads.
+
+    Each platform carries six rim tags bound as `platform` / `<platform id>:<edge 0-5>`; the tag
+    over the reader (which sits under the room's `reader_direction` edge) names the edge there
+    (hardware/README.md, tag layout).
+    """
+    if binding.kind != "platform":
+        return None
+    platform, _, edge = binding.target.rpartition(":")
+    if not platform or not edge.isdigit() or not 0 <= int(edge) <= 5:
+        return None
+    return PlatformReading(platform, (int(edge) - reader_direction) % 6)
