@@ -25,6 +25,16 @@ from firmware_bridge.topics import game_topic, node_topic, parse_node_topic
 log = logging.getLogger(__name__)
 
 
+def new_client(client_id: str, username: str, password: str) -> mqtt.Client:
+    """A paho 2 client as both ends use it: reconnecting within 1-2 s, queueing without limit
+    while the broker is away (the bridge's acks decide what is lost, not the queue)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+    client.username_pw_set(username, password)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    client.max_queued_messages_set(0)
+    return client
+
+
 def send_at_once(client: mqtt.Client) -> None:
     """Switch off Nagle's algorithm on the client's socket: our messages are small and latency
     matters (with it, each hop waits ~40 ms for the peer's delayed ACK)."""
@@ -56,14 +66,7 @@ class MqttLink:
         self._nodes_seen: set[str] = set()
         self.deliver: Deliver = lambda source, payload: None
         self.changed: SourceChanged = lambda source, up: None
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"app-{table}",
-            clean_session=True,
-        )
-        self.client.username_pw_set(username, password)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
-        self.client.max_queued_messages_set(0)  # queue without limit while disconnected
+        self.client = new_client(client_id or f"app-{table}", username, password)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

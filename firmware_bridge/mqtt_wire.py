@@ -6,11 +6,10 @@ from __future__ import annotations
 import threading
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from firmware_bridge.mqtt_link import send_at_once
+from firmware_bridge.mqtt_link import new_client, send_at_once
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.topics import node_topic
 
@@ -33,12 +32,7 @@ class MqttWire:
         self.refusals: list[str] = []
         self.stop_event = threading.Event()
         self._address = (host, port, keepalive_s)
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=username, clean_session=True
-        )
-        self.client.username_pw_set(username, password)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
-        self.client.max_queued_messages_set(0)
+        self.client = new_client(username, username, password)
         self.client.will_set(
             self._topic("status"), node.status_payload("offline"), qos=1, retain=True
         )

@@ -7,16 +7,17 @@ import subprocess
 from tests.conftest import PYTHON, ROOT
 
 
-def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
+def quick_run(script: str, timeout_s: int = 300) -> str:
+    """The benchmark's --quick run; its output (it must exit cleanly)."""
     done = subprocess.run(
-        [PYTHON, "benchmarks/engine.py", "--quick"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
+        [PYTHON, script, "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=timeout_s
     )
     assert done.returncode == 0, done.stderr
-    out = done.stdout
+    return done.stdout
+
+
+def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
+    out = quick_run("benchmarks/engine.py", 300)
     assert "Python 3." in out and "174 spaces" in out
     for label in (
         "Strigoi step",
@@ -30,15 +31,7 @@ def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
 
 
 def test_game_benchmark_prints_every_figure_with_its_baseline() -> None:
-    done = subprocess.run(
-        [PYTHON, "benchmarks/game.py", "--quick"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
+    out = quick_run("benchmarks/game.py", 600)
     for label in (
         "games/s",
         "command apply, engine",
@@ -51,15 +44,7 @@ def test_game_benchmark_prints_every_figure_with_its_baseline() -> None:
 
 
 def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
-    done = subprocess.run(
-        [PYTHON, "benchmarks/bridge.py", "--quick"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
+    out = quick_run("benchmarks/bridge.py", 300)
     for label in ("serial (PTY): event -> LED back", "MQTT (Mosquitto): event -> LED back"):
         assert label in out, label
     assert out.count("baseline: bare round trip") == 2
