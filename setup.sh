@@ -25,7 +25,8 @@ APT_UPDATED=0
 apt_install() {
     local missing=()
     for pkg in "$@"; do
-        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+        # "install ok installed" only: a removed package keeps a dpkg entry for its config files
+        [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || missing+=("$pkg")
     done
     [ "${#missing[@]}" -eq 0 ] && return 0
     command -v apt-get >/dev/null 2>&1 || die "missing system packages (${missing[*]}) and no apt-get to install them"
