@@ -9,7 +9,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$ROOT/.venv"
 # Debian packages each mode needs beyond Python itself (grows with the hardware and UI issues).
 RUN_APT_PACKAGES=()
-TEST_APT_PACKAGES=(mosquitto)  # a real broker for the MQTT tests (started by the tests, not as a service)
+# mosquitto: a real broker for the MQTT tests (started by the tests, not as a service);
+# xvfb/xauth + GL/mtdev libraries: Kivy on a virtual screen; espeak-ng: the voice
+TEST_APT_PACKAGES=(mosquitto xvfb xauth libgl1 libegl1 libmtdev1 espeak-ng)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }

@@ -1,0 +1,174 @@
+"""The fortress drawn from the engine's board tables: spaces by feature (with shape marks),
+platform rims, figures, and each platform's LED ring as the hardware shows it. Touches report
+the cell under the finger."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.input.motionevent import MotionEvent
+from kivy.uix.widget import Widget
+
+from companion.engine.fortress import Fortress
+from companion.engine.hexgrid import Cell
+from companion.engine.situation import Situation
+from ui import theme
+
+SQRT3 = math.sqrt(3)
+
+
+def axial_round(q: float, r: float) -> Cell:
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return int(rx), int(rz)
+
+
+class FortressView(Widget):
+    def __init__(self, fortress: Fortress, situation: Situation, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.fortress = fortress
+        self.situation = situation
+        self.leds: Mapping[str, str | None] = {}  # room -> colour shown by its LED ring
+        self.highlight: set[Cell] = set()
+        self.on_cell: Callable[[Cell], None] = lambda cell: None
+        self.size_px = 10.0
+        self.origin = (0.0, 0.0)
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    # ----- geometry ----------------------------------------------------------------------------
+    def _layout(self) -> None:
+        cells = self.fortress.tables(self.situation.board).spaces
+        xs = [SQRT3 * (q + r / 2) for q, r in cells]
+        ys = [1.5 * r for _, r in cells]
+        span_x = max(xs) - min(xs) + 2
+        span_y = max(ys) - min(ys) + 2
+        self.size_px = min(self.width / span_x, self.height / span_y)
+        mid_x = (max(xs) + min(xs)) / 2
+        mid_y = (max(ys) + min(ys)) / 2
+        self.origin = (self.center_x - mid_x * self.size_px, self.center_y + mid_y * self.size_px)
+
+    def to_pixel(self, cell: Cell) -> tuple[float, float]:
+        q, r = cell
+        return (
+            self.origin[0] + self.size_px * SQRT3 * (q + r / 2),
+            self.origin[1] - self.size_px * 1.5 * r,  # rows grow downwards on screen
+        )
+
+    def cell_at(self, x: float, y: float) -> Cell:
+        px = (x - self.origin[0]) / self.size_px
+        py = (self.origin[1] - y) / self.size_px
+        r = py / 1.5
+        q = px / SQRT3 - r / 2
+        return axial_round(q, r)
+
+    def _corners(self, cell: Cell, shrink: float = 0.95) -> list[float]:
+        cx, cy = self.to_pixel(cell)
+        points = []
+        for k in range(6):
+            angle = math.radians(60 * k + 30)
+            points += [
+                cx + self.size_px * shrink * math.cos(angle),
+                cy + self.size_px * shrink * math.sin(angle),
+            ]
+        return points
+
+    # ----- drawing -----------------------------------------------------------------------------
+    def redraw(self, *_: object) -> None:
+        if self.width <= 1 or self.height <= 1:
+            return
+        self._layout()
+        tables = self.fortress.tables(self.situation.board)
+        figures = self.situation.occupants(self.fortress)
+        self.canvas.clear()
+        with self.canvas:
+            Color(*theme.BACKGROUND)
+            Rectangle(pos=self.pos, size=self.size)
+            for cell in tables.spaces:
+                self._space(cell)
+            for room, colour in self.leds.items():
+                if colour is not None and room in self.fortress.rooms:
+                    self._ring(room, colour)
+            for cell, figure in figures.items():
+                self._figure(cell, figure)
+
+    def _space(self, cell: Cell) -> None:
+        feature = self.fortress.feature(cell, self.situation.board)
+        on_platform = self.fortress.on_platform(cell, self.situation.board) is not None
+        colour = {
+            "red": theme.RED_ENCOUNTER,
+            "grey": theme.GREY_ENCOUNTER,
+            "stairs": theme.STAIRS,
+        }.get(feature or "", theme.PLATFORM_SPACE if on_platform else theme.SPACE)
+        corners = self._corners(cell)
+        centre = self.to_pixel(cell)
+        vertices = [centre[0], centre[1], 0, 0]
+        for k in range(6):
+            vertices += [corners[2 * k], corners[2 * k + 1], 0, 0]
+        vertices += [corners[0], corners[1], 0, 0]
+        Color(*(theme.ACCENT if cell in self.highlight else colour))
+        Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
+        Color(*theme.OUTLINE)
+        Line(points=corners, close=True, width=1)
+        mark = self.size_px * 0.3
+        cx, cy = centre
+        if feature == "red":  # a triangle: red and grey differ by shape, not only colour
+            Color(0, 0, 0, 0.6)
+            Line(
+                points=[cx, cy + mark, cx - mark, cy - mark * 0.7, cx + mark, cy - mark * 0.7],
+                close=True,
+                width=1.2,
+            )
+        elif feature == "grey":  # a dot
+            Color(0, 0, 0, 0.6)
+            Ellipse(pos=(cx - mark / 2, cy - mark / 2), size=(mark, mark))
+        elif feature == "stairs":
+            Color(0, 0, 0, 0.6)
+            for k in (-1, 0, 1):
+                Line(points=[cx - mark, cy + k * mark / 2, cx + mark, cy + k * mark / 2], width=1)
+        if cell in self.situation.fight_markers:
+            Color(1, 1, 1, 0.9)
+            Line(points=[cx - mark, cy - mark, cx + mark, cy + mark], width=1.5)
+            Line(points=[cx - mark, cy + mark, cx + mark, cy - mark], width=1.5)
+
+    def _ring(self, room: str, colour: str) -> None:
+        cx, cy = self.to_pixel(self.fortress.centre(room))
+        radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.55)
+        Color(*theme.hex_colour(colour))
+        Line(circle=(cx, cy, radius), width=max(2.0, self.size_px * 0.18))
+
+    def _figure(self, cell: Cell, figure: str) -> None:
+        kind, _, name = figure.partition(":")
+        cx, cy = self.to_pixel(cell)
+        radius = self.size_px * 0.72
+        Color(*(theme.STRIGOI if kind == "strigoi" else theme.HERO))
+        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+        label = CoreLabel(
+            text=name[:2].upper(), font_size=max(8, int(self.size_px * 0.8)), bold=True
+        )
+        label.refresh()
+        texture = label.texture
+        Color(1, 1, 1, 1)
+        Rectangle(
+            texture=texture,
+            pos=(cx - texture.width / 2, cy - texture.height / 2),
+            size=texture.size,
+        )
+
+    # ----- touch -------------------------------------------------------------------------------
+    def on_touch_down(self, touch: MotionEvent) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        cell = self.cell_at(*touch.pos)
+        if cell in set(self.fortress.tables(self.situation.board).spaces):
+            self.on_cell(cell)
+            return True
+        return False

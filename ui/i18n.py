@@ -1,0 +1,59 @@
+"""Translations: gettext catalogs (`ui/locale/<lang>/LC_MESSAGES/armata.po`, managed with Babel),
+compiled to .mo on first use, switchable at runtime. English is the source language. Hero, card
+and room names are never translated (they stay as printed)."""
+
+from __future__ import annotations
+
+import gettext
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "armata"
+LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "fr": "Français"}
+#: espeak-ng voice per language
+VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
+
+_compiled = Path(tempfile.gettempdir()) / "armata-locale"
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+_listeners: list[Callable[[str], None]] = []
+
+
+def _catalog(language: str) -> gettext.NullTranslations:
+    if language == "en":
+        return gettext.NullTranslations()
+    source = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    target = _compiled / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if not target.exists() or target.stat().st_mtime < source.stat().st_mtime:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with source.open("rb") as po:
+            catalog = read_po(po, locale=language)
+        with target.open("wb") as mo:
+            write_mo(mo, catalog)
+    return gettext.translation(DOMAIN, _compiled, languages=[language])
+
+
+def set_language(language: str) -> None:
+    global _current, _language
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
+    _current, _language = _catalog(language), language
+    for listener in list(_listeners):
+        listener(language)
+
+
+def language() -> str:
+    return _language
+
+
+def tr(message: str) -> str:
+    return _current.gettext(message)
+
+
+def on_change(listener: Callable[[str], None]) -> None:
+    _listeners.append(listener)

@@ -1,0 +1,18 @@
+"""Home: the fortress as the board shows it now, new game, resume, history, hardware, language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.uix.screenmanager import Screen
+
+from ui.fortress_view import FortressView
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class HomeScreen(Screen):
+    def attach_board(self, view: FortressView) -> None:
+        self.ids.board_holder.clear_widgets()
+        self.ids.board_holder.add_widget(view)

@@ -1,0 +1,22 @@
+"""Colours and sizes. Dark and legible; red and grey encounter spaces also differ by a mark
+(triangle / dot), so colour-blind players can tell them apart."""
+
+from __future__ import annotations
+
+BACKGROUND = (0.07, 0.07, 0.09, 1)
+PANEL = (0.13, 0.13, 0.16, 1)
+TEXT = (0.93, 0.93, 0.93, 1)
+ACCENT = (0.85, 0.2, 0.2, 1)
+SPACE = (0.30, 0.30, 0.34, 1)
+PLATFORM_SPACE = (0.36, 0.34, 0.30, 1)
+RED_ENCOUNTER = (0.89, 0.34, 0.18, 1)  # vermilion: distinct from green/blue for most CVD
+GREY_ENCOUNTER = (0.62, 0.62, 0.66, 1)
+STAIRS = (0.45, 0.33, 0.20, 1)
+OUTLINE = (0.05, 0.05, 0.06, 1)
+HERO = (0.25, 0.55, 0.95, 1)
+STRIGOI = (0.75, 0.1, 0.45, 1)
+MIN_TOUCH_PX = 48
+
+
+def hex_colour(text: str) -> tuple[float, float, float, float]:
+    return (int(text[1:3], 16) / 255, int(text[3:5], 16) / 255, int(text[5:7], 16) / 255, 1.0)
