@@ -25,8 +25,9 @@ from pathlib import Path
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from firmware_bridge.topics import ROOT, app_user, node_topic, node_user
 
-#: Largest MQTT packet the broker takes: a 512-byte payload, its topic and headers fit easily.
-MAX_PACKET_BYTES = 1024
+#: Largest MQTT packet the broker takes: the app's retained game state fits; node messages are
+#: held to 512 bytes by the bridge itself (firmware_bridge.protocol.MAX_PAYLOAD).
+MAX_PACKET_BYTES = 65_536
 
 
 @dataclass(frozen=True)

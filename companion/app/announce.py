@@ -1,0 +1,190 @@
+"""Strigoi turns announced three ways at once — a banner, speech and LED patterns — and published
+as a game event. The words come from the engine's explanation: the step is resolved again by the
+engine on the state before it (it is deterministic), never re-derived here.
+
+LED patterns (docs/protocol.md): the destination platform pulses in the Strigoi's colour, the
+attack line's ring segments chase (from the Strigoi toward the hero, and back in the hero's room),
+a cursed room pulses violet, a collapsing platform pulses red at full brightness.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from companion.engine.explain import Reason
+from companion.engine.game import events as e
+from companion.engine.game.context import GameRules, played_card, situation
+from companion.engine.game.state import GameState
+from companion.engine.hexgrid import opposite
+from companion.engine.strigoi import strigoi_step
+from firmware_bridge.board import room_node
+
+STRIGOI_COLOUR = {"master": "#c00000", "apprentice": "#ff6000", "supreme": "#ff00a0"}
+CURSE_COLOUR = "#8000ff"
+COLLAPSE_COLOUR = "#ff0000"
+#: Codes whose text makes the spoken headline (the rest is shown behind "Why?").
+HEADLINE_CODES = (
+    "teleport",
+    "letter_x",
+    "bounce_failed",
+    "occupied",
+    "ladder_destroyed",
+    "ladder_guarded",
+    "stays_no_attack",
+    "landing_on_hero",
+    "target",
+    "target_tie",
+    "nobody_visible",
+    "wounds",
+)
+
+
+@dataclass(frozen=True)
+class LedCue:
+    node: str
+    target: str = "ring"
+    direction: int | None = None
+    colour: str = "#000000"
+    pattern: str = "steady"
+    brightness: int = 200
+
+
+@dataclass(frozen=True)
+class Announcement:
+    kind: str  # "strigoi_step" | "curse" | "collapse"
+    headline: str
+    reasons: tuple[Reason, ...] = ()
+    leds: tuple[LedCue, ...] = ()
+    facts: dict[str, object] = field(default_factory=dict)
+
+    def payload(self) -> bytes:
+        """What goes on `armata/<table>/game/event`."""
+        return json.dumps(
+            {
+                "type": "announcement",
+                "kind": self.kind,
+                "headline": self.headline,
+                "why": [r.as_data() for r in self.reasons],
+                "facts": self.facts,
+            },
+            sort_keys=True,
+        ).encode()
+
+
+def strigoi_announcement(
+    rules: GameRules, before: GameState, events: Sequence[e.Event]
+) -> Announcement | None:
+    """The announcement of the Strigoi step among `events` (decided on `before`), if any."""
+    drawn = next((x for x in events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"), None)
+    if drawn is None:
+        return None
+    token = next(t for t in rules.catalog.strigoi_tokens if t.id == drawn.token)
+    active = before.active_hero
+    card = played_card(rules, before.hero(active)) if active is not None else None
+    if card is None or token.strigoi not in before.strigoi:
+        return None
+    step = strigoi_step(
+        rules.fortress,
+        situation(rules, before),
+        token.strigoi,
+        card.letter,
+        token.bonus,
+        rules.catalog.damage(),
+        rules.options.rules,
+    )
+    reasons = step.why
+    headline = "; ".join(r.text() for r in reasons if r.code in HEADLINE_CODES)
+    colour = STRIGOI_COLOUR.get(token.strigoi, "#c00000")
+    leds = [LedCue(room_node(step.teleport.to), colour=colour, pattern="pulse", brightness=230)]
+    attack = step.attack
+    if attack is not None and attack.direction is not None:
+        leds.append(
+            LedCue(room_node(step.teleport.to), "segment", attack.direction, colour, "chase", 255)
+        )
+        hero_at = step.after.hero(attack.hero).at
+        hero_room = rules.fortress.room_at(hero_at)
+        if hero_room is not None and hero_room != step.teleport.to:
+            leds.append(
+                LedCue(
+                    room_node(hero_room),
+                    "segment",
+                    opposite(attack.direction),
+                    colour,
+                    "chase",
+                    255,
+                )
+            )
+    facts: dict[str, object] = {
+        "strigoi": token.strigoi,
+        "from": step.teleport.start,
+        "to": step.teleport.to,
+        "hero": attack.hero if attack else None,
+        "wounds": attack.wounds if attack else 0,
+    }
+    return Announcement("strigoi_step", headline, reasons, tuple(leds), facts)
+
+
+def board_announcements(rules: GameRules, events: Sequence[e.Event]) -> list[Announcement]:
+    """Curses and collapses among `events` (their facts are in the events themselves)."""
+    found = []
+    for event in events:
+        if isinstance(event, e.CurseCast):
+            heroes = ", ".join(event.heroes) or "nobody"
+            found.append(
+                Announcement(
+                    "curse",
+                    f"{event.strigoi} curses {event.room}: {heroes}",
+                    leds=(LedCue(room_node(event.room), colour=CURSE_COLOUR, pattern="pulse"),),
+                    facts={"strigoi": event.strigoi, "room": event.room, "heroes": event.heroes},
+                )
+            )
+        elif isinstance(event, e.PlatformCollapsed):
+            found.append(
+                Announcement(
+                    "collapse",
+                    f"the platform of {event.room} collapses",
+                    leds=(
+                        LedCue(
+                            room_node(event.room),
+                            colour=COLLAPSE_COLOUR,
+                            pattern="pulse",
+                            brightness=255,
+                        ),
+                    ),
+                    facts={"room": event.room},
+                )
+            )
+    return found
+
+
+class Announcer:
+    """Sends each announcement to the screen, the voice, the LEDs and MQTT at once."""
+
+    def __init__(
+        self,
+        banner: Callable[[Announcement], None],
+        speak: Callable[[str], None],
+        led: Callable[[LedCue], None],
+        publish: Callable[[bytes], None],
+    ) -> None:
+        self.banner, self.speak, self.led, self.publish = banner, speak, led, publish
+
+    def announce(self, announcement: Announcement) -> None:
+        self.banner(announcement)
+        for cue in announcement.leds:
+            self.led(cue)
+        self.publish(announcement.payload())
+        self.speak(announcement.headline)
+
+    def after_command(
+        self, rules: GameRules, before: GameState, events: Sequence[e.Event]
+    ) -> list[Announcement]:
+        made = board_announcements(rules, events)
+        step = strigoi_announcement(rules, before, events)
+        if step is not None:
+            made.insert(0, step)
+        for announcement in made:
+            self.announce(announcement)
+        return made
