@@ -5,10 +5,14 @@ voice and the fortress view's geometry."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import time
 import wave
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -19,29 +23,27 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
 
 
-def test_every_screen_in_every_language_fits_at_800x480() -> None:
+def ui(*script: str, data: Path, timeout_s: int = 240) -> dict[str, Any]:
+    """Run the app under Xvfb with a script; its JSON report."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
-    out = ARTIFACTS / "800x480"
     done = subprocess.run(
-        [
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 800x480x24",
-            PYTHON,
-            "-m",
-            "ui",
-            "--screenshots",
-            str(out),
-        ],
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "ui", "--script", *script],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=180,
+        timeout=timeout_s,
+        env={**os.environ, "ARMATA_DATA_DIR": str(data)},
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])["screens"]
-    assert sorted(report) == sorted(f"{s}-{lang}" for s in ("home", "hardware") for lang in LANGS)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
+    out = ARTIFACTS / "800x480"
+    report = ui("shots", str(out), data=tmp_path)["screens"]
+    screens = ("home", "hardware", "round")
+    assert sorted(report) == sorted(f"{s}-{lang}" for s in screens for lang in LANGS)
     for name, result in report.items():
         png = Path(result["png"])
         assert png.stat().st_size > 5_000, f"{name}: the screenshot looks empty"
@@ -104,3 +106,59 @@ def test_fortress_view_maps_touches_back_to_cells() -> None:
         assert view.collide_point(x, y)
         assert view.cell_at(x, y) == cell
         assert view.cell_at(x + view.size_px * 0.4, y - view.size_px * 0.3) == cell
+
+
+def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
+    report = ui("play", "40", data=tmp_path)
+    game = report["game"]
+    assert game["round"] >= 2 and game["screen"] == "round"  # a whole round and into the next
+    assert report["refusals"] == []  # every touch was a legal command
+    waited = [s["waiting"] for s in report["steps"]]
+    assert "every player to choose a card" in waited and "the Strigoi action token" in waited
+    assert any(w.endswith("to move") for w in waited)
+    kinds = report["announcements"]
+    assert "strigoi_step" in kinds
+    assert [text for text, _lang in report["spoken"]] == report["headlines"]  # voice = banner
+    assert report["published"] == len(kinds)  # each one also went out as a game event
+    pulsing = [
+        n
+        for n, shown in report["leds"].items()
+        if shown["ring"] and shown["ring"]["pattern"] == "pulse"
+    ]
+    assert pulsing, "the simulated platforms show the Strigoi's destination"
+
+
+def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 800x480x24",
+            PYTHON,
+            "-m",
+            "ui",
+            "--script",
+            "hold",
+            "25",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path)},
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()  # the report, printed mid-game; then the app waits
+    held = json.loads(line)["game"]
+    time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGKILL)  # a power cut, mid-turn
+    process.wait(10)
+    back = ui("resume", data=tmp_path)["game"]
+    assert back["id"] == held["id"]
+    assert (back["events"], back["round"], back["waiting"]) == (
+        held["events"],
+        held["round"],
+        held["waiting"],
+    )
+    assert back["screen"] == "round"

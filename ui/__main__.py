@@ -1,13 +1,16 @@
-"""`python -m ui [--size 800x480] [--screenshots DIR]`: the touchscreen app.
+"""`python -m ui [--size 800x480] [--fullscreen] [--script NAME ...]`: the touchscreen app.
 
-`--screenshots DIR` renders every screen in every language, saves `DIR/<screen>-<lang>.png`, runs
-the layout checks, prints a JSON report and exits (used by the tests, under Xvfb).
+Scripts (for the tests, under Xvfb; they print a JSON report and exit):
+  shots DIR          every screen in every language saved as DIR/<screen>-<lang>.png, with the
+                     layout checks (text larger than its widget, touch targets under 48 px)
+  play N             new game by touch, then N decisions by touch; the report says what happened
+  hold N             like play, then print the report and wait (to be killed mid-turn)
+  resume             press Resume and report the game as it came back
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -16,8 +19,10 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ui")
     parser.add_argument("--size", default="800x480")
-    parser.add_argument("--screenshots", type=Path)
     parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument("--script", nargs="+", metavar="ARG")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
     args = parser.parse_args(argv)
     width, height = args.size.split("x")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -33,45 +38,51 @@ def main(argv: list[str] | None = None) -> int:
     from ui.app import ArmataApp
 
     app = ArmataApp()
-    if args.screenshots is not None:
-        _schedule_screenshots(app, args.screenshots)
+    if args.script:
+        _script(app, args.script, args.seed, args.out)
     app.run()
     return 0
 
 
-def _schedule_screenshots(app: object, directory: Path) -> None:
-    from kivy.clock import Clock
-
+def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:
     from ui import i18n
-    from ui.checks import overflowing_labels, small_touch_targets
+    from ui.driver import Driver
 
-    directory.mkdir(parents=True, exist_ok=True)
-    report: dict[str, object] = {"screens": {}}
-    jobs = [(lang, screen) for lang in i18n.LANGUAGES for screen in ("home", "hardware")]
-
-    def step(index: int) -> None:
-        if index == len(jobs):
-            print(json.dumps(report), flush=True)
-            app.stop()  # type: ignore[attr-defined]
-            return
-        lang, screen = jobs[index]
-        app.switch_language(lang)  # type: ignore[attr-defined]
-        app.show(screen)  # type: ignore[attr-defined]
-
-        def shoot(_dt: float) -> None:
-            root = app.root  # type: ignore[attr-defined]
-            path = directory / f"{screen}-{lang}.png"
-            root.export_to_png(str(path))
-            report["screens"][f"{screen}-{lang}"] = {  # type: ignore[index]
-                "png": str(path),
-                "overflow": overflowing_labels(root),
-                "small_targets": small_touch_targets(root),
-            }
-            Clock.schedule_once(lambda _dt: step(index + 1), 0)
-
-        Clock.schedule_once(shoot, 0.3)
-
-    Clock.schedule_once(lambda _dt: step(0), 1.0)
+    name, rest = script[0], script[1:]
+    directory = Path(rest[0]) if name == "shots" else out
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+    driver = Driver(app, directory)  # type: ignore[arg-type]
+    if name == "shots":
+        for lang in i18n.LANGUAGES:
+            driver.then(lambda lang=lang: driver.language(lang))
+            driver.then(lambda lang=lang: driver.shoot(f"home-{lang}"))
+            driver.then(lambda: driver.press("Hardware"))
+            driver.then(lambda lang=lang: driver.shoot(f"hardware-{lang}"))
+            driver.then(lambda: driver.press("Back"))
+        driver.then(lambda: app.new_game(seed))  # type: ignore[attr-defined]
+        for lang in i18n.LANGUAGES:
+            driver.then(lambda lang=lang: driver.language(lang))
+            driver.then(lambda lang=lang: app._refresh())  # type: ignore[attr-defined]
+            driver.then(lambda lang=lang: driver.shoot(f"round-{lang}"))
+        driver.then(lambda: driver.language("en"))
+    elif name in ("play", "hold"):
+        count = int(rest[0])
+        driver.then(lambda: app.new_game(seed))  # type: ignore[attr-defined]
+        for i in range(count):
+            driver.then(driver.play_one)
+            if out is not None and i % 10 == 0:
+                driver.then(lambda i=i: driver.shoot(f"play-{i:03d}"))
+        driver.then(driver.summary)
+        if name == "hold":
+            driver.then(driver.hold)
+    elif name == "resume":
+        driver.then(lambda: driver.press("Resume game"))
+        driver.then(driver.summary)
+        driver.then(lambda: driver.shoot("resumed"))
+    else:
+        raise SystemExit(f"unknown script {name!r}")
+    driver.start()
 
 
 if __name__ == "__main__":

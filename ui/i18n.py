@@ -55,5 +55,10 @@ def tr(message: str) -> str:
     return _current.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Marks a message for extraction where it is defined; `tr` translates it where shown."""
+    return message
+
+
 def on_change(listener: Callable[[str], None]) -> None:
     _listeners.append(listener)

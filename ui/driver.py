@@ -1,0 +1,138 @@
+"""Scripted sessions for tests and screenshots, driven through real (simulated) touches on the
+running app: `python -m ui --script shots|play|resume ...` (see __main__)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.tests.common import UnitTestTouch
+from kivy.uix.button import Button
+from kivy.uix.widget import Widget
+
+from companion.engine.game import commands as c
+from ui import i18n
+from ui.app import ArmataApp
+from ui.checks import overflowing_labels, small_touch_targets, walk
+
+
+def tap(widget: Widget) -> None:
+    """A touch down and up on the widget's centre, through the window like a finger."""
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def tap_at(x: float, y: float) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def find_button(root: Widget, text: str) -> Button:
+    for widget in walk(root):
+        if isinstance(widget, Button) and widget.text == text and not widget.disabled:
+            return widget
+    raise LookupError(f"no enabled button {text!r}")
+
+
+class Driver:
+    def __init__(self, app: ArmataApp, out: Path | None) -> None:
+        self.app = app
+        self.out = out
+        self.report: dict[str, Any] = {"screens": {}, "steps": []}
+        self.queue: list[Callable[[], None]] = []
+
+    def then(self, step: Callable[[], None]) -> Driver:
+        self.queue.append(step)
+        return self
+
+    def start(self, delay_s: float = 1.0) -> None:
+        Clock.schedule_once(lambda _dt: self._next(), delay_s)
+
+    def _next(self) -> None:
+        if not self.queue:
+            print(json.dumps(self.report), flush=True)
+            self.app.stop()
+            return
+        step = self.queue.pop(0)
+        step()
+        Clock.schedule_once(lambda _dt: self._next(), 0.15)
+
+    # ----- steps ---------------------------------------------------------------------------------
+    def shoot(self, name: str) -> None:
+        root = self.app.root
+        entry: dict[str, Any] = {
+            "overflow": overflowing_labels(root),
+            "small_targets": small_touch_targets(root),
+        }
+        if self.out is not None:
+            path = self.out / f"{name}.png"
+            root.export_to_png(str(path))
+            entry["png"] = str(path)
+        self.report["screens"][name] = entry
+
+    def language(self, code: str) -> None:
+        self.app.switch_language(code)
+
+    def press(self, text: str) -> None:
+        tap(find_button(self.app.root, i18n.tr(text)))
+
+    def play_one(self) -> None:
+        """One decision by touch: a highlighted space when the game waits for a move, otherwise
+        the first option button."""
+        session = self.app.session
+        assert session is not None
+        before = session.state.event_count
+        options = session.legal_commands()
+        moves = [x for x in options if isinstance(x, c.Move) and not x.stealth]
+        view = self.app.game_view
+        if moves:
+            cell = (moves[-1].to[0], moves[-1].to[1])
+            tap_at(*view.to_window(*view.to_pixel(cell)))
+        else:
+            box = self.app._screen().ids.options
+            buttons = [b for b in reversed(box.children) if isinstance(b, Button)]
+            tap(buttons[0])
+        self.report["steps"].append(
+            {"waiting": session.waiting_text(), "events": session.state.event_count - before}
+        )
+
+    def summary(self) -> None:
+        session = self.app.session
+        board = self.app.board
+        self.report["game"] = (
+            None
+            if session is None
+            else {
+                "id": session.game_id,
+                "round": session.state.round,
+                "phase": session.state.phase,
+                "events": session.state.event_count,
+                "waiting": session.waiting_text(),
+                "screen": self.app.manager.current,
+            }
+        )
+        self.report["announcements"] = [a.kind for a in self.app.announcements]
+        self.report["headlines"] = [a.headline for a in self.app.announcements]
+        self.report["published"] = len(self.app.published)
+        self.report["spoken"] = list(getattr(self.app.speaker, "said", []))
+        self.report["refusals"] = list(self.app.refusals)
+        self.report["leds"] = (
+            {} if board is None else {n: node.showing() for n, node in board.nodes.items()}
+        )
+
+    def hold(self) -> None:
+        """Print the report so far and stop driving (the test kills the process)."""
+        self.summary()
+        print(json.dumps(self.report), flush=True)
+        sys.stdout.flush()
+        self.queue.clear()
+        self.queue.append(lambda: None)
+        Clock.schedule_interval(lambda _dt: None, 1)  # keep the app alive
+        self._next = lambda: None  # type: ignore[method-assign]

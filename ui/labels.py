@@ -1,0 +1,41 @@
+"""What a command button says. Whole sentences are translated as templates; hero, card and room
+names stay as printed."""
+
+from __future__ import annotations
+
+import msgspec
+
+from companion.engine.game import commands as c
+from ui.i18n import N_, tr
+
+PHASES = {
+    "initiative": N_("initiative"),
+    "turns": N_("turns"),
+    "curse": N_("curse"),
+    "over": N_("game over"),
+}
+
+
+def command_label(command: c.Command) -> str:
+    data = msgspec.to_builtins(command)
+    kind = data.pop("do")
+    hero = data.pop("hero", "")
+    match command:
+        case c.ChooseCard(card=card):
+            return tr("{hero}: play {card}").format(hero=hero, card=card)
+        case c.Stay():
+            return tr("{hero}: stay").format(hero=hero)
+        case c.Move(to=to, stealth=True):
+            return tr("{hero}: move to {cell} with Stealth").format(hero=hero, cell=list(to))
+        case c.Move(to=to):
+            return tr("{hero}: move to {cell}").format(hero=hero, cell=list(to))
+        case c.Draw():
+            return tr("{hero}: draw a token").format(hero=hero)
+        case c.SkipFight():
+            return tr("{hero}: no fight").format(hero=hero)
+        case c.Protect(sources=[]):
+            return tr("{hero}: take the wounds").format(hero=hero)
+        case c.Protect(sources=sources):
+            return tr("{hero}: block with {sources}").format(hero=hero, sources=", ".join(sources))
+    details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
+    return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
