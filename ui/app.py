@@ -28,6 +28,7 @@ from companion.store.gamelog import GameLog
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
 from ui import i18n
 from ui.fortress_view import FortressView
+from ui.labels import waiting_label
 from ui.screens.hardware import HardwareScreen
 from ui.screens.home import HomeScreen
 from ui.screens.round import RoundScreen
@@ -160,7 +161,7 @@ class ArmataApp(App):
         self._screen().show_options(
             session.rules,
             session.state,
-            session.waiting_text(),
+            waiting_label(session.waiting_for),
             session.legal_commands(),
             self.execute,
             self.game_view,

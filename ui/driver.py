@@ -52,17 +52,26 @@ class Driver:
         self.queue.append(step)
         return self
 
-    def start(self, delay_s: float = 1.0) -> None:
+    def start(self, delay_s: float = 0.5) -> None:
         Clock.schedule_once(lambda _dt: self._next(), delay_s)
 
-    def _next(self) -> None:
+    def _layout(self) -> list[tuple[float, ...]]:
+        return [(*w.pos, *w.size) for w in walk(self.app.root)]
+
+    def _next(self, last: list[tuple[float, ...]] | None = None, waited: int = 0) -> None:
+        """Run the next step once the layout has settled (two frames alike): a touch on a
+        widget that is still being laid out would land somewhere else."""
+        layout = self._layout()
+        if layout != last and waited < 100:
+            Clock.schedule_once(lambda _dt: self._next(layout, waited + 1), 0.05)
+            return
         if not self.queue:
             print(json.dumps(self.report), flush=True)
             self.app.stop()
             return
         step = self.queue.pop(0)
         step()
-        Clock.schedule_once(lambda _dt: self._next(), 0.15)
+        Clock.schedule_once(lambda _dt: self._next(), 0.05)
 
     # ----- steps ---------------------------------------------------------------------------------
     def shoot(self, name: str) -> None:
@@ -81,7 +90,11 @@ class Driver:
         self.app.switch_language(code)
 
     def press(self, text: str) -> None:
-        tap(find_button(self.app.root, i18n.tr(text)))
+        button = find_button(self.app.root, i18n.tr(text))
+        self.report.setdefault("pressed", []).append(
+            [text, list(button.to_window(*button.center)), list(button.size)]
+        )
+        tap(button)
 
     def play_one(self) -> None:
         """One decision by touch: a highlighted space when the game waits for a move, otherwise
@@ -135,4 +148,4 @@ class Driver:
         self.queue.clear()
         self.queue.append(lambda: None)
         Clock.schedule_interval(lambda _dt: None, 1)  # keep the app alive
-        self._next = lambda: None  # type: ignore[method-assign]
+        self._next = lambda *_args, **_kw: None  # type: ignore[method-assign]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import msgspec
 
 from companion.engine.game import commands as c
+from companion.engine.game.flow import TASK_TEXTS, describe
+from companion.engine.game.state import Task
 from ui.i18n import N_, tr
 
 PHASES = {
@@ -39,3 +41,9 @@ def command_label(command: c.Command) -> str:
             return tr("{hero}: block with {sources}").format(hero=hero, sources=", ".join(sources))
     details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
     return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
+
+
+def waiting_label(task: Task | None) -> str:
+    if task is None:
+        return tr("nothing (game over)")
+    return describe(task, tr(TASK_TEXTS.get(task.kind, task.kind)))

@@ -370,26 +370,38 @@ def decide_in_place(
     return em.events
 
 
-def describe(task: Task) -> str:
-    texts = {
-        "choose": "every player to choose a card",
-        "move": f"{task.hero} to move",
-        "encounter": f"{task.hero} to draw a {task.stack} encounter token",
-        "stealth_choice": f"{task.hero} to fight or leave {task.token}",
-        "monk": f"{task.hero} to free or attack the monk",
-        "fight": f"{task.hero} to fight {task.token}",
-        "fight_choice": f"{task.hero} to attack a Strigoi or skip the fight",
-        "strigoi": "the Strigoi action token",
-        "protect": f"{task.hero} to block up to {task.wounds} wound(s) with Protection",
-        "shock": f"{task.hero} to discard a card for Shock",
-        "counterattack": f"{task.hero} to counterattack {task.strigoi} or not",
-        "relocate": f"{task.hero} to move to a ladder or stairs",
-        "marker": f"{task.hero} to take a fight marker from the board",
-        "escape": f"{task.hero} to Leap or fall with the platform",
-        "reward_draw": f"{task.hero} to enter the drawn {task.stack} (physical)",
-        "wound_draw": f"{task.hero} to enter the drawn wound token (physical, {task.wounds} left)",
-    }
-    return texts.get(task.kind, task.kind)
+def N_(message: str) -> str:
+    return message
+
+
+#: What the game waits for, per task kind (placeholders: the task's fields). English here; the
+#: app renders the same templates from its catalogs.
+TASK_TEXTS: dict[str, str] = {
+    "choose": N_("every player to choose a card"),
+    "move": N_("{hero} to move"),
+    "encounter": N_("{hero} to draw a {stack} encounter token"),
+    "stealth_choice": N_("{hero} to fight or leave {token}"),
+    "monk": N_("{hero} to free or attack the monk"),
+    "fight": N_("{hero} to fight {token}"),
+    "fight_choice": N_("{hero} to attack a Strigoi or skip the fight"),
+    "strigoi": N_("the Strigoi action token"),
+    "protect": N_("{hero} to block up to {wounds} wound(s) with Protection"),
+    "shock": N_("{hero} to discard a card for Shock"),
+    "counterattack": N_("{hero} to counterattack {strigoi} or not"),
+    "relocate": N_("{hero} to move to a ladder or stairs"),
+    "marker": N_("{hero} to take a fight marker from the board"),
+    "escape": N_("{hero} to Leap or fall with the platform"),
+    "reward_draw": N_("{hero} to enter the drawn {stack} (physical)"),
+    "wound_draw": N_("{hero} to enter the drawn wound token (physical, {wounds} left)"),
+}
+
+
+def describe(task: Task, template: str | None = None) -> str:
+    """The task in words; `template` replaces the English one (a translation of it)."""
+    text = template or TASK_TEXTS.get(task.kind, task.kind)
+    return text.format(
+        hero=task.hero, stack=task.stack, token=task.token, wounds=task.wounds, strigoi=task.strigoi
+    )
 
 
 def advance(rules: GameRules, em: Emitter) -> None:
