@@ -49,3 +49,15 @@ def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
         assert label in out, label
     assert out.count("baseline: bare round trip") == 2
     assert "MQTT, 7 nodes at 1,200 events/s" in out and "lost " in out
+
+
+def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
+    out = quick_run("benchmarks/ui.py", 600)
+    for label in (
+        "cold start to first frame",
+        "fortress redraw after an event",
+        "tap to announcement banner",
+        "resident memory after the game",
+    ):
+        assert label in out, label
+    assert "baseline: bare Kivy window" in out and "baseline: engine decide" in out

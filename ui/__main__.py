@@ -6,6 +6,8 @@ Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
+  bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
+  first-frame        print the time of the first drawn frame and exit (cold start)
 """
 
 from __future__ import annotations
@@ -76,6 +78,27 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         driver.then(driver.summary)
         if name == "hold":
             driver.then(driver.hold)
+    elif name == "bench":
+        from ui.driver import Bench
+
+        bench = Bench(driver)
+        driver.then(lambda: app.new_game(seed))  # type: ignore[attr-defined]
+        for _ in range(int(rest[0])):
+            driver.then(bench.measure_step)
+        driver.then(bench.measure_bare_redraw)
+        driver.then(bench.report)
+    elif name == "first-frame":
+        import json
+        import time
+
+        from kivy.clock import Clock
+
+        def first_frame(_dt: float) -> None:
+            print(json.dumps({"first_frame": time.time()}), flush=True)
+            app.stop()  # type: ignore[attr-defined]
+
+        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
+        return
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)

@@ -149,3 +149,79 @@ class Driver:
         self.queue.append(lambda: None)
         Clock.schedule_interval(lambda _dt: None, 1)  # keep the app alive
         self._next = lambda *_args, **_kw: None  # type: ignore[method-assign]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Bench:
+    """Measurements inside the running app (benchmarks/ui.py prints them)."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
+        self.app = driver.app
+        self.redraw_ms: list[float] = []
+        self.bare_redraw_ms: list[float] = []
+        self.tap_ms: list[float] = []
+        self.engine_ms: list[float] = []
+        self.rss_start = rss_mb()
+
+    def measure_step(self) -> None:
+        """One decision by touch; Strigoi draws are timed from the touch to the banner."""
+        import time
+
+        from companion.engine.game.flow import decide
+
+        session = self.app.session
+        assert session is not None
+        if session.state.phase == "over":
+            return
+        task = session.waiting_for
+        if task is not None and task.kind == "strigoi":
+            command = session.legal_commands()[0]
+            start = time.perf_counter()
+            decide(session.rules, session.state, command)
+            self.engine_ms.append((time.perf_counter() - start) * 1000)
+            box = self.app._screen().ids.options
+            button = next(b for b in reversed(box.children) if isinstance(b, Button))
+            start = time.perf_counter()
+            tap(button)
+            if self.app._screen().banner_text:
+                self.tap_ms.append((time.perf_counter() - start) * 1000)
+        else:
+            self.driver.play_one()
+        view = self.app.game_view
+        start = time.perf_counter()
+        view.redraw()
+        self.redraw_ms.append((time.perf_counter() - start) * 1000)
+
+    def measure_bare_redraw(self) -> None:
+        import time
+
+        from kivy.graphics import Color, Rectangle
+
+        canvas = self.app.game_view.canvas
+        for _ in range(50):
+            start = time.perf_counter()
+            canvas.clear()
+            with canvas:
+                Color(0, 0, 0, 1)
+                Rectangle(pos=(0, 0), size=(10, 10))
+            self.bare_redraw_ms.append((time.perf_counter() - start) * 1000)
+        self.app.game_view.redraw()
+
+    def report(self) -> None:
+        self.driver.report["bench"] = {
+            "redraw_ms": self.redraw_ms,
+            "bare_redraw_ms": self.bare_redraw_ms,
+            "tap_to_banner_ms": self.tap_ms,
+            "engine_ms": self.engine_ms,
+            "rss_start_mb": self.rss_start,
+            "rss_end_mb": rss_mb(),
+            "phase": self.app.session.state.phase if self.app.session else None,
+        }

@@ -1,0 +1,117 @@
+"""Touchscreen app speed under Xvfb, each figure next to a baseline from the same run:
+cold start to the first interactive frame (goal <= 3 s; baseline: a bare Kivy window), fortress
+redraw after an event (goal median <= 16 ms; baseline: clearing and drawing one rectangle), card
+tap to announcement banner for Strigoi steps (goal p99 <= 50 ms, engine included; baseline: the
+engine's decide alone), resident memory after a long game (goal <= 200 MB; baseline: at start).
+
+    python benchmarks/ui.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24"]
+BARE = """
+import os, json, time
+os.environ["KIVY_NO_ARGS"] = "1"; os.environ["KIVY_NO_CONSOLELOG"] = "1"
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.uix.label import Label
+class Bare(App):
+    def build(self):
+        Clock.schedule_once(self.first, 0)
+        return Label(text="bare")
+    def first(self, dt):
+        print(json.dumps({"first_frame": time.time()}), flush=True)
+        self.stop()
+Bare().run()
+"""
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def first_frame(command: list[str], data: Path) -> float:
+    start = time.time()
+    done = subprocess.run(
+        [*XVFB, *command],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "ARMATA_DATA_DIR": str(data)},
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    line = next(x for x in done.stdout.splitlines() if "first_frame" in x)
+    return float(json.loads(line)["first_frame"]) - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    steps = 60 if args.quick else 600
+    print(f"armata ui benchmark - Python {platform.python_version()}, {platform.machine()}, Xvfb")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        app_start = min(
+            first_frame([sys.executable, "-m", "ui", "--script", "first-frame"], data)
+            for _ in range(1 if args.quick else 3)
+        )
+        bare_script = data / "bare_kivy.py"  # a file: Kivy looks up the app class's source
+        bare_script.write_text(BARE)
+        bare_start = min(
+            first_frame([sys.executable, str(bare_script)], data)
+            for _ in range(1 if args.quick else 3)
+        )
+        print(
+            f"{'cold start to first frame':32} {app_start:7.2f} s      goal <= 3 s     "
+            f"baseline: bare Kivy window {bare_start:.2f} s (includes Xvfb start)"
+        )
+        done = subprocess.run(
+            [*XVFB, sys.executable, "-m", "ui", "--script", "bench", str(steps)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=900,
+            env={**os.environ, "ARMATA_DATA_DIR": str(data)},
+        )
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr[-2000:])
+        bench = json.loads(done.stdout.strip().splitlines()[-1])["bench"]
+    redraw, bare = bench["redraw_ms"], bench["bare_redraw_ms"]
+    print(
+        f"{'fortress redraw after an event':32} median {statistics.median(redraw):6.2f} ms  "
+        f"p99 {percentile(redraw, 0.99):6.2f} ms   goal median <= 16   baseline: one rectangle "
+        f"{statistics.median(bare):.3f} ms   ({len(redraw)} redraws)"
+    )
+    taps, engine = bench["tap_to_banner_ms"], bench["engine_ms"]
+    if taps:
+        print(
+            f"{'tap to announcement banner':32} median {statistics.median(taps):6.2f} ms  "
+            f"p99 {percentile(taps, 0.99):6.2f} ms   goal p99 <= 50   baseline: engine decide "
+            f"p99 {percentile(engine, 0.99):.2f} ms   ({len(taps)} Strigoi steps)"
+        )
+    print(
+        f"{'resident memory after the game':32} {bench['rss_end_mb']:7.1f} MB      goal <= 200    "
+        f"baseline: at start {bench['rss_start_mb']:.1f} MB   (game phase: {bench['phase']})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
