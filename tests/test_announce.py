@@ -10,7 +10,13 @@ import threading
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.announce import Announcement, Announcer, LedCue, strigoi_announcement
+from companion.app.announce import (
+    Announcement,
+    Announcer,
+    LedCue,
+    show_cue,
+    strigoi_announcement,
+)
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game import events as e
@@ -110,14 +116,7 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
         announcer = Announcer(
             banner=banners.append,
             speak=spoken.append,
-            led=lambda cue: board.bridge.set_led(
-                cue.node,
-                target=cue.target,
-                direction=cue.direction,
-                colour=cue.colour,
-                pattern=cue.pattern,
-                brightness=cue.brightness,
-            ),
+            led=lambda cue: show_cue(board.bridge, cue),
             publish=lambda payload: done.set() if link.publish_game("event", payload) else None,
         )
         before, events = next(

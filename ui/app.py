@@ -16,7 +16,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
-from companion.app.announce import Announcement, Announcer, LedCue
+from companion.app.announce import Announcement, Announcer, LedCue, show_cue
 from companion.app.hardware import health_view
 from companion.app.session import GameSession
 from companion.boardfile import load_board_file
@@ -177,14 +177,7 @@ class ArmataApp(App):
 
     def _led(self, cue: LedCue) -> None:
         if self.board is not None and cue.node in self.board.nodes:
-            self.board.bridge.set_led(
-                cue.node,
-                target=cue.target,
-                direction=cue.direction,
-                colour=cue.colour,
-                pattern=cue.pattern,
-                brightness=cue.brightness,
-            )
+            show_cue(self.board.bridge, cue)
 
     def on_stop(self) -> None:
         if self.board is not None:

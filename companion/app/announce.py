@@ -20,6 +20,7 @@ from companion.engine.game.state import GameState
 from companion.engine.hexgrid import opposite
 from companion.engine.strigoi import strigoi_step
 from firmware_bridge.board import room_node
+from firmware_bridge.bridge import Bridge
 
 STRIGOI_COLOUR = {"master": "#c00000", "apprentice": "#ff6000", "supreme": "#ff00a0"}
 CURSE_COLOUR = "#8000ff"
@@ -49,6 +50,18 @@ class LedCue:
     colour: str = "#000000"
     pattern: str = "steady"
     brightness: int = 200
+
+
+def show_cue(bridge: Bridge, cue: LedCue) -> int:
+    """Send one LED cue to its node through the bridge (acknowledged, remembered)."""
+    return bridge.set_led(
+        cue.node,
+        target=cue.target,
+        direction=cue.direction,
+        colour=cue.colour,
+        pattern=cue.pattern,
+        brightness=cue.brightness,
+    )
 
 
 @dataclass(frozen=True)
