@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from companion.engine.explain import Reason
 from companion.engine.game import events as e
-from companion.engine.game.context import GameRules, played_card, situation
+from companion.engine.game.context import GameRules
+from companion.engine.game.flow import strigoi_step_now
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import opposite
-from companion.engine.strigoi import strigoi_step
 from firmware_bridge.board import room_node
 from firmware_bridge.bridge import Bridge
 
@@ -93,20 +93,10 @@ def strigoi_announcement(
     drawn = next((x for x in events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"), None)
     if drawn is None:
         return None
-    token = next(t for t in rules.catalog.strigoi_tokens if t.id == drawn.token)
-    active = before.active_hero
-    card = played_card(rules, before.hero(active)) if active is not None else None
-    if card is None or token.strigoi not in before.strigoi:
+    token = rules.catalog.strigoi_token(drawn.token)
+    step = strigoi_step_now(rules, before, token.strigoi, token.bonus)  # as the engine resolved it
+    if step is None:
         return None
-    step = strigoi_step(
-        rules.fortress,
-        situation(rules, before),
-        token.strigoi,
-        card.letter,
-        token.bonus,
-        rules.catalog.damage(),
-        rules.options.rules,
-    )
     reasons = step.why
     headline = "; ".join(r.text() for r in reasons if r.code in HEADLINE_CODES)
     colour = STRIGOI_COLOUR.get(token.strigoi, "#c00000")

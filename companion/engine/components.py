@@ -146,6 +146,7 @@ class Catalog(msgspec.Struct, dict=True):
         self._reward_cards = {r.id: r for r in self.reward_cards}
         self._reward_tokens = {t.id: t for t in self.reward_tokens}
         self._wounds = {w.id: w for w in self.wound_tokens}
+        self._strigoi_tokens = {t.id: t for t in self.strigoi_tokens}
 
     def is_action_card(self, card_id: str) -> bool:
         """An action or advanced card (the cards played for initiative)."""
@@ -176,6 +177,9 @@ class Catalog(msgspec.Struct, dict=True):
 
     def reward_token(self, item: str) -> RewardToken | None:
         return self._reward_tokens.get(item)
+
+    def strigoi_token(self, token: str) -> StrigoiToken:
+        return self._strigoi_tokens[token]
 
     def wound(self, token: str) -> WoundToken:
         return self._wounds[token]

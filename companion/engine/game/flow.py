@@ -34,7 +34,7 @@ from companion.engine.game.state import Cell, GameState, HeroState, Task
 from companion.engine.hexgrid import direction_between
 from companion.engine.movement import reachable_on
 from companion.engine.sight import first_on_ray
-from companion.engine.strigoi import curse, cursing_strigoi, strigoi_step
+from companion.engine.strigoi import StrigoiStep, curse, cursing_strigoi, strigoi_step
 from companion.errors import IllegalCommand
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -878,28 +878,38 @@ def _strigoi_token(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
     if token is None:
         return
     em(e.TokenDiscarded(stack="strigoi", token=token))
-    info = next(t for t in rules.catalog.strigoi_tokens if t.id == token)
+    info = rules.catalog.strigoi_token(token)
     if info.strigoi in em.state.strigoi:
         _queue(em, Task(kind="strigoi_resolve", strigoi=info.strigoi, wounds=info.bonus))
 
 
-def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
-    state = em.state
-    _done(em)
-    active = state.hero(state.active_hero or "")
-    card = played_card(rules, active)
-    name = task.strigoi or ""
-    if card is None or name not in state.strigoi:
-        return
-    step = strigoi_step(
+def strigoi_step_now(
+    rules: GameRules, state: GameState, strigoi: str, bonus: int
+) -> StrigoiStep | None:
+    """The Strigoi step a drawn token starts in `state` (R-TEL, R-LOS): the active hero's card
+    letter, the token's bonus. None when no card is played or that Strigoi is not on the board.
+    The app calls it too, to announce the step in the engine's own words."""
+    active = state.active_hero
+    card = played_card(rules, state.hero(active)) if active is not None else None
+    if card is None or strigoi not in state.strigoi:
+        return None
+    return strigoi_step(
         rules.fortress,
         situation(rules, state),
-        name,
+        strigoi,
         card.letter,
-        task.wounds,
+        bonus,
         rules.catalog.damage(),
         rules.options.rules,
     )
+
+
+def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
+    _done(em)
+    name = task.strigoi or ""
+    step = strigoi_step_now(rules, em.state, name, task.wounds)
+    if step is None:
+        return
     tasks: list[Task] = []
     for hero in step.relocate:  # off the board until placed: never two figures on a space
         em(e.HeroMoved(hero=hero, to=None))
