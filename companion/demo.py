@@ -28,7 +28,7 @@ def demo_situation(fortress: Fortress) -> Situation:
     return Situation(board=board, strigoi=strigoi, heroes=heroes, players=3, altar=2)
 
 
-def _most_telling_step(
+def most_telling_step(
     fortress: Fortress, situation: Situation, damage: dict[str, int], options: Options
 ) -> tuple[str, StrigoiStep]:
     """The card letter whose Master step shows the most: an attack if any letter gives one."""
@@ -51,7 +51,7 @@ def run_demo() -> str:
     ]
     if "master" not in situation.strigoi:
         return "\n".join([*lines, "", "This board has no Strigoi-marked platforms to start from."])
-    letter, step = _most_telling_step(fortress, situation, damage, options)
+    letter, step = most_telling_step(fortress, situation, damage, options)
     lines += [
         "",
         f"Roel's card shows {letter!r}; the Strigoi action token shows the Master, +1 damage.",

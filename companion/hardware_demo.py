@@ -9,7 +9,7 @@ import time
 from companion.app.hardware import health_view
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
-from companion.demo import _most_telling_step, demo_situation
+from companion.demo import most_telling_step, demo_situation
 from companion.engine.options import Options
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
@@ -18,7 +18,7 @@ from firmware_bridge.board import SimulatedBoard, node_ids, room_node
 def run_hardware_demo(wait_s: float = 5.0) -> str:
     fortress = load_board_file()
     situation = demo_situation(fortress)
-    _, step = _most_telling_step(fortress, situation, load_catalog().damage(), Options())
+    _, step = most_telling_step(fortress, situation, load_catalog().damage(), Options())
     events: list[p.Message] = []
     board = SimulatedBoard(node_ids(fortress.rooms), events.append).start()
     try:

@@ -55,7 +55,6 @@ class _Pending:
     node: str
     message: p.Message
     payload: bytes
-    sent_at: float
     deadline: float
     tries: int = 1
 
@@ -168,10 +167,6 @@ class Bridge:
     def ping(self, node: str) -> bool:
         return self._send(p.Ping(seq=self._next_seq(), node=node, t=now_us()))
 
-    def led_state(self, node: str) -> list[p.Led]:
-        with self._lock:
-            return list(self._leds.get(node, {}).values())
-
     def _send_reliable(self, message: p.Message) -> None:
         if message.node not in self.known:
             raise ValueError(f"node {message.node!r} is not part of this table")
@@ -179,7 +174,7 @@ class Bridge:
         now = time.monotonic()
         with self._lock:
             self._pending[(message.node, message.seq)] = _Pending(
-                message.node, message, payload, now, now + self.retry_after_s
+                message.node, message, payload, now + self.retry_after_s
             )
         self._send_payload(message.node, payload)
 

@@ -170,3 +170,13 @@ def test_a_newer_led_command_replaces_an_unacknowledged_older_one(bench: Bench) 
     assert node.showing()["ring"]["colour"] == "#0000ff"  # type: ignore[index]
     assert node.showing()["segments"] == {}  # the ring command cleared the segment
     assert segment != blue and node.received[-1].seq == blue
+
+
+def test_identify_is_acknowledged_and_answered_with_a_hello(bench: Bench) -> None:
+    node = bench.plug("room-b")
+    wait_for(lambda: bench.online("room-b") and node.greeted.is_set())
+    hellos = sum(isinstance(e, p.Hello) for e in bench.events)
+    seq = bench.bridge.identify("room-b")
+    assert bench.bridge.wait_acked(5)
+    wait_for(lambda: sum(isinstance(e, p.Hello) for e in bench.events) == hellos + 1, 5, "hello")
+    assert {h.node: h for h in bench.bridge.health()}["room-b"].acked >= 1 and seq > 0

@@ -6,7 +6,6 @@ around the platforms on screen, and its health feeds the Hardware screen.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -77,6 +76,8 @@ class ArmataApp(App):
     def show(self, name: str) -> None:
         if self.manager.has_screen(name):
             self.manager.current = name
+            if name == "hardware":
+                self._poll_hardware()  # fresh figures at once, then every 0.25 s
 
     def switch_language(self, language: str) -> None:
         i18n.set_language(language)
@@ -110,9 +111,10 @@ class ArmataApp(App):
             for view in (self.fortress_view, self.game_view):
                 view.leds = leds
                 view.redraw()
-        screen = self.manager.get_screen("hardware")
-        assert isinstance(screen, HardwareScreen)
-        screen.show_health(health_view(self.board.bridge))
+        if self.manager.current == "hardware":  # only where it is seen
+            screen = self.manager.get_screen("hardware")
+            assert isinstance(screen, HardwareScreen)
+            screen.show_health(health_view(self.board.bridge))
 
     # ----- the game ----------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
@@ -159,7 +161,6 @@ class ArmataApp(App):
             return
         self.game_view.situation = situation(session.rules, session.state)
         self._screen().show_options(
-            session.rules,
             session.state,
             waiting_label(session.waiting_for),
             session.legal_commands(),
@@ -183,12 +184,3 @@ class ArmataApp(App):
         if self.board is not None:
             self.board.stop()
         self.log.close()
-
-
-def settings_path() -> Path:
-    return Path.home() / ".armata-companion" / "settings.json"
-
-
-def load_settings() -> dict[str, object]:
-    path = settings_path()
-    return json.loads(path.read_text()) if path.exists() else {}

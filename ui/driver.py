@@ -4,7 +4,6 @@ running app: `python -m ui --script shots|play|resume ...` (see __main__)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ class Driver:
         self.out = out
         self.report: dict[str, Any] = {"screens": {}, "steps": []}
         self.queue: list[Callable[[], None]] = []
+        self.holding = False  # stop driving, keep the app running (to be killed)
 
     def then(self, step: Callable[[], None]) -> Driver:
         self.queue.append(step)
@@ -61,6 +61,8 @@ class Driver:
     def _next(self, last: list[tuple[float, ...]] | None = None, waited: int = 0) -> None:
         """Run the next step once the layout has settled (two frames alike): a touch on a
         widget that is still being laid out would land somewhere else."""
+        if self.holding:
+            return
         layout = self._layout()
         if layout != last and waited < 100:
             Clock.schedule_once(lambda _dt: self._next(layout, waited + 1), 0.05)
@@ -144,11 +146,7 @@ class Driver:
         """Print the report so far and stop driving (the test kills the process)."""
         self.summary()
         print(json.dumps(self.report), flush=True)
-        sys.stdout.flush()
-        self.queue.clear()
-        self.queue.append(lambda: None)
-        Clock.schedule_interval(lambda _dt: None, 1)  # keep the app alive
-        self._next = lambda *_args, **_kw: None  # type: ignore[method-assign]
+        self.holding = True
 
 
 def rss_mb() -> float:

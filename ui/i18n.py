@@ -20,7 +20,6 @@ VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
 
 _compiled = Path(tempfile.gettempdir()) / "armata-locale"
 _current: gettext.NullTranslations = gettext.NullTranslations()
-_language = "en"
 _listeners: list[Callable[[str], None]] = []
 
 
@@ -39,16 +38,12 @@ def _catalog(language: str) -> gettext.NullTranslations:
 
 
 def set_language(language: str) -> None:
-    global _current, _language
+    global _current
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
-    _current, _language = _catalog(language), language
+    _current = _catalog(language)
     for listener in list(_listeners):
         listener(language)
-
-
-def language() -> str:
-    return _language
 
 
 def tr(message: str) -> str:

@@ -6,10 +6,9 @@ without GPIO pass gpiozero's `MockFactory` as `pin_factory`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from gpiozero import LED, Button, Buzzer
@@ -85,8 +84,3 @@ class PiControls:
     def close(self) -> None:
         for device in [*self.buttons.values(), self.buzzer, self.status]:
             device.close()
-
-
-def describe(config: PinConfig) -> dict[str, Any]:
-    """The pins as plain data (for the health view)."""
-    return json.loads(msgspec.json.encode(config))

@@ -13,7 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.engine.game import commands as c
-from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
+from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import Cell
 from ui.fortress_view import FortressView
@@ -23,7 +23,7 @@ from ui.labels import PHASES, command_label
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-def status_text(rules: GameRules, state: GameState) -> str:
+def status_text(state: GameState) -> str:
     players = state.players
     lines = [
         tr("Round {round} · {phase} · Altar {altar}/{needed} · Inferno {inferno}/{loses}").format(
@@ -59,14 +59,13 @@ class RoundScreen(Screen):
 
     def show_options(
         self,
-        rules: GameRules,
         state: GameState,
         waiting: str,
         options: list[c.Command],
         run: Callable[[c.Command], None],
         view: FortressView,
     ) -> None:
-        self.status_text = status_text(rules, state)
+        self.status_text = status_text(state)
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
         moves: dict[Cell, c.Move] = {}
         for command in options:
