@@ -9,7 +9,7 @@ import time
 from companion.app.hardware import health_view
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
-from companion.demo import most_telling_step, demo_situation
+from companion.demo import demo_situation, most_telling_step
 from companion.engine.options import Options
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
