@@ -43,7 +43,70 @@ def send_at_once(client: mqtt.Client) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-class MqttLink:
+class MqttEnd:
+    """One of our paho clients (the app's, or a simulated node's): connects in the background,
+    records why the broker refused it, switches Nagle off, knows whether it is connected.
+    Subclasses say what to do once welcomed, when cut off and with each message."""
+
+    def __init__(
+        self, host: str, port: int, client_id: str, username: str, password: str, keepalive_s: int
+    ) -> None:
+        self.connected = threading.Event()
+        self.refusals: list[str] = []  # why the broker refused us, newest last
+        self._address = (host, port, keepalive_s)
+        self._client_id = client_id
+        self.client = new_client(client_id, username, password)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    def _connect(self) -> None:
+        host, port, keepalive = self._address
+        self.client.connect_async(host, port, keepalive)
+        self.client.loop_start()
+
+    def _welcomed(self, client: mqtt.Client) -> None:
+        """Connected (again): subscribe, announce."""
+
+    def _lost(self) -> None:
+        """Cut off from the broker."""
+
+    def _received(self, msg: mqtt.MQTTMessage) -> None:
+        """A message on a subscribed topic."""
+
+    # ----- paho callbacks (paho's network thread) ----------------------------------------------
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if reason.is_failure:
+            self.refusals.append(str(reason))
+            log.warning("broker refused %s: %s", self._client_id, reason)
+            return
+        send_at_once(client)
+        self._welcomed(client)
+        self.connected.set()
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        self.connected.clear()
+        self._lost()
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        self._received(msg)
+
+
+class MqttLink(MqttEnd):
     fixed_sources = True
 
     def __init__(
@@ -58,24 +121,16 @@ class MqttLink:
         keepalive_s: int = 5,
         drops: DropCounter | None = None,
     ) -> None:
+        super().__init__(host, port, client_id or f"app-{table}", username, password, keepalive_s)
         self.table = table
         self.drops = drops or DropCounter()
-        self.connected = threading.Event()
-        self.refusals: list[str] = []  # why the broker refused us, newest last
-        self._address = (host, port, keepalive_s)
         self._nodes_seen: set[str] = set()
         self.deliver: Deliver = lambda source, payload: None
         self.changed: SourceChanged = lambda source, up: None
-        self.client = new_client(client_id or f"app-{table}", username, password)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
 
     def start(self, deliver: Deliver, changed: SourceChanged) -> None:
         self.deliver, self.changed = deliver, changed
-        host, port, keepalive = self._address
-        self.client.connect_async(host, port, keepalive)
-        self.client.loop_start()
+        self._connect()
 
     def stop(self) -> None:
         self.client.disconnect()
@@ -90,41 +145,19 @@ class MqttLink:
         info = self.client.publish(game_topic(self.table, leaf), payload, qos=1, retain=retain)
         return info.rc == mqtt.MQTT_ERR_SUCCESS
 
-    # ----- paho callbacks (paho's network thread) ----------------------------------------------
-    def _on_connect(
-        self,
-        client: mqtt.Client,
-        userdata: object,
-        flags: mqtt.ConnectFlags,
-        reason: ReasonCode,
-        properties: Properties | None,
-    ) -> None:
-        if reason.is_failure:
-            self.refusals.append(str(reason))
-            log.warning("broker refused the app of table %s: %s", self.table, reason)
-            return
-        send_at_once(client)
+    def _welcomed(self, client: mqtt.Client) -> None:
         client.subscribe(
             [
                 (node_topic(self.table, "+", "event"), 1),
                 (node_topic(self.table, "+", "status"), 1),
             ]
         )
-        self.connected.set()
 
-    def _on_disconnect(
-        self,
-        client: mqtt.Client,
-        userdata: object,
-        flags: mqtt.DisconnectFlags,
-        reason: ReasonCode,
-        properties: Properties | None,
-    ) -> None:
-        self.connected.clear()
+    def _lost(self) -> None:
         for node in sorted(self._nodes_seen):  # unknown until the broker tells us again
             self.changed(node, False)
 
-    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+    def _received(self, msg: mqtt.MQTTMessage) -> None:
         parsed = parse_node_topic(msg.topic)
         if parsed is None or parsed[0] != self.table or parsed[2] not in ("event", "status"):
             self.drops.drop("topic", msg.topic[:100])
