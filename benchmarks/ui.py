@@ -44,19 +44,25 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def first_frame(command: list[str], data: Path) -> float:
-    start = time.time()
+def under_xvfb(command: list[str], data: Path, timeout_s: int) -> str:
+    """Run `command` on a virtual screen with its own data folder; its standard output."""
     done = subprocess.run(
         [*XVFB, *command],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=timeout_s,
         env={**os.environ, "ARMATA_DATA_DIR": str(data)},
     )
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
-    line = next(x for x in done.stdout.splitlines() if "first_frame" in x)
+    return done.stdout
+
+
+def first_frame(command: list[str], data: Path) -> float:
+    start = time.time()
+    out = under_xvfb(command, data, 120)
+    line = next(x for x in out.splitlines() if "first_frame" in x)
     return float(json.loads(line)["first_frame"]) - start
 
 
@@ -82,17 +88,8 @@ def main() -> int:
             f"{'cold start to first frame':32} {app_start:7.2f} s      goal <= 3 s     "
             f"baseline: bare Kivy window {bare_start:.2f} s (includes Xvfb start)"
         )
-        done = subprocess.run(
-            [*XVFB, sys.executable, "-m", "ui", "--script", "bench", str(steps)],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=900,
-            env={**os.environ, "ARMATA_DATA_DIR": str(data)},
-        )
-        if done.returncode != 0:
-            raise RuntimeError(done.stderr[-2000:])
-        bench = json.loads(done.stdout.strip().splitlines()[-1])["bench"]
+        out = under_xvfb([sys.executable, "-m", "ui", "--script", "bench", str(steps)], data, 900)
+        bench = json.loads(out.strip().splitlines()[-1])["bench"]
     redraw, bare = bench["redraw_ms"], bench["bare_redraw_ms"]
     print(
         f"{'fortress redraw after an event':32} median {statistics.median(redraw):6.2f} ms  "
