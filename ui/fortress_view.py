@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
@@ -42,6 +43,7 @@ class FortressView(Widget):
         self.on_cell: Callable[[Cell], None] = lambda cell: None
         self.size_px = 10.0
         self.origin = (0.0, 0.0)
+        self._initials: dict[tuple[str, int], Texture] = {}  # rendered once per name and size
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
@@ -162,6 +164,14 @@ class FortressView(Widget):
             pos=(cx - texture.width / 2, cy - texture.height / 2),
             size=texture.size,
         )
+
+    def _initials_of(self, name: str, font_size: int) -> Texture:
+        texture = self._initials.get((name, font_size))
+        if texture is None:
+            label = CoreLabel(text=name[:2].upper(), font_size=font_size, bold=True)
+            label.refresh()
+            texture = self._initials[(name, font_size)] = label.texture
+        return texture
 
     # ----- touch -------------------------------------------------------------------------------
     def on_touch_down(self, touch: MotionEvent) -> bool:
