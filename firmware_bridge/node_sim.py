@@ -59,14 +59,16 @@ class SimNode:
         self.ignore_next = 0  # tests: lose this many inbound messages (as on a noisy line)
 
     # ----- outbound ----------------------------------------------------------------------------
-    def _emit(self, message_type: type[p.Message], **fields: object) -> bool:
+    def _encode(self, message_type: type[p.Message], **fields: object) -> bytes:
         message = message_type(seq=next(self._seq), node=self.node, **fields)  # type: ignore[arg-type]
-        return self.send(p.encode_message(message))
+        return p.encode_message(message)
+
+    def _emit(self, message_type: type[p.Message], **fields: object) -> bool:
+        return self.send(self._encode(message_type, **fields))
 
     def status_payload(self, state: str) -> bytes:
         """A status message for the wire to publish (MQTT: retained, and the last will)."""
-        message = p.Status(seq=next(self._seq), node=self.node, state=state)  # type: ignore[arg-type]
-        return p.encode_message(message)
+        return self._encode(p.Status, state=state)
 
     def hello(self) -> bool:
         return self._emit(p.Hello, kind=self.kind, firmware=FIRMWARE, readers=self.readers)
