@@ -25,6 +25,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
+
 from firmware_bridge import protocol as p
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.mqtt_link import MqttLink, send_at_once
@@ -32,11 +34,6 @@ from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
 from tests.hardware_helpers import Broker, wait_for
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def figures(label: str, samples: list[float], bare: list[float]) -> None:

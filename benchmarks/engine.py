@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from itertools import cycle
 
+from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
+
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.demo import demo_situation
@@ -35,8 +37,7 @@ def measure(fn: Callable[[], object], runs: int) -> tuple[float, float]:
         start = time.perf_counter_ns()
         fn()
         samples.append((time.perf_counter_ns() - start) / 1000)
-    samples.sort()
-    return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return statistics.median(samples), percentile(samples, 0.99)
 
 
 def row(name: str, median: float, p99: float, goal: str = "", baseline: str = "") -> None:

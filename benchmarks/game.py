@@ -19,6 +19,8 @@ import time
 import timeit
 from pathlib import Path
 
+from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
+
 from companion.app.session import GameSession
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
@@ -31,11 +33,6 @@ from companion.sim import simulate
 from companion.store.gamelog import GameLog
 
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3"), ("charles", "L4")]
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def machine_speed() -> float:

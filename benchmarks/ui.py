@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24"]
 BARE = """
@@ -37,11 +39,6 @@ class Bare(App):
         self.stop()
 Bare().run()
 """
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def under_xvfb(command: list[str], data: Path, timeout_s: int) -> str:
