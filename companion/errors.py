@@ -40,3 +40,7 @@ class ScenarioError(CompanionError, ValueError):
 
 class TagError(CompanionError, ValueError):
     """An NFC tag cannot be bound as asked (already bound to another component, unknown kind)."""
+
+
+class SetupError(CompanionError, ValueError):
+    """A new game's setup cannot be changed as asked (too many players, a refused ladder...)."""

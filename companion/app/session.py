@@ -13,6 +13,7 @@ from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.components import parse_catalog
+from companion.engine.fortress import Fortress
 from companion.engine.game import events as e
 from companion.engine.game.commands import Command
 from companion.engine.game.context import GameOptions, GameRules
@@ -63,9 +64,10 @@ class GameSession(GameView):
         seed: int,
         seats: list[tuple[str, str]],
         options: GameOptions | None = None,
-        board_path: str | None = None,
+        board: Fortress | None = None,
     ) -> GameSession:
-        fortress = load_board_file(board_path)
+        """A new game on `board` (default: the default fortress file)."""
+        fortress = board or load_board_file()
         catalog = load_catalog()
         options = options or GameOptions()
         rules = GameRules(fortress, catalog, options)

@@ -417,6 +417,7 @@ def _assemble(
             rotation=p.rotation,
             strigoi_start=bool(platform_spec and platform_spec.strigoi_start),
             neighbours=neighbours,
+            doors=frozenset(door_sides[p.id]),
         )
 
     for room in rooms.values():

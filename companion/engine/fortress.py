@@ -36,6 +36,8 @@ class Room:
     strigoi_start: bool
     #: room id adjacent in each absolute direction 0-5, or None.
     neighbours: tuple[str | None, ...]
+    #: absolute sides (0-5) where the tile's corridors reach the room's edge (a door).
+    doors: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,148 @@
+"""The setup wizard's model (R-SET): players, heroes, seat order, layout edits through the board
+loader, ladder sites with the rule's reasons, physical stacks, and the game it starts."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.app.session import GameSession
+from companion.app.setup_plan import SetupPlan, ladder_sites
+from companion.boardfile import load_board_file
+from companion.engine.board_build import load_board
+from companion.engine.game.context import GameOptions
+from companion.errors import BoardFormatError, SetupError
+from companion.store.gamelog import GameLog
+
+
+@pytest.fixture
+def plan() -> SetupPlan:
+    return SetupPlan.from_fortress(load_board_file(), ["roel", "attila"])
+
+
+def test_ladder_sites_of_the_default_fortress_carry_the_rule_against_them() -> None:
+    # R-SET-2: outer side, a corridor reaching it, not a Strigoi-marked platform's room
+    sites = {(s.room, s.side): s for s in ladder_sites(load_board_file())}
+    assert sites[("E", 0)].allowed
+    assert "no corridor" in sites[("E", 1)].refusal and "R-SET-2" in sites[("E", 1)].refusal
+    assert "Strigoi mark" in sites[("NW", 1)].refusal  # NW holds a marked platform
+    assert ("E", 2) not in sites  # faces room NE: not an outer side at all
+    fortress = load_board_file()
+    for ladder in fortress.ladders.values():  # every ladder of the printed layout is allowed
+        assert sites[(ladder.room, ladder.side)].allowed
+
+
+def test_players_two_to_five_each_hero_once(plan: SetupPlan) -> None:
+    with pytest.raises(SetupError, match="already playing"):
+        plan.add_player("roel")
+    plan.add_player()
+    plan.add_player()
+    plan.add_player()
+    assert sorted(s.hero for s in plan.seats) == sorted(
+        ["roel", "attila", "falk_maria", "matthew", "charles"]
+    )
+    with pytest.raises(SetupError, match="at most 5"):
+        plan.add_player()
+    for _ in range(3):
+        plan.remove_player(0)
+    with pytest.raises(SetupError, match="at least 2"):
+        plan.remove_player(0)
+
+
+def test_hero_button_cycles_through_free_heroes_and_seats_reorder(plan: SetupPlan) -> None:
+    plan.next_hero(0)  # roel -> attila is taken -> falk_maria... (wraps past the taken one)
+    assert plan.seats[0].hero not in ("roel", "attila")
+    hero0 = plan.seats[0].hero
+    plan.move_seat(0, +1)
+    assert [s.hero for s in plan.seats] == ["attila", hero0]
+    plan.move_seat(0, -1)  # off the top: nothing moves
+    assert [s.hero for s in plan.seats] == ["attila", hero0]
+
+
+def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
+    plan.place_ladder(0, "E", 0)
+    with pytest.raises(SetupError, match="roel's ladder stands here"):
+        plan.place_ladder(1, "E", 0)
+    with pytest.raises(SetupError, match="Strigoi mark"):
+        plan.place_ladder(1, "NW", 1)
+    with pytest.raises(SetupError, match="not an outer side"):
+        plan.place_ladder(1, "E", 2)
+    assert plan.problems() == ["attila has no ladder yet (R-SET-2)"]
+    plan.place_ladder(1, "W", 3)
+    assert plan.problems() == []
+    board = load_board(plan.game_board())
+    assert {(x.room, x.side) for x in board.ladders.values()} == {("E", 0), ("W", 3)}
+    assert plan.game_seats() == [("roel", "L1"), ("attila", "L2")]
+
+
+def test_layout_edits_go_through_the_loader_and_drop_ladders_they_invalidate(
+    plan: SetupPlan,
+) -> None:
+    plan.place_ladder(0, "E", 0)
+    before = plan.fortress.rooms["E"].rotation
+    plan.turn_platform("E")
+    assert plan.fortress.rooms["E"].rotation == (before + 1) % 6
+    assert plan.seats[0].site == ("E", 0)  # platforms do not move doors
+    plan.turn_tile("E")  # the door on side 0 turns to side 1
+    assert 0 not in plan.fortress.rooms["E"].doors
+    assert plan.seats[0].site is None
+    with pytest.raises(SetupError, match="centre room"):
+        plan.swap_rooms("C", "E")
+    platform_e, platform_w = plan.fortress.rooms["E"].platform, plan.fortress.rooms["W"].platform
+    plan.swap_rooms("E", "W")
+    assert (plan.fortress.rooms["E"].platform, plan.fortress.rooms["W"].platform) == (
+        platform_w,
+        platform_e,
+    )
+    plan.use_default_layout()
+    assert plan.board["layout"]["rooms"] == plan.default_board["layout"]["rooms"]
+
+
+def test_a_refused_edit_leaves_the_plan_as_it_was(plan: SetupPlan) -> None:
+    plan.board["layout"]["rooms"][1]["orientation"] = 9  # a broken board inside the plan
+    with pytest.raises(BoardFormatError, match=r"layout\.rooms\[1\]\.orientation"):
+        plan.turn_platform("E")
+    plan.board["layout"]["rooms"][1]["orientation"] = 0
+    with pytest.raises(SetupError, match="no room"):
+        plan.turn_tile("X")
+
+
+def test_random_layouts_keep_marked_platforms_apart() -> None:
+    # R-SET-1 advice for first games
+    for seed in range(30):
+        plan = SetupPlan.from_fortress(load_board_file())
+        plan.randomise_layout(random.Random(seed))
+        marked = [r for r in plan.fortress.rooms.values() if r.strigoi_start]
+        assert len(marked) == 2
+        assert marked[1].id not in marked[0].neighbours
+
+
+def test_physical_stacks_are_checked(plan: SetupPlan) -> None:
+    plan.set_physical("red", True)
+    plan.set_physical("grey", True)
+    plan.set_physical("grey", False)
+    assert plan.physical == {"red"}
+    with pytest.raises(SetupError, match="unknown stack"):
+        plan.set_physical("dice", True)
+
+
+def test_the_plan_starts_a_game_on_its_own_layout(plan: SetupPlan, tmp_path: Path) -> None:
+    plan.randomise_layout(random.Random(3))
+    plan.place_ladder(0, *next((s.room, s.side) for s in plan.sites() if s.allowed))
+    plan.place_ladder(1, *next((s.room, s.side) for s in plan.sites() if s.allowed))
+    plan.set_physical("strigoi", True)
+    with GameLog(tmp_path / "g.db") as log:
+        session = GameSession.start(
+            log,
+            5,
+            plan.game_seats(),
+            GameOptions(physical=frozenset(plan.physical)),
+            load_board(plan.game_board()),
+        )
+        again = GameSession(log, session.game_id)  # the layout is stored with the game
+        assert again.rules.fortress.rooms["E"].platform == plan.fortress.rooms["E"].platform
+        assert again.rules.options.physical == frozenset({"strigoi"})
+        hero = again.state.heroes[0]
+        assert hero.at == again.rules.fortress.ladders["L1"].cell
