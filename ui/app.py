@@ -18,12 +18,18 @@ from kivy.uix.widget import Widget
 from companion.app.announce import Announcement, Announcer, LedCue, show_cue
 from companion.app.hardware import health_view
 from companion.app.session import GameSession
+from companion.app.setup_plan import SetupPlan
+from companion.app.taps import Registration, Tap, TapFilter
 from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
 from companion.demo import demo_situation
+from companion.engine.board_build import load_board
 from companion.engine.game import commands as c
-from companion.engine.game.context import situation
+from companion.engine.game.context import GameOptions, situation
 from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
+from companion.store.nfc import NfcRegistry
+from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
 from ui import i18n
 from ui.fortress_view import FortressView
@@ -31,10 +37,11 @@ from ui.labels import waiting_label
 from ui.screens.hardware import HardwareScreen
 from ui.screens.home import HomeScreen
 from ui.screens.round import RoundScreen
+from ui.screens.setup import SetupScreen
 from ui.tts import Silent, Speaker
 
-#: Seats of a quick new game (the setup wizard will choose them): hero, ladder.
-QUICK_SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
+#: The heroes a new game's wizard starts with (players change them on the first page).
+FIRST_HEROES = ["roel", "matthew", "attila"]
 
 
 def data_dir() -> Path:
@@ -50,15 +57,20 @@ class ArmataApp(App):
     ) -> None:
         super().__init__(**kwargs)
         self.fortress = load_board_file()
+        self.catalog = load_catalog()
         self.situation = demo_situation(self.fortress)
         self.board: SimulatedBoard | None = None
         self.simulated_board = simulated_board
         self.manager = ScreenManager(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
+        self.setup_view = FortressView(self.fortress, self.situation)
         self.speaker: Speaker = speaker or Silent()
         data_dir().mkdir(parents=True, exist_ok=True)
         self.log = GameLog(data_dir() / "companion.db")
+        self.registry = NfcRegistry(self.log.db)
+        self.taps = TapFilter(self.registry)
+        self.registration = Registration(self.registry)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
         self.published: list[bytes] = []
@@ -93,9 +105,12 @@ class ArmataApp(App):
         round_screen = RoundScreen(name="round")
         round_screen.attach_board(self.game_view)
         self.manager.add_widget(round_screen)
+        self.manager.add_widget(SetupScreen(name="setup"))
         self.can_resume = self.log.last_unfinished() is not None
         if self.simulated_board:
-            self.board = SimulatedBoard(node_ids(self.fortress.rooms)).start()
+            self.board = SimulatedBoard(
+                node_ids(self.fortress.rooms), on_event=self._node_message
+            ).start()
             Clock.schedule_interval(self._poll_hardware, 0.25)
         return self.manager
 
@@ -116,10 +131,78 @@ class ArmataApp(App):
             assert isinstance(screen, HardwareScreen)
             screen.show_health(health_view(self.board.bridge))
 
+    # ----- node events (from the bridge's threads) ------------------------------------------------
+    def _node_message(self, message: p.Message) -> None:
+        Clock.schedule_once(lambda _dt: self.on_node_message(message), 0)
+
+    def on_node_message(self, message: p.Message) -> None:
+        """On the UI thread: a card placed on a reader becomes one tap for the screen showing."""
+        tap = self.taps.feed(message)
+        if tap is None:
+            return
+        if self.manager.current == "setup":
+            screen = self.manager.get_screen("setup")
+            assert isinstance(screen, SetupScreen)
+            screen.on_tap(tap)
+        elif self.manager.current == "round":
+            self.card_tapped(tap)
+
+    def card_tapped(self, tap: Tap) -> None:
+        """A tapped action card chooses it for its hero (R-RND-1); the engine refuses it out of
+        phase or when the card is not in hand, and the refusal shows as the banner."""
+        if self.session is None:
+            return
+        if tap.binding is None:
+            self._screen().banner_text = i18n.tr(
+                "This tag is not registered yet: register it in a new game's setup."
+            )
+            return
+        if tap.binding.kind not in ("action_card", "advanced_card"):
+            return
+        card = tap.binding.target
+        holder = next((h.hero for h in self.session.state.heroes if card in h.hand), None)
+        if holder is None:
+            self._screen().banner_text = i18n.tr("{card} is in nobody's hand.").format(card=card)
+            return
+        self.execute(c.ChooseCard(hero=holder, card=card))
+
     # ----- the game ----------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> None:
+    def open_setup(self) -> None:
+        """The setup wizard, starting from the default fortress and three heroes."""
+        screen = self.manager.get_screen("setup")
+        assert isinstance(screen, SetupScreen)
+        plan = SetupPlan.from_fortress(self.fortress, FIRST_HEROES)
+        screen.begin(
+            plan,
+            self.setup_view,
+            self.registration,
+            self._cards_of,
+            lambda plan: self.new_game(plan=plan),
+            lambda: self.show("home"),
+        )
+        self.show("setup")
+
+    def _cards_of(self, hero: str) -> list[str]:
+        return self.catalog.hero_cards(hero)
+
+    def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> None:
+        """Start a game from the wizard's plan (default: the printed layout and its first
+        ladders, for scripts and benchmarks)."""
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-        self.session = GameSession.start(self.log, seed, QUICK_SEATS)
+        if plan is None:
+            plan = SetupPlan.from_fortress(self.fortress, FIRST_HEROES)
+            for i, ladder in enumerate(
+                sorted(self.fortress.ladders.values(), key=lambda x: x.id)[: len(plan.seats)]
+            ):
+                plan.place_ladder(i, ladder.room, ladder.side)
+        self.session = GameSession.start(
+            self.log,
+            seed,
+            plan.game_seats(),
+            GameOptions(physical=frozenset(plan.physical)),
+            load_board(plan.game_board()),
+        )
+        self.game_view.fortress = self.session.rules.fortress
         self.can_resume = True
         self._refresh()
         self.show("round")
@@ -127,6 +210,7 @@ class ArmataApp(App):
     def resume_game(self) -> None:
         self.session = GameSession.resume(self.log)
         if self.session is not None:
+            self.game_view.fortress = self.session.rules.fortress
             self._refresh()
             self.show("round")
 

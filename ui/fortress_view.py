@@ -1,6 +1,10 @@
 """The fortress drawn from the engine's board tables: spaces by feature (with shape marks),
 platform rims, figures, and each platform's LED ring as the hardware shows it. Touches report
-the cell under the finger."""
+the cell under the finger; a drag reports where it started and ended.
+
+Overlays the screens set: `tints` shade spaces (threat map), `markers` are dots on any cell
+(ladder sites beside the fortress), `lines` are drawn through cell centres (a Strigoi's teleport
+arrow, its line of sight), `outlined` rings whole rooms (the room being edited)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from companion.engine.fortress import Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from ui import theme
+
+RGBA = tuple[float, float, float, float]
 
 SQRT3 = math.sqrt(3)
 
@@ -40,7 +46,12 @@ class FortressView(Widget):
         self.situation = situation
         self.leds: Mapping[str, str | None] = {}  # room -> colour shown by its LED ring
         self.highlight: set[Cell] = set()
+        self.tints: Mapping[Cell, RGBA] = {}
+        self.markers: Mapping[Cell, RGBA] = {}
+        self.lines: list[tuple[list[Cell], RGBA, bool]] = []  # cells, colour, arrow head
+        self.outlined: set[str] = set()
         self.on_cell: Callable[[Cell], None] = lambda cell: None
+        self.on_drag: Callable[[Cell, Cell], None] = lambda start, end: None
         self.size_px = 10.0
         self.origin = (0.0, 0.0)
         self._initials: dict[tuple[str, int], Texture] = {}  # rendered once per name and size
@@ -96,11 +107,18 @@ class FortressView(Widget):
             Rectangle(pos=self.pos, size=self.size)
             for cell in tables.spaces:
                 self._space(cell)
+            for room in self.outlined:
+                if room in self.fortress.rooms:
+                    self._outline(room)
             for room, colour in self.leds.items():
                 if colour is not None and room in self.fortress.rooms:
                     self._ring(room, colour)
+            for cell, colour in self.markers.items():
+                self._marker(cell, colour)
             for cell, figure in figures.items():
                 self._figure(cell, figure)
+            for cells, colour, arrow in self.lines:
+                self._line(cells, colour, arrow)
 
     def _space(self, cell: Cell) -> None:
         feature = self.fortress.feature(cell, self.situation.board)
@@ -118,6 +136,9 @@ class FortressView(Widget):
         vertices += [corners[0], corners[1], 0, 0]
         Color(*(theme.ACCENT if cell in self.highlight else colour))
         Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
+        if cell in self.tints:
+            Color(*self.tints[cell])
+            Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
         Color(*theme.OUTLINE)
         Line(points=corners, close=True, width=1)
         mark = self.size_px * 0.3
@@ -147,17 +168,49 @@ class FortressView(Widget):
         Color(*theme.hex_colour(colour))
         Line(circle=(cx, cy, radius), width=max(2.0, self.size_px * 0.18))
 
+    def _outline(self, room: str) -> None:
+        cx, cy = self.to_pixel(self.fortress.centre(room))
+        radius = self.size_px * SQRT3 * (self.fortress.room_radius + 0.5)
+        Color(*theme.ACCENT)
+        Line(circle=(cx, cy, radius), width=2)
+
+    def _marker(self, cell: Cell, colour: RGBA) -> None:
+        cx, cy = self.to_pixel(cell)
+        radius = self.size_px * 0.6
+        Color(*colour)
+        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+        Color(*theme.OUTLINE)
+        Line(circle=(cx, cy, radius), width=1)
+
+    def _line(self, cells: list[Cell], colour: RGBA, arrow: bool) -> None:
+        points = [v for cell in cells for v in self.to_pixel(cell)]
+        if len(points) < 4:
+            return
+        Color(*colour)
+        Line(points=points, width=max(1.5, self.size_px * 0.15))
+        if arrow:  # a head at the last point, along the last segment
+            x0, y0, x1, y1 = points[-4:]
+            angle = math.atan2(y1 - y0, x1 - x0)
+            head = self.size_px * 0.9
+            Line(
+                points=[
+                    x1 + head * math.cos(angle + 2.6),
+                    y1 + head * math.sin(angle + 2.6),
+                    x1,
+                    y1,
+                    x1 + head * math.cos(angle - 2.6),
+                    y1 + head * math.sin(angle - 2.6),
+                ],
+                width=max(1.5, self.size_px * 0.15),
+            )
+
     def _figure(self, cell: Cell, figure: str) -> None:
         kind, _, name = figure.partition(":")
         cx, cy = self.to_pixel(cell)
         radius = self.size_px * 0.72
         Color(*(theme.STRIGOI if kind == "strigoi" else theme.HERO))
         Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
-        label = CoreLabel(
-            text=name[:2].upper(), font_size=max(8, int(self.size_px * 0.8)), bold=True
-        )
-        label.refresh()
-        texture = label.texture
+        texture = self._initials_of(name, max(8, int(self.size_px * 0.8)))
         Color(1, 1, 1, 1)
         Rectangle(
             texture=texture,
@@ -178,7 +231,18 @@ class FortressView(Widget):
         if not self.collide_point(*touch.pos):
             return False
         cell = self.cell_at(*touch.pos)
-        if cell in set(self.fortress.tables(self.situation.board).spaces):
+        if cell in self.fortress.tables(self.situation.board).adjacency or cell in self.markers:
+            touch.grab(self)
+            touch.ud["fortress_start"] = cell
             self.on_cell(cell)
             return True
         return False
+
+    def on_touch_up(self, touch: MotionEvent) -> bool:
+        if touch.grab_current is not self:
+            return False
+        touch.ungrab(self)
+        start, end = touch.ud.get("fortress_start"), self.cell_at(*touch.pos)
+        if start is not None and end != start:
+            self.on_drag(start, end)
+        return True

@@ -20,3 +20,13 @@ MIN_TOUCH_PX = 48
 
 def hex_colour(text: str) -> tuple[float, float, float, float]:
     return (int(text[1:3], 16) / 255, int(text[3:5], 16) / 255, int(text[5:7], 16) / 255, 1.0)
+
+
+MUTED = (0.70, 0.70, 0.74, 1)
+GOOD = (0.30, 0.75, 0.45, 1)
+#: threat map shades: safe / risky / deadly next Strigoi step (deadly also gets a cross)
+THREAT = {
+    "safe": (0.2, 0.7, 0.4, 0.35),
+    "risky": (0.95, 0.75, 0.1, 0.45),
+    "deadly": (0.85, 0.05, 0.1, 0.55),
+}

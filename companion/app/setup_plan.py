@@ -18,6 +18,7 @@ from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.fortress import Fortress
 from companion.engine.game.context import PHYSICAL_STACKS
+from companion.engine.hexgrid import DIRECTIONS, Cell, add, scale
 from companion.engine.situation import HEROES
 from companion.errors import SetupError
 
@@ -26,12 +27,27 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 SIDE_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 
 
+def N_(message: str) -> str:
+    """Marks a template for translation (extracted by Babel; the app translates it)."""
+    return message
+
+
+NO_DOOR = N_("no corridor reaches this side (R-SET-2)")
+MARKED = N_("the room's platform has the Strigoi mark (R-SET-2)")
+TAKEN = N_("{hero}'s ladder stands here")
+
+
 @dataclass(frozen=True)
 class LadderSite:
     room: str
     side: int
-    #: why a ladder may not stand here (the rule it breaks); empty when it may
-    refusal: str = ""
+    #: why a ladder may not stand here, as a template (NO_DOOR, MARKED, TAKEN); empty when it may
+    reason: str = ""
+    holder: str = ""  # the hero whose ladder stands here (TAKEN)
+
+    @property
+    def refusal(self) -> str:
+        return self.reason.format(hero=self.holder)
 
     @property
     def name(self) -> str:
@@ -48,6 +64,11 @@ class Seat:
     site: tuple[str, int] | None = None
 
 
+def site_cell(fortress: Fortress, room: str, side: int) -> Cell:
+    """Where a ladder on that side stands: one step beyond the room's spoke (BOARD-FORMAT)."""
+    return add(fortress.centre(room), scale(DIRECTIONS[side], fortress.room_radius + 1))
+
+
 def ladder_sites(fortress: Fortress) -> list[LadderSite]:
     """Every outer side of every room, allowed or with the reason it is not (R-SET-2)."""
     sites = []
@@ -55,12 +76,12 @@ def ladder_sites(fortress: Fortress) -> list[LadderSite]:
         for side in range(6):
             if room.neighbours[side] is not None:
                 continue  # an inner side: no ladder can stand there at all
-            refusal = ""
+            reason = ""
             if side not in room.doors:
-                refusal = "no corridor reaches this side (R-SET-2)"
+                reason = NO_DOOR
             elif room.strigoi_start:
-                refusal = "the room's platform has the Strigoi mark (R-SET-2)"
-            sites.append(LadderSite(room.id, side, refusal))
+                reason = MARKED
+            sites.append(LadderSite(room.id, side, reason))
     return sites
 
 
@@ -149,10 +170,12 @@ class SetupPlan:
         for _ in range(200):
             platforms = [r["platform"] for r in rooms]
             rng.shuffle(platforms)
-            marked_at = [positions[r["id"]] for r, p in zip(rooms, platforms) if p in marked]
+            marked_at = [
+                positions[r["id"]] for r, p in zip(rooms, platforms, strict=True) if p in marked
+            ]
             if not _adjacent_macro(marked_at):
                 break
-        for room, platform in zip(rooms, platforms):
+        for room, platform in zip(rooms, platforms, strict=True):
             room["platform"] = platform
             room["rotation"] = rng.randrange(6)
         self._apply(board)
@@ -193,7 +216,7 @@ class SetupPlan:
         for site in ladder_sites(self.fortress):
             holder = taken.get((site.room, site.side))
             if site.allowed and holder is not None:
-                site = LadderSite(site.room, site.side, f"{holder}'s ladder stands here")
+                site = LadderSite(site.room, site.side, TAKEN, holder)
             out.append(site)
         return out
 

@@ -647,8 +647,21 @@ def _spend_rewards(
     cmd: c.Command,
 ) -> int:
     """Play reward cards and tokens into a fight; their total bonus (R-REW, R-HIT-2)."""
-    h = em.state.hero(hero)
-    bonus, seen = 0, set()
+    bonus, spent = _reward_bonus(rules, em.state.hero(hero), plays, ranged, cmd)
+    for event in spent:
+        em(event)
+    return bonus
+
+
+def _reward_bonus(
+    rules: GameRules,
+    h: HeroState,
+    plays: Iterable[c.RewardPlay],
+    ranged: bool,
+    cmd: c.Command,
+) -> tuple[int, list[e.RewardSpent]]:
+    """The bonus of the rewards played and the events spending them; refuses what R-REW forbids."""
+    bonus, seen, spent = 0, set(), []
     for play in plays:
         if play.item in seen:
             raise refuse(cmd, f"{play.item!r} is played twice")
@@ -661,17 +674,30 @@ def _spend_rewards(
             if ranged and play.mode != "wild":
                 raise refuse(cmd, "a ranged attack uses reward cards in wild mode only")
             bonus += use.strength
-            em(e.RewardSpent(hero=hero, item=play.item, kind="card", mode=play.mode))
+            spent.append(e.RewardSpent(hero=h.hero, item=play.item, kind="card", mode=play.mode))
             continue
         token = _reward_token(rules, play.item)
         if token is not None and play.item in h.reward_tokens:
             if ranged:
                 raise refuse(cmd, "a ranged attack cannot use reward tokens")
             bonus += token.strength
-            em(e.RewardSpent(hero=hero, item=play.item, kind="token"))
+            spent.append(e.RewardSpent(hero=h.hero, item=play.item, kind="token"))
             continue
-        raise refuse(cmd, f"{hero} has no reward {play.item!r}")
-    return bonus
+        raise refuse(cmd, f"{h.hero} has no reward {play.item!r}")
+    return bonus, spent
+
+
+def fight_odds(rules: GameRules, state: GameState, cmd: c.Fight) -> tuple[int, int]:
+    """(the hero's strength with the rewards `cmd` plays, the monster's strength) for the
+    monster fight the game waits for: the fight helper shows this before the table commits
+    (R-ENC-1: the hero wins when the first is at least the second)."""
+    task = state.tasks[0] if state.tasks else None
+    if task is None or task.kind not in ("fight", "stealth_choice"):
+        raise refuse(cmd, "no monster fight is waiting")
+    h = state.hero(cmd.hero)
+    bonus, _ = _reward_bonus(rules, h, cmd.rewards, False, cmd)
+    monster = _encounter_token(rules, task.stack or "red", task.token or "")
+    return _card_strength(rules, h) + bonus, monster.strength
 
 
 def _resolve_monster_fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fight) -> None:
