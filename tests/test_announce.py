@@ -107,14 +107,14 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
     listener.subscribe("armata/t1/game/event", 1)
     listener.loop_start()
     board = SimulatedBoard(nodes).start()
-    banners: list[Announcement] = []
+    banners: list[tuple[Announcement, str]] = []
     spoken: list[str] = []
     done = threading.Event()
     try:
         wait_for(lambda: all(h.online for h in board.bridge.health()), 10, "the board")
         wait_for(link.connected.is_set, 10, "the broker")
         announcer = Announcer(
-            banner=banners.append,
+            banner=lambda made, words: banners.append((made, words)),
             speak=spoken.append,
             led=lambda cue: show_cue(board.bridge, cue),
             publish=lambda payload: done.set() if link.publish_game("event", payload) else None,
@@ -125,7 +125,7 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
             if any(isinstance(x, e.StrigoiAttacked) for x in ev)
         )
         [made] = announcer.after_command(RULES, before, events)
-        assert banners == [made] and spoken == [made.headline]
+        assert banners == [(made, made.headline)] and spoken == [made.headline]
         assert board.bridge.wait_acked(5)
         destination = board.nodes[made.leds[0].node].showing()
         assert destination["ring"]["pattern"] == "pulse"  # type: ignore[index]
@@ -141,3 +141,22 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
         link.stop()
         listener.disconnect()
         listener.loop_stop()
+
+
+def test_the_words_follow_the_players_language_the_event_stays_english() -> None:
+    before, events = next(
+        (b, ev) for b, ev in strigoi_steps(200) if any(isinstance(x, e.StrigoiAttacked) for x in ev)
+    )
+    said: list[str] = []
+    published: list[bytes] = []
+    announcer = Announcer(
+        banner=lambda made, words: None,
+        speak=said.append,
+        led=lambda cue: None,
+        publish=published.append,
+        translate=lambda template: "«" + template + "»",  # stands in for a catalog
+    )
+    [made] = announcer.after_command(RULES, before, events)
+    assert said[0].startswith("«") and said[0] != made.headline
+    assert json.loads(published[0])["headline"] == made.headline  # data stays English
+    assert made.facts["target_cell"] is not None and made.facts["token"]

@@ -42,7 +42,12 @@ def ui(*script: str, data: Path, timeout_s: int = 240) -> dict[str, Any]:
 def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
     out = ARTIFACTS / "800x480"
     report = ui("shots", str(out), data=tmp_path)["screens"]
-    screens = ("home", "hardware", "round")
+    screens = (
+        "home", "hardware", "settings", "history",
+        "setup-players", "setup-layout", "setup-ladders", "setup-stacks", "setup-cards",
+        "round-initiative", "round-pick", "round-strigoi", "round-why", "round-threat",
+        "rules", "gameover",
+    )  # fmt: skip
     assert sorted(report) == sorted(f"{s}-{lang}" for s in screens for lang in LANGS)
     for name, result in report.items():
         png = Path(result["png"])
@@ -162,3 +167,22 @@ def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> 
         held["waiting"],
     )
     assert back["screen"] == "round"
+
+
+def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(tmp_path: Path) -> None:
+    """Setup wizard by touch (a card registered by a tap on the simulated reader), initiative
+    by an NFC tap and by touch, turns, Strigoi steps (banner, voice, LEDs on the simulated
+    nodes, game events), phase 3's curse, and on into round 3."""
+    report = ui("round", "04a1b2c3d4e5f6", data=tmp_path)
+    assert report["tapped_choice"].startswith("roel/")  # chosen by the tap, not by touch
+    game = report["game"]
+    assert game["round"] == 3 and game["screen"] == "round"
+    rounds_and_phases = [tuple(x) for x in report["phases"]]
+    assert (1, "turns") in rounds_and_phases and (2, "turns") in rounds_and_phases
+    assert "strigoi_step" in report["announcements"]
+    assert "curse" in report["announcements"]  # phase 3 (R-CUR): nobody was attacked
+    assert report["published"] == len(report["announcements"])
+    assert [text for text, _lang in report["spoken"]] == report["headlines"]
+    pulsing = [n for n, shown in report["leds"].items() if shown["ring"]]
+    assert pulsing, "the simulated nodes received the LED commands"
+    assert report["refusals"] == []

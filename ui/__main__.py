@@ -1,11 +1,16 @@
 """`python -m ui [--size 800x480] [--fullscreen] [--script NAME ...]`: the touchscreen app.
 
+`--kiosk`: fullscreen without a cursor, and the unfinished game comes back at start (the Pi's
+systemd unit uses it, hardware/pi/README.md).
+
 Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   shots DIR          every screen in every language saved as DIR/<screen>-<lang>.png, with the
                      layout checks (text larger than its widget, touch targets under 48 px)
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
+  round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
+                     simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
   first-frame        print the time of the first drawn frame and exit (cold start)
 """
@@ -22,6 +27,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ui")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument(
+        "--kiosk",
+        action="store_true",
+        help="fullscreen, no mouse cursor, the unfinished game resumed at start (hardware/pi)",
+    )
     parser.add_argument("--script", nargs="+", metavar="ARG")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
@@ -34,12 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     Config.set("graphics", "width", width)
     Config.set("graphics", "height", height)
     Config.set("graphics", "resizable", "0")
-    Config.set("graphics", "fullscreen", "auto" if args.fullscreen else "0")
+    Config.set("graphics", "fullscreen", "auto" if args.fullscreen or args.kiosk else "0")
+    if args.kiosk:
+        Config.set("graphics", "show_cursor", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
     from ui.app import ArmataApp
+    from ui.tts import Silent
 
-    app = ArmataApp()
+    # scripts are silent (their sentences are still recorded); the table app speaks
+    app = ArmataApp(speaker=Silent() if args.script else None, resume_last=args.kiosk)
     if args.script:
         _script(app, args.script, args.seed, args.out)
     app.run()
@@ -58,15 +72,7 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
     if name == "shots":
         for lang in i18n.LANGUAGES:
             driver.then(lambda lang=lang: driver.language(lang))
-            driver.then(lambda lang=lang: driver.shoot(f"home-{lang}"))
-            driver.then(lambda: driver.press("Hardware"))
-            driver.then(lambda lang=lang: driver.shoot(f"hardware-{lang}"))
-            driver.then(lambda: driver.press("Back"))
-        driver.then(lambda: app.new_game(seed))  # type: ignore[attr-defined]
-        for lang in i18n.LANGUAGES:
-            driver.then(lambda lang=lang: driver.language(lang))
-            driver.then(lambda lang=lang: app._refresh())  # type: ignore[attr-defined]
-            driver.then(lambda lang=lang: driver.shoot(f"round-{lang}"))
+            driver.shots_of_every_screen(lang, seed)
         driver.then(lambda: driver.language("en"))
     elif name in ("play", "hold"):
         count = int(rest[0])
@@ -78,6 +84,10 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         driver.then(driver.summary)
         if name == "hold":
             driver.then(driver.hold)
+    elif name == "round":
+        driver.full_round(rest[0] if rest else "04a1b2c3d4e5f6")
+        if out is not None:
+            driver.then(lambda: driver.shoot("after-round"))
     elif name == "bench":
         from ui.driver import Bench
 

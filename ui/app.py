@@ -25,23 +25,40 @@ from companion.catalog import load_catalog
 from companion.demo import demo_situation
 from companion.engine.board_build import load_board
 from companion.engine.game import commands as c
+from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, situation
+from companion.engine.game.state import GameState
 from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
+from companion.store.settings import Settings
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
 from ui import i18n
 from ui.fortress_view import FortressView
 from ui.labels import waiting_label
+from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
+from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.round import RoundScreen
+from ui.screens.rules import TASK_SECTIONS, RulesScreen
+from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
-from ui.tts import Silent, Speaker
+from ui.tts import SettingsVoice, Speaker
 
 #: The heroes a new game's wizard starts with (players change them on the first page).
 FIRST_HEROES = ["roel", "matthew", "attila"]
+
+
+def reveal_text(state: GameState, events: list[e.Event]) -> str:
+    """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
+    revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
+    if revealed is None:
+        return ""
+    cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
+    order = ", ".join(f"{hero} ({cards[hero]})" for hero in revealed.order)
+    return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
 
 
 def data_dir() -> Path:
@@ -53,7 +70,11 @@ class ArmataApp(App):
     can_resume = BooleanProperty(False)
 
     def __init__(
-        self, simulated_board: bool = True, speaker: Speaker | None = None, **kwargs: object
+        self,
+        simulated_board: bool = True,
+        speaker: Speaker | None = None,
+        resume_last: bool = False,
+        **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
         self.fortress = load_board_file()
@@ -65,9 +86,11 @@ class ArmataApp(App):
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
         self.setup_view = FortressView(self.fortress, self.situation)
-        self.speaker: Speaker = speaker or Silent()
         data_dir().mkdir(parents=True, exist_ok=True)
         self.log = GameLog(data_dir() / "companion.db")
+        self.settings = Settings(self.log.db)
+        self.speaker: Speaker = speaker or SettingsVoice(self.settings)
+        self.resume_last = resume_last
         self.registry = NfcRegistry(self.log.db)
         self.taps = TapFilter(self.registry)
         self.registration = Registration(self.registry)
@@ -75,7 +98,9 @@ class ArmataApp(App):
         self.announcements: list[Announcement] = []
         self.published: list[bytes] = []
         self.refusals: list[str] = []
-        self.announcer = Announcer(self._banner, self._speak, self._led, self.published.append)
+        self.announcer = Announcer(
+            self._banner, self._speak, self._led, self.published.append, i18n.tr
+        )
 
     # ----- kv helpers --------------------------------------------------------------------------
     def tr(self, text: str, _lang: str = "") -> str:
@@ -94,6 +119,46 @@ class ArmataApp(App):
     def switch_language(self, language: str) -> None:
         i18n.set_language(language)
         self.lang = language
+        if self.settings.get("language") != language:
+            self.settings.set("language", language)
+
+    def open_settings(self) -> None:
+        screen = self.manager.get_screen("settings")
+        assert isinstance(screen, SettingsScreen)
+        screen.show(self.settings, self._setting_changed)
+        self.show("settings")
+
+    def _setting_changed(self, key: str) -> None:
+        if key == "language":
+            self.switch_language(str(self.settings.get("language")))
+
+    def open_history(self) -> None:
+        screen = self.manager.get_screen("history")
+        assert isinstance(screen, HistoryScreen)
+        screen.show(self.log, self.resume_game)
+        self.show("history")
+
+    def open_rules(self, rule: str | None = None) -> None:
+        """The rules reference at `rule`, or at the section of what the game waits for."""
+        screen = self.manager.get_screen("rules")
+        assert isinstance(screen, RulesScreen)
+        if rule is None and self.session is not None and self.session.waiting_for is not None:
+            rule = TASK_SECTIONS.get(self.session.waiting_for.kind)
+        screen.open(rule)
+        self.show("rules")
+
+    def show_game_over(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        over = next(
+            (x for x in reversed(self.log.events(session.game_id)) if isinstance(x, e.GameOver)),
+            None,
+        )
+        screen = self.manager.get_screen("gameover")
+        assert isinstance(screen, GameOverScreen)
+        screen.show(session.state, over)
+        self.show("gameover")
 
     # ----- lifecycle ---------------------------------------------------------------------------
     def build(self) -> Widget:
@@ -106,7 +171,17 @@ class ArmataApp(App):
         round_screen.attach_board(self.game_view)
         self.manager.add_widget(round_screen)
         self.manager.add_widget(SetupScreen(name="setup"))
+        for screen in (
+            SettingsScreen(name="settings"),
+            HistoryScreen(name="history"),
+            GameOverScreen(name="gameover"),
+            RulesScreen(name="rules"),
+        ):
+            self.manager.add_widget(screen)
+        self.switch_language(str(self.settings.get("language")))
         self.can_resume = self.log.last_unfinished() is not None
+        if self.resume_last and self.can_resume:
+            Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
         if self.simulated_board:
             self.board = SimulatedBoard(
                 node_ids(self.fortress.rooms), on_event=self._node_message
@@ -207,12 +282,15 @@ class ArmataApp(App):
         self._refresh()
         self.show("round")
 
-    def resume_game(self) -> None:
-        self.session = GameSession.resume(self.log)
+    def resume_game(self, game_id: str | None = None) -> None:
+        """The last unfinished game (or `game_id`), on the screen it was played on."""
+        self.session = (
+            GameSession.resume(self.log) if game_id is None else GameSession(self.log, game_id)
+        )
         if self.session is not None:
             self.game_view.fortress = self.session.rules.fortress
             self._refresh()
-            self.show("round")
+            self.show("round" if self.session.state.phase != "over" else "home")
 
     def execute(self, command: c.Command) -> None:
         session = self.session
@@ -225,8 +303,12 @@ class ArmataApp(App):
             self.refusals.append(str(refusal))
             self._screen().banner_text = str(refusal)
             return
-        self._screen().banner_text = ""
+        screen = self._screen()
+        screen.banner_text = reveal_text(session.state, events)
+        screen.command_done()
         self.announcements += self.announcer.after_command(session.rules, before, events)
+        if session.state.phase == "over":
+            self.show_game_over()
         self._refresh()
 
     def undo(self) -> None:
@@ -245,17 +327,18 @@ class ArmataApp(App):
             return
         self.game_view.situation = situation(session.rules, session.state)
         self._screen().show_options(
+            session.rules,
             session.state,
+            session.waiting_for,
             waiting_label(session.waiting_for),
             session.legal_commands(),
             self.execute,
-            self.game_view,
         )
         self.game_view.redraw()
 
     # ----- announcement outputs ------------------------------------------------------------------
-    def _banner(self, announcement: Announcement) -> None:
-        self._screen().banner_text = announcement.headline
+    def _banner(self, announcement: Announcement, words: str) -> None:
+        self._screen().announced(announcement, words)
 
     def _speak(self, text: str) -> None:
         self.speaker.say(text, self.lang)

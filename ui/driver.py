@@ -91,6 +91,142 @@ class Driver:
     def language(self, code: str) -> None:
         self.app.switch_language(code)
 
+    def shots_of_every_screen(self, lang: str, seed: int) -> None:
+        """Queue a screenshot of every screen (and the round's panels) in `lang`."""
+        app = self.app
+        steps: list[tuple[str, Callable[[], None]]] = [
+            ("home", lambda: app.show("home")),
+            ("hardware", lambda: self.press("Hardware")),
+            ("settings", lambda: (self.press("Back"), app.open_settings())),
+            ("history", app.open_history),
+            ("setup-players", app.open_setup),
+            ("setup-layout", lambda: self.press("Next")),
+            ("setup-ladders", lambda: self.press("Next")),
+            ("setup-stacks", lambda: (self.place_ladders(), self.press("Next"))),
+            ("setup-cards", lambda: self.press("Next")),
+            ("round-initiative", lambda: app.new_game(seed)),
+            ("round-pick", lambda: self.press_first_option()),
+            ("round-strigoi", lambda: self.play_until_announcement(200)),
+            ("round-why", lambda: self.press("Why?")),
+            ("round-threat", lambda: (self.press("Why?"), self.press("Threat map"))),
+            ("rules", lambda: (self.press("Threat map"), self.press("Rules"))),
+            ("gameover", self.finish_game),
+        ]
+        for name, step in steps:
+            self.then(step)
+            self.then(lambda name=name: self.shoot(f"{name}-{lang}"))
+
+    def wait_until(self, what: str, done: Callable[[], bool], frames: int = 200) -> None:
+        """A step that repeats (one per settled frame) until `done()`; fails after `frames`."""
+        if done():
+            return
+        if frames == 0:
+            raise AssertionError(f"waited in vain for {what}")
+        self.queue.insert(0, lambda: self.wait_until(what, done, frames - 1))
+
+    def full_round(self, uid: str) -> None:
+        """Queue the issue's end-to-end round: the setup wizard by touch (a card registered by
+        a simulated NFC tap), initiative by an NFC tap and by touch, turns and Strigoi steps by
+        touch, through phase 3 into the next round. (Queued once the app runs: the board
+        starts with it.)"""
+        self.then(lambda: self._full_round(uid))
+
+    def _full_round(self, uid: str) -> None:
+        queued, self.queue = self.queue, []
+        app = self.app
+        board = app.board
+        assert board is not None, "the simulated board is needed for NFC taps"
+        reader = board.nodes["cards"]
+        setup = app.manager.get_screen("setup")
+        roel_card = app.catalog.hero_cards("roel")[0]
+        self.then(
+            lambda: self.wait_until(
+                "the card reader",
+                lambda: any(h.node == "cards" and h.online for h in board.bridge.health()),
+            )
+        )
+        self.then(lambda: self.press("New game"))
+        self.then(lambda: self.press("Next"))  # players: roel, matthew, attila
+        self.then(lambda: self.press("Next"))  # layout: the default
+        self.then(self.place_ladders)
+        self.then(lambda: self.press("Next"))
+        self.then(lambda: self.press("Next"))  # stacks: digital
+        self.then(lambda: tap(find_button(setup, f"{roel_card} · {i18n.tr('not registered')}")))
+        self.then(lambda: reader.place_tag(uid, 0))
+        self.then(
+            lambda: self.wait_until(
+                "the registration", lambda: bool(app.registry.tags_of("action_card", roel_card))
+            )
+        )
+        self.then(lambda: reader.remove_tag(0))
+        self.then(lambda: self.press("Start game"))
+        self.then(lambda: reader.place_tag(uid, 1))  # initiative: roel taps the card
+        self.then(
+            lambda: self.wait_until(
+                "roel's tapped choice",
+                lambda: (
+                    app.session is not None and app.session.state.hero("roel").chosen == roel_card
+                ),
+            )
+        )
+        self.then(lambda: self._note("tapped_choice", roel_card))
+        self.then(
+            lambda: self.play_until(
+                lambda: app.session is not None and app.session.state.round >= 3, 600
+            )
+        )
+        self.then(self.summary)
+
+    def _note(self, key: str, value: Any) -> None:
+        self.report[key] = value
+
+    def play_until(self, done: Callable[[], bool], limit: int) -> None:
+        """Decisions by touch, one per settled frame, until `done()`; the phases seen are kept."""
+        session = self.app.session
+        assert session is not None
+        phases = self.report.setdefault("phases", [])
+        if not phases or phases[-1] != [session.state.round, session.state.phase]:
+            phases.append([session.state.round, session.state.phase])
+        if done():
+            return
+        if limit == 0:
+            raise AssertionError(f"not reached: {self.report['steps'][-5:]}")
+        self.play_one()
+        self.queue.insert(0, lambda: self.play_until(done, limit - 1))
+
+    def place_ladders(self) -> None:
+        """On the wizard's ladder page: each seat takes the first allowed site, by touch."""
+        screen = self.app.manager.get_screen("setup")
+        if all(s.site is not None for s in screen.plan.seats):
+            return
+        site = next(s for s in screen.plan.sites() if s.allowed)
+        tap(find_button(screen, site.name))  # one per settled frame: the list is rebuilt
+        self.queue.insert(0, self.place_ladders)
+
+    def press_first_option(self) -> None:
+        box = self.app._screen().ids.options
+        tap(next(b for b in reversed(box.children) if isinstance(b, Button)))
+
+    def play_until_announcement(self, limit: int, start: int | None = None) -> None:
+        """Decisions by touch, one per settled frame, until a Strigoi step is announced."""
+        start = len(self.app.announcements) if start is None else start
+        if len(self.app.announcements) > start:
+            return
+        if limit == 0:
+            raise AssertionError(f"no announcement: {self.report['steps'][-5:]}")
+        self.play_one()
+        self.queue.insert(0, lambda: self.play_until_announcement(limit - 1, start))
+
+    def finish_game(self) -> None:
+        """Play the game to its end through the app's own command path (engine speed)."""
+        import random
+
+        session = self.app.session
+        assert session is not None
+        rng = random.Random(1)
+        while session.state.phase != "over":
+            self.app.execute(rng.choice(session.legal_commands()))
+
     def press(self, text: str) -> None:
         button = find_button(self.app.root, i18n.tr(text))
         self.report.setdefault("pressed", []).append(
@@ -113,7 +249,8 @@ class Driver:
         else:
             box = self.app._screen().ids.options
             buttons = [b for b in reversed(box.children) if isinstance(b, Button)]
-            tap(buttons[0])
+            commits = [b for b in buttons if getattr(b, "commit", False)]
+            tap((commits or buttons)[0])
         self.report["steps"].append(
             {"waiting": session.waiting_text(), "events": session.state.event_count - before}
         )

@@ -50,6 +50,7 @@ class FortressView(Widget):
         self.markers: Mapping[Cell, RGBA] = {}
         self.lines: list[tuple[list[Cell], RGBA, bool]] = []  # cells, colour, arrow head
         self.outlined: set[str] = set()
+        self.crosses: set[Cell] = set()  # deadly on the threat map: a mark, not colour alone
         self.on_cell: Callable[[Cell], None] = lambda cell: None
         self.on_drag: Callable[[Cell, Cell], None] = lambda start, end: None
         self.size_px = 10.0
@@ -157,6 +158,9 @@ class FortressView(Widget):
             Color(0, 0, 0, 0.6)
             for k in (-1, 0, 1):
                 Line(points=[cx - mark, cy + k * mark / 2, cx + mark, cy + k * mark / 2], width=1)
+        if cell in self.crosses:
+            Color(0, 0, 0, 0.8)
+            Line(points=[cx - mark, cy, cx + mark, cy], width=1.5)
         if cell in self.situation.fight_markers:
             Color(1, 1, 1, 0.9)
             Line(points=[cx - mark, cy - mark, cx + mark, cy + mark], width=1.5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from companion.engine.explain import Reason
 from companion.engine.game import commands as c
 from companion.engine.game.flow import TASK_TEXTS, describe
 from companion.engine.game.state import Task
@@ -39,8 +40,35 @@ def command_label(command: c.Command) -> str:
             return tr("{hero}: take the wounds").format(hero=hero)
         case c.Protect(sources=sources):
             return tr("{hero}: block with {sources}").format(hero=hero, sources=", ".join(sources))
+        case c.UseMechanics(room=room, rotation=rotation):
+            return tr("{hero}: turn {room} to position {rotation}").format(
+                hero=hero, room=room, rotation=rotation
+            )
+        case c.Fight(rewards=[]):
+            return tr("{hero}: fight").format(hero=hero)
+        case c.Fight(rewards=rewards):
+            plays = ", ".join(f"{r.item} ({tr(r.mode)})" for r in rewards)
+            return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
     details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
     return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
+
+
+def group_label(key: tuple[str, ...]) -> str:
+    """The button that opens a group of commands (ui/option_groups.py)."""
+    if key[0] == "choose":
+        return tr("{hero}: pick a card (only you look)").format(hero=key[1])
+    if key[0] == "mechanics":
+        return tr("{hero}: Mechanics, turn the platform of {room}").format(hero=key[1], room=key[2])
+    if key[0] == "leap":
+        return tr("{hero}: Leap to a space of this room").format(hero=key[1])
+    if key[0] == "pack":
+        return tr("{hero}: Pack, jump to a comrade's room").format(hero=key[1])
+    return " ".join(key)
+
+
+def render(reason: Reason) -> str:
+    """An engine reason in the players' language."""
+    return reason.text(tr)
 
 
 def waiting_label(task: Task | None) -> str:

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
+from companion.store.settings import Settings
 from ui.i18n import VOICES
 
 
@@ -58,3 +59,20 @@ class Espeak:
     def wait(self, timeout_s: float = 10) -> None:
         for process in self.processes:
             process.wait(timeout_s)
+
+
+class SettingsVoice:
+    """The app's voice: espeak-ng with the table's settings (on/off, volume, speed), read at
+    each sentence so a change applies at once; every sentence is also kept in `said`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.said: list[tuple[str, str]] = []
+        self.available = shutil.which("espeak-ng") is not None
+
+    def say(self, text: str, language: str) -> None:
+        self.said.append((text, language))
+        if self.available and self.settings.get("voice"):
+            Espeak(int(self.settings.get("volume")), int(self.settings.get("speed"))).say(
+                text, language
+            )

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.engine.explain import Reason
+from companion.engine.explain import Reason, reason
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
 from companion.engine.game.flow import strigoi_step_now
@@ -39,7 +39,15 @@ HEADLINE_CODES = (
     "target_tie",
     "nobody_visible",
     "wounds",
+    "curse",
+    "collapse",
 )
+
+
+def headline_of(reasons: Sequence[Reason], translate: Callable[[str], str] = str) -> str:
+    """The spoken and bannered sentence: the reasons whose codes make headlines, in order."""
+    picked = [r for r in reasons if r.code in HEADLINE_CODES] or list(reasons[:1])
+    return "; ".join(r.text(translate) for r in picked)
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ def strigoi_announcement(
     if step is None:
         return None
     reasons = step.why
-    headline = "; ".join(r.text() for r in reasons if r.code in HEADLINE_CODES)
+    headline = headline_of(reasons)
     colour = STRIGOI_COLOUR.get(token.strigoi, "#c00000")
     leds = [LedCue(room_node(step.teleport.to), colour=colour, pattern="pulse", brightness=230)]
     attack = step.attack
@@ -120,10 +128,14 @@ def strigoi_announcement(
                 )
             )
     facts: dict[str, object] = {
+        "token": drawn.token,
+        "bonus": token.bonus,
+        "letter": step.teleport.letter,
         "strigoi": token.strigoi,
         "from": step.teleport.start,
         "to": step.teleport.to,
         "hero": attack.hero if attack else None,
+        "target_cell": list(step.after.hero(attack.hero).at or ()) if attack else None,
         "wounds": attack.wounds if attack else 0,
     }
     return Announcement("strigoi_step", headline, reasons, tuple(leds), facts)
@@ -134,20 +146,23 @@ def board_announcements(rules: GameRules, events: Sequence[e.Event]) -> list[Ann
     found = []
     for event in events:
         if isinstance(event, e.CurseCast):
-            heroes = ", ".join(event.heroes) or "nobody"
+            why = (reason("R-CUR-1", "curse", strigoi=event.strigoi, room=event.room),)
             found.append(
                 Announcement(
                     "curse",
-                    f"{event.strigoi} curses {event.room}: {heroes}",
+                    headline_of(why),
+                    why,
                     leds=(LedCue(room_node(event.room), colour=CURSE_COLOUR, pattern="pulse"),),
                     facts={"strigoi": event.strigoi, "room": event.room, "heroes": event.heroes},
                 )
             )
         elif isinstance(event, e.PlatformCollapsed):
+            why = (reason("R-COL-1", "collapse", target=event.room),)
             found.append(
                 Announcement(
                     "collapse",
-                    f"the platform of {event.room} collapses",
+                    headline_of(why),
+                    why,
                     leds=(
                         LedCue(
                             room_node(event.room),
@@ -167,19 +182,27 @@ class Announcer:
 
     def __init__(
         self,
-        banner: Callable[[Announcement], None],
+        banner: Callable[[Announcement, str], None],
         speak: Callable[[str], None],
         led: Callable[[LedCue], None],
         publish: Callable[[bytes], None],
+        translate: Callable[[str], str] = str,
     ) -> None:
         self.banner, self.speak, self.led, self.publish = banner, speak, led, publish
+        self.translate = translate  # the players' language; the published event stays English
+
+    def words(self, announcement: Announcement) -> str:
+        if not announcement.reasons:
+            return announcement.headline
+        return headline_of(announcement.reasons, self.translate)
 
     def announce(self, announcement: Announcement) -> None:
-        self.banner(announcement)
+        words = self.words(announcement)
+        self.banner(announcement, words)
         for cue in announcement.leds:
             self.led(cue)
         self.publish(announcement.payload())
-        self.speak(announcement.headline)
+        self.speak(words)
 
     def after_command(
         self, rules: GameRules, before: GameState, events: Sequence[e.Event]

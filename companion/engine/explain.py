@@ -6,7 +6,7 @@ plain English; other languages render the same codes from their own catalogs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 Fact = str | int | bool | None | tuple[int, int]
@@ -15,44 +15,60 @@ Fact = str | int | bool | None | tuple[int, int]
 #: (pointy-topped hexes, direction 0 pointing right).
 DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 
+
+def N_(message: str) -> str:
+    """Marks a template for translation (Babel extracts it; the app renders it translated)."""
+    return message
+
+
 _TEMPLATES: Mapping[str, str] = {
-    "letter_x": "{strigoi} stays in {room}: the card shows X",
-    "book": "book {letter} in {room} points {direction_name} (direction {direction})",
-    "no_room": "no room lies {direction_name} of {room}",
-    "collapsed_room": "the platform of {target} has collapsed",
-    "centre_not_destination": "{target} is the centre room, which has no platform",
-    "bounce": "{strigoi} bounces: it tries the opposite direction, {direction_name}",
-    "bounce_failed": "the opposite direction fails too: {strigoi} stays in {room}",
-    "occupied": "{target} holds the {other}: neither Strigoi moves",
-    "teleport": "{strigoi} teleports from {start} to the centre of {to}",
-    "ladder": "ladder {ladder} stands on that side of {room}",
-    "ladder_guarded": "{hero} stands between {strigoi} and ladder {ladder} and is attacked instead",
-    "ladder_destroyed": "{strigoi} destroys ladder {ladder} and does not move",
-    "ladder_occupied": "{hero} was on ladder {ladder}: the pack loses 1 blood point and "
-    "{hero} moves to other stairs",
-    "last_ladder": "that was the last ladder: the pack loses 1 blood point",
-    "stays_no_attack": "{strigoi} did not move, so it does not attack",
-    "landing_on_hero": "{hero} stands on the centre of {room}: no protection, the pack loses "
-    "1 blood point and {hero} moves to a ladder or stairs",
-    "sees": "looking {direction_name}: {figure} at distance {distance}",
-    "sees_nothing": "looking {direction_name}: nobody in sight along {reach} open space(s)",
-    "line_closed": "looking {direction_name}: the corridor is closed",
-    "target": "{strigoi} attacks {hero}, the nearest visible hero (distance {distance})",
-    "target_tie": "{strigoi} attacks {hero}: distance {distance} is tied, {hero} has the higher "
-    "initiative",
-    "nobody_visible": "{strigoi} sees no hero and does not attack",
-    "wounds": "{wounds} wound(s): card damage {damage} + token bonus {bonus}",
-    "curse": "{strigoi} curses {room}: every hero there takes 1 wound",
-    "no_curse": "{strigoi} did not move: no curse",
-    "collapse_book": "book {letter} in the centre room {room} points {direction_name}",
-    "collapse_letter_x": "the card shows X: no book in the centre room, nothing collapses",
-    "collapse_no_room": "no room lies {direction_name} of the centre room: nothing collapses",
-    "already_collapsed": "the platform of {target} has already collapsed: nothing happens",
-    "collapse": "the platform of {target} collapses",
-    "leap": "{hero} leaps to safety inside {target}",
-    "crushed": "{hero} cannot leap: the pack loses 1 blood point and {hero} moves to stairs or a "
-    "ladder",
-    "strigoi_to_centre": "{strigoi} falls with the platform and moves to the centre room {room}",
+    "letter_x": N_("{strigoi} stays in {room}: the card shows X"),
+    "book": N_("book {letter} in {room} points {direction_name} (direction {direction})"),
+    "no_room": N_("no room lies {direction_name} of {room}"),
+    "collapsed_room": N_("the platform of {target} has collapsed"),
+    "centre_not_destination": N_("{target} is the centre room, which has no platform"),
+    "bounce": N_("{strigoi} bounces: it tries the opposite direction, {direction_name}"),
+    "bounce_failed": N_("the opposite direction fails too: {strigoi} stays in {room}"),
+    "occupied": N_("{target} holds the {other}: neither Strigoi moves"),
+    "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
+    "ladder": N_("ladder {ladder} stands on that side of {room}"),
+    "ladder_guarded": N_(
+        "{hero} stands between {strigoi} and ladder {ladder} and is attacked instead"
+    ),
+    "ladder_destroyed": N_("{strigoi} destroys ladder {ladder} and does not move"),
+    "ladder_occupied": N_(
+        "{hero} was on ladder {ladder}: the pack loses 1 blood point and "
+        "{hero} moves to other stairs"
+    ),
+    "last_ladder": N_("that was the last ladder: the pack loses 1 blood point"),
+    "stays_no_attack": N_("{strigoi} did not move, so it does not attack"),
+    "landing_on_hero": N_(
+        "{hero} stands on the centre of {room}: no protection, the pack loses "
+        "1 blood point and {hero} moves to a ladder or stairs"
+    ),
+    "sees": N_("looking {direction_name}: {figure} at distance {distance}"),
+    "sees_nothing": N_("looking {direction_name}: nobody in sight along {reach} open space(s)"),
+    "line_closed": N_("looking {direction_name}: the corridor is closed"),
+    "target": N_("{strigoi} attacks {hero}, the nearest visible hero (distance {distance})"),
+    "target_tie": N_(
+        "{strigoi} attacks {hero}: distance {distance} is tied, {hero} has the higher initiative"
+    ),
+    "nobody_visible": N_("{strigoi} sees no hero and does not attack"),
+    "wounds": N_("{wounds} wound(s): card damage {damage} + token bonus {bonus}"),
+    "curse": N_("{strigoi} curses {room}: every hero there takes 1 wound"),
+    "no_curse": N_("{strigoi} did not move: no curse"),
+    "collapse_book": N_("book {letter} in the centre room {room} points {direction_name}"),
+    "collapse_letter_x": N_("the card shows X: no book in the centre room, nothing collapses"),
+    "collapse_no_room": N_("no room lies {direction_name} of the centre room: nothing collapses"),
+    "already_collapsed": N_("the platform of {target} has already collapsed: nothing happens"),
+    "collapse": N_("the platform of {target} collapses"),
+    "leap": N_("{hero} leaps to safety inside {target}"),
+    "crushed": N_(
+        "{hero} cannot leap: the pack loses 1 blood point and {hero} moves to stairs or a ladder"
+    ),
+    "strigoi_to_centre": N_(
+        "{strigoi} falls with the platform and moves to the centre room {room}"
+    ),
 }
 
 
@@ -63,13 +79,14 @@ class Reason(NamedTuple):
     code: str
     facts: Mapping[str, Fact]
 
-    def text(self) -> str:
+    def text(self, translate: Callable[[str], str] = N_) -> str:
+        """The reason in words; `translate` maps the English template to another language's."""
         facts: dict[str, Fact] = dict(self.facts)
         for key in ("direction",):
             value = facts.get(key)
             if isinstance(value, int) and not isinstance(value, bool):
                 facts[f"{key}_name"] = DIRECTION_NAMES[value]
-        return _TEMPLATES[self.code].format(**facts)
+        return translate(_TEMPLATES[self.code]).format(**facts)
 
     def as_data(self) -> dict[str, object]:
         facts = {k: list(v) if isinstance(v, tuple) else v for k, v in self.facts.items()}

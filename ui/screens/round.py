@@ -1,26 +1,38 @@
-"""The round, driven by the engine: what the game waits for, every legal command as a button
-(moves as highlighted spaces on the fortress: tap one), counters always visible, Undo, and the
-announcement banner. A hidden card choice shows only that a player has chosen (R-RND-1)."""
+"""The round, driven by the engine: what the game waits for, the legal commands (moves as
+highlighted spaces on the fortress: tap one; private or long lists behind one group button),
+counters always visible, the fight helper, the threat map, "Why?" for the last Strigoi result,
+a manual position fix, Undo, and the announcement banner. A card choice stays hidden until all
+players have chosen (R-RND-1)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.app import App
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.app.announce import Announcement
 from companion.engine.game import commands as c
-from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES
-from companion.engine.game.state import GameState
+from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation
+from companion.engine.game.flow import fight_odds
+from companion.engine.game.state import GameState, Task
 from companion.engine.hexgrid import Cell
+from companion.engine.threat import threat_map
+from companion.errors import CompanionError
+from ui import theme
 from ui.fortress_view import FortressView
 from ui.i18n import tr
-from ui.labels import PHASES, command_label
+from ui.labels import PHASES, command_label, group_label, render
+from ui.option_groups import Group, ProtectPicker, arrange
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+Run = Callable[[c.Command], None]
 
 
 def status_text(state: GameState) -> str:
@@ -48,38 +60,254 @@ def status_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
+def step_lines(
+    rules: GameRules, announcement: Announcement
+) -> list[tuple[list[Cell], tuple[float, float, float, float], bool]]:
+    """The teleport arrow (room to room) and the line of sight (landing centre to the target),
+    from the facts the engine's step put in the announcement."""
+    facts = announcement.facts
+    fortress = rules.fortress
+    lines: list[tuple[list[Cell], tuple[float, float, float, float], bool]] = []
+    start, to = facts.get("from"), facts.get("to")
+    if isinstance(start, str) and isinstance(to, str) and start != to:
+        lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
+    target = facts.get("target_cell")
+    if isinstance(to, str) and isinstance(target, list | tuple) and len(target) == 2:
+        cell = (int(target[0]), int(target[1]))
+        lines.append(([fortress.centre(to), cell], (1.0, 0.85, 0.2, 1.0), True))
+    return lines
+
+
 class RoundScreen(Screen):
     banner_text = StringProperty("")
     status_text = StringProperty("")
     waiting_text = StringProperty("")
+    can_explain = BooleanProperty(False)
+    threat_on = BooleanProperty(False)
+    fixing = BooleanProperty(False)
 
     def attach_board(self, view: FortressView) -> None:
+        self.view = view
+        self.open_group: tuple[str, ...] | None = None
+        self.picker: ProtectPicker | None = None
+        self.showing_why = False
+        self.last: Announcement | None = None
+        self.step_overlay: list[tuple[list[Cell], tuple[float, float, float, float], bool]] = []
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
+    # ----- what the app calls ------------------------------------------------------------------
     def show_options(
         self,
+        rules: GameRules,
         state: GameState,
+        task: Task | None,
         waiting: str,
         options: list[c.Command],
-        run: Callable[[c.Command], None],
-        view: FortressView,
+        run: Run,
     ) -> None:
+        self.rules, self.state, self.task, self.options = rules, state, task, options
+        self.waiting, self.run = waiting, run
         self.status_text = status_text(state)
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
+        if self.fixing:
+            self.waiting_text = tr("Tap the space where {hero} really stands.").format(
+                hero=self._fix_hero() or "-"
+            )
+        keys = {getattr(item, "key", None) for item in arrange(options)}
+        if self.open_group not in keys:
+            self.open_group = None
+        protects = tuple(o for o in options if isinstance(o, c.Protect))
+        if not protects:
+            self.picker = None
+        elif self.picker is None or self.picker.options != protects:
+            self.picker = ProtectPicker(protects)
+        self._board()
+        self._fill()
+
+    def announced(self, announcement: Announcement, headline: str) -> None:
+        self.banner_text = headline
+        if announcement.kind == "strigoi_step":
+            self.last = announcement
+            self.step_overlay = step_lines(self.rules, announcement)
+            self.can_explain = bool(announcement.reasons)
+
+    def command_done(self) -> None:
+        """A new command: the last step's arrow and sight line go, "Why?" stays available."""
+        self.step_overlay = []
+        self.showing_why = False
+
+    # ----- the board ---------------------------------------------------------------------------
+    def _moves(self) -> dict[Cell, c.Move]:
         moves: dict[Cell, c.Move] = {}
-        for command in options:
+        for command in self.options:
             if isinstance(command, c.Move):
                 cell = (command.to[0], command.to[1])
                 if cell not in moves or moves[cell].stealth:
                     moves[cell] = command  # a plain move where both exist
+        return moves
+
+    def _board(self) -> None:
+        view = self.view
+        moves = {} if self.fixing else self._moves()
         view.highlight = set(moves)
-        view.on_cell = lambda cell: run(moves[cell]) if cell in moves else None
+        view.on_cell = self._on_cell
+        view.crosses = set()
+        view.tints = self._threat_tints() if self.threat_on else {}
+        view.lines = self.step_overlay
+
+    def _on_cell(self, cell: Cell) -> None:
+        if self.fixing:
+            hero = self._fix_hero()
+            self.fixing = False
+            if hero is not None:
+                self.run(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
+            return
+        moves = self._moves()
+        if cell in moves:
+            self.run(moves[cell])
+
+    def _fix_hero(self) -> str | None:
+        if self.task is not None and self.task.hero is not None:
+            return self.task.hero
+        return self.state.active_hero
+
+    def _threat_tints(self) -> dict[Cell, tuple[float, float, float, float]]:
+        """The engine's threat map for the hero the game waits for (the mover)."""
+        hero = self._fix_hero()
+        current = situation(self.rules, self.state)
+        if hero is None or not current.strigoi:
+            return {}
+        try:
+            current.hero(hero)
+        except (KeyError, CompanionError):
+            return {}
+        threats = threat_map(
+            self.rules.fortress,
+            current,
+            hero,
+            None,
+            self.rules.catalog.damage(),
+            self.rules.options.rules,
+        )
+        levels = {cell: threats.level(cell) for cell in threats.cells}
+        self.view.crosses = {cell for cell, level in levels.items() if level == "deadly"}
+        return {cell: theme.THREAT[level] for cell, level in levels.items()}
+
+    def toggle_threat(self) -> None:
+        self.threat_on = not self.threat_on
+        self._board()
+        self.view.redraw()
+
+    def toggle_fix(self) -> None:
+        self.fixing = not self.fixing
+        self.show_options(self.rules, self.state, self.task, self.waiting, self.options, self.run)
+        self.view.redraw()
+
+    def toggle_why(self) -> None:
+        self.showing_why = not self.showing_why and self.last is not None
+        self._fill()
+
+    # ----- the options -------------------------------------------------------------------------
+    def _fill(self) -> None:
         box = self.ids.options
         box.clear_widgets()
-        for command in options:
-            if isinstance(command, c.Move):
-                continue
-            button = Factory.OptionButton(text=command_label(command))
-            button.bind(on_release=lambda _b, command=command: run(command))
-            box.add_widget(button)
+        if self.showing_why and self.last is not None:
+            self._why(box)
+            return
+        items = arrange([o for o in self.options if not isinstance(o, c.Move)])
+        if self.open_group is not None:
+            group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
+            for command in group.commands:
+                self._button(box, command_label(command), lambda command=command: self.run(command))
+            self._button(box, tr("Close"), self._close_group, muted=True)
+            return
+        if self.picker is not None:
+            self._protect(box, self.picker)
+        for item in items:
+            if isinstance(item, Group):
+                self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
+            elif isinstance(item, c.Protect):
+                continue  # offered by the picker
+            else:
+                text = command_label(item)
+                if isinstance(item, c.Fight):
+                    text += self._odds(item)
+                self._button(box, text, lambda item=item: self.run(item))
+
+    def _odds(self, fight: c.Fight) -> str:
+        """The fight helper: strength with these rewards against the monster's (engine)."""
+        try:
+            strength, monster = fight_odds(self.rules, self.state, fight)
+        except CompanionError:
+            return ""
+        verdict = tr("wins") if strength >= monster else tr("loses")
+        return " · " + tr("strength {strength} vs {monster}: {verdict}").format(
+            strength=strength, monster=monster, verdict=verdict
+        )
+
+    def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
+        task = self.task
+        wounds = task.wounds if task is not None else 0
+        hero = picker.options[0].hero
+        box.add_widget(
+            Factory.InfoLabel(
+                text=tr("{hero}: {wounds} wound(s) coming. Block with:").format(
+                    hero=hero, wounds=wounds
+                )
+            )
+        )
+        for source in picker.sources:
+            mark = "[x] " if source in picker.chosen else "[  ] "
+            name = tr("the played card's Protection") if source == "card" else source
+            self._button(box, mark + name, lambda source=source: self._toggle(source))
+        command = picker.command()
+        if command is not None:
+            text = (
+                tr("{hero}: take the wounds").format(hero=hero)
+                if not command.sources
+                else tr("{hero}: block with the chosen").format(hero=hero)
+            )
+            self._button(box, text, lambda: self.run(command), commit=True)
+        else:
+            box.add_widget(Factory.InfoLabel(text=tr("The rules do not allow this combination.")))
+
+    def _toggle(self, source: str) -> None:
+        if self.picker is not None:
+            self.picker.toggle(source)
+        self._fill()
+
+    def _why(self, box: BoxLayout) -> None:
+        assert self.last is not None
+        box.add_widget(Factory.InfoLabel(text=tr("Why?")))
+        app = App.get_running_app()
+        for reason in self.last.reasons:  # each opens its rule in the rules reference
+            self._button(
+                box,
+                f"{reason.rule}: {render(reason)}",
+                lambda rule=reason.rule: app.open_rules(rule),
+            )
+        self._button(box, tr("Close"), self.toggle_why, muted=True)
+
+    def _open(self, key: tuple[str, ...]) -> None:
+        self.open_group = key
+        self._fill()
+
+    def _close_group(self) -> None:
+        self.open_group = None
+        self._fill()
+
+    def _button(
+        self,
+        box: BoxLayout,
+        text: str,
+        action: Callable[[], None],
+        muted: bool = False,
+        commit: bool = False,
+    ) -> None:
+        button = Factory.OptionButton(text=text)
+        button.commit = commit  # the picker's "block" button: what a scripted player taps
+        if muted:
+            button.background_color = theme.BACKGROUND
+        button.bind(on_release=lambda _b: action())
+        box.add_widget(button)

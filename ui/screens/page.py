@@ -1,0 +1,37 @@
+"""A page with a Back button, a title and a scrolling list: the base of the settings, history,
+game-over and rules screens (each fills `content` in its own module)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class PageScreen(Screen):
+    title_text = StringProperty("")
+    back_to = "home"
+
+    def go_back(self) -> None:
+        self.manager.current = self.back_to
+
+    def clear(self, title: str) -> None:
+        self.title_text = title
+        self.ids.content.clear_widgets()
+        self.ids.scroll.scroll_y = 1
+
+    def text(self, text: str, markup: str = "") -> None:
+        """Plain text (escaped); `markup` is put before it as Kivy markup (a rule id in bold)."""
+        self.ids.content.add_widget(Factory.PageText(text=markup + escape_markup(text)))
+
+    def button(self, text: str, action: Callable[[], None]) -> None:
+        button = Factory.PageButton(text=text)
+        button.bind(on_release=lambda _b: action())
+        self.ids.content.add_widget(button)

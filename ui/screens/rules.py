@@ -1,0 +1,49 @@
+"""Rules reference: the numbered rules (RULES.md), opened at the rule an explanation cites or
+at the section of what the game waits for."""
+
+from __future__ import annotations
+
+from companion.rules_text import rules_reference, section_of
+from ui.i18n import tr
+from ui.screens.page import PageScreen
+
+#: Which section the Rules button opens for each kind of task the game waits for.
+TASK_SECTIONS = {
+    "choose": "R-RND",
+    "move": "R-MOV",
+    "encounter": "R-ENC",
+    "fight": "R-ENC",
+    "stealth_choice": "R-ENC",
+    "monk": "R-ENC",
+    "strigoi": "R-TEL",
+    "protect": "R-WND",
+    "wounds": "R-WND",
+    "fight_choice": "R-HIT",
+    "counterattack": "R-HIT",
+    "leap": "R-COL",
+    "escape": "R-COL",
+}
+
+
+class RulesScreen(PageScreen):
+    back_to = "round"
+
+    def open(self, rule: str | None = None) -> None:
+        """The section of `rule` (e.g. R-TEL-3, the cited rule marked), or the contents."""
+        if rule is None:
+            self.clear(tr("Rules"))
+            for section in rules_reference():
+                self.button(
+                    f"{section.prefix} · {section.title}",
+                    lambda prefix=section.prefix: self.open(prefix),
+                )
+            return
+        section = section_of(rule)
+        self.clear(f"{section.prefix} · {section.title}")
+        for note in section.notes:
+            self.text(note)
+        for rule_id, text in section.rules.items():
+            marked = rule_id == rule
+            head = f"[b][color=ff5050]{rule_id}[/color][/b]" if marked else f"[b]{rule_id}[/b]"
+            self.text(text.replace("**", ""), markup=head + "  ")
+        self.button(tr("All rules"), lambda: self.open(None))

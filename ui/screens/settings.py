@@ -1,0 +1,46 @@
+"""Settings: language (the voice follows it), voice on/off, volume and speed; stored in the
+database so they come back after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.store.settings import Settings
+from ui.i18n import LANGUAGES, tr
+from ui.screens.page import PageScreen
+
+VOLUME_STEP, SPEED_STEP = 20, 20
+
+
+class SettingsScreen(PageScreen):
+    def show(self, settings: Settings, changed: Callable[[str], None]) -> None:
+        self.settings, self.changed = settings, changed
+        self.fill()
+
+    def fill(self) -> None:
+        s = self.settings
+        self.clear(tr("Settings"))
+        self.text(tr("Language"))
+        for code, name in LANGUAGES.items():
+            mark = "[x] " if s.get("language") == code else "[  ] "
+            self.button(mark + name, lambda code=code: self._set("language", code))
+        self.text(tr("Voice"))
+        voice = tr("on") if s.get("voice") else tr("off")
+        self.button(
+            tr("Voice: {state}").format(state=voice), lambda: self._set("voice", not s.get("voice"))
+        )
+        volume = int(s.get("volume"))
+        self.button(
+            tr("Volume: {value} (tap: louder)").format(value=volume),
+            lambda: self._set("volume", (volume + VOLUME_STEP) % 220),
+        )
+        speed = int(s.get("speed"))
+        self.button(
+            tr("Speed: {value} words/min (tap: faster)").format(value=speed),
+            lambda: self._set("speed", 120 + (speed - 120 + SPEED_STEP) % 120),
+        )
+
+    def _set(self, key: str, value: object) -> None:
+        self.settings.set(key, value)
+        self.changed(key)
+        self.fill()
