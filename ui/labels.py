@@ -11,6 +11,7 @@ from companion.engine.game.flow import TASK_TEXTS, describe
 from companion.engine.game.state import Task
 from ui.i18n import N_, tr
 
+MODES = {"normal": N_("normal"), "wild": N_("wild")}
 PHASES = {
     "initiative": N_("initiative"),
     "turns": N_("turns"),
@@ -47,7 +48,7 @@ def command_label(command: c.Command) -> str:
         case c.Fight(rewards=[]):
             return tr("{hero}: fight").format(hero=hero)
         case c.Fight(rewards=rewards):
-            plays = ", ".join(f"{r.item} ({tr(r.mode)})" for r in rewards)
+            plays = ", ".join(f"{r.item} ({tr(MODES[r.mode])})" for r in rewards)
             return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
     details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
     return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
