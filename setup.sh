@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The project's two commands:
-#   ./setup.sh run  [ARGS...]  install what the app needs, then start it (python -m companion ARGS)
+#   ./setup.sh run  [ARGS...]  install what the app needs, then start the touchscreen app with a
+#                              simulated board (python -m ui ARGS; on a machine without a display
+#                              it runs on a virtual screen). `./setup.sh run demo|board|scenario|sim
+#                              ...` runs that command line tool instead (python -m companion ...).
 #   ./setup.sh test [PYTEST ARGS...]  install what the tests need, then lint, type-check and test
 # Idempotent: a second call installs nothing new. Uses sudo only when not root.
 set -euo pipefail
@@ -8,7 +11,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$ROOT/.venv"
 # Debian packages each mode needs beyond Python itself (grows with the hardware and UI issues).
-RUN_APT_PACKAGES=()
+# libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a virtual screen
+# when the machine has no display (a server, a container, CI)
+RUN_APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth)
 # mosquitto: a real broker for the MQTT tests (started by the tests, not as a service);
 # xvfb/xauth + GL/mtdev libraries: Kivy on a virtual screen; espeak-ng: the voice
 TEST_APT_PACKAGES=(mosquitto xvfb xauth libgl1 libegl1 libmtdev1 espeak-ng)
@@ -81,7 +86,15 @@ cmd_run() {
     [ "${#RUN_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${RUN_APT_PACKAGES[@]}"
     ensure_venv ""
     cd "$ROOT"
-    exec "$VENV/bin/python" -m companion "$@"
+    case "${1:-}" in
+        demo|board|scenario|sim) exec "$VENV/bin/python" -m companion "$@" ;;
+    esac
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ "${SDL_VIDEODRIVER:-}" = "kmsdrm" ]; then
+        exec "$VENV/bin/python" -m ui "$@"
+    fi
+    log "no display found: the app runs on a virtual screen (Xvfb, 800x480); Ctrl-C stops it."
+    log "On a desktop or the Pi (hardware/pi/README.md) it opens a window or goes fullscreen."
+    exec xvfb-run -a -s "-screen 0 800x480x24" "$VENV/bin/python" -m ui "$@"
 }
 
 cmd_test() {

@@ -23,11 +23,19 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
 
 
-def ui(*script: str, data: Path, timeout_s: int = 240) -> dict[str, Any]:
+def ui(
+    *script: str,
+    data: Path,
+    timeout_s: int = 240,
+    size: str = "800x480",
+    flags: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """Run the app under Xvfb with a script; its JSON report."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
+    screen = f"-screen 0 {size}x24"
+    command = [PYTHON, "-m", "ui", "--size", size, *flags, "--script", *script]
     done = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "ui", "--script", *script],
+        ["xvfb-run", "-a", "-s", screen, *command],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -167,6 +175,43 @@ def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> 
         held["waiting"],
     )
     assert back["screen"] == "round"
+    # the kiosk (systemd restarts it) brings the game back without a touch
+    kiosk = ui("report", data=tmp_path, flags=("--kiosk",))["game"]
+    assert (kiosk["id"], kiosk["events"], kiosk["screen"]) == (held["id"], held["events"], "round")
+
+
+@pytest.mark.parametrize("size", ["1024x600", "1280x720", "1280x800"])
+def test_every_screen_fits_at_the_larger_displays(tmp_path: Path, size: str) -> None:
+    out = ARTIFACTS / size
+    report = ui("shots", str(out), data=tmp_path, size=size)["screens"]
+    assert len(report) == 16 * len(LANGS)
+    for name, result in report.items():
+        assert result["overflow"] == [], (size, name, result["overflow"])
+        assert result["small_targets"] == [], (size, name, result["small_targets"])
+
+
+def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:
+    import configparser
+
+    unit = ROOT / "hardware" / "pi" / "armata-companion.service"
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(unit)
+    service = parser["Service"]
+    assert service["ExecStart"].endswith("-m ui --kiosk")
+    assert service["Restart"] == "always"
+    assert "SDL_VIDEODRIVER=kmsdrm" in service["Environment"]
+    if shutil.which("systemd-analyze"):
+        checked = subprocess.run(
+            ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True
+        )
+        # the user and /opt paths exist only on the Pi; no syntax complaints otherwise
+        syntax = [
+            line
+            for line in checked.stderr.splitlines()
+            if "Unknown" in line or "Invalid" in line or "Failed to parse" in line
+        ]
+        assert syntax == [], syntax
 
 
 def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(tmp_path: Path) -> None:
@@ -181,8 +226,24 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(tmp_path
     assert (1, "turns") in rounds_and_phases and (2, "turns") in rounds_and_phases
     assert "strigoi_step" in report["announcements"]
     assert "curse" in report["announcements"]  # phase 3 (R-CUR): nobody was attacked
+    assert any(phase == "curse" for _round, phase in rounds_and_phases)
     assert report["published"] == len(report["announcements"])
     assert [text for text, _lang in report["spoken"]] == report["headlines"]
     pulsing = [n for n, shown in report["leds"].items() if shown["ring"]]
     assert pulsing, "the simulated nodes received the LED commands"
     assert report["refusals"] == []
+
+
+def test_translations_keep_every_placeholder() -> None:
+    import re
+
+    for lang in ("de", "it", "fr"):
+        with (ROOT / f"ui/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
+            catalog = read_po(po, locale=lang)
+        for message in catalog:
+            if message.id:
+                wanted = set(re.findall(r"\{\w+\}", str(message.id)))
+                assert set(re.findall(r"\{\w+\}", str(message.string))) == wanted, (
+                    lang,
+                    message.id,
+                )

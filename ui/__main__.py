@@ -9,6 +9,7 @@ Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
+  report             report the game and screen as the app started (with --kiosk: resumed)
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
@@ -56,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     app = ArmataApp(speaker=Silent() if args.script else None, resume_last=args.kiosk)
     if args.script:
         _script(app, args.script, args.seed, args.out)
+    else:
+        from ui.app import data_dir
+
+        print(
+            "Armata Strigoi table companion: a simulated board (8 nodes on pseudo-terminals), "
+            f"game log and settings in {data_dir() / 'companion.db'}",
+            flush=True,
+        )
     app.run()
     return 0
 
@@ -69,6 +78,7 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)  # type: ignore[arg-type]
+    app.fixed_seed = seed  # type: ignore[attr-defined]
     if name == "shots":
         for lang in i18n.LANGUAGES:
             driver.then(lambda lang=lang: driver.language(lang))
@@ -109,6 +119,8 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
 
         Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
         return
+    elif name == "report":
+        driver.then(driver.summary)
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)

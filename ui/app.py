@@ -91,6 +91,7 @@ class ArmataApp(App):
         self.settings = Settings(self.log.db)
         self.speaker: Speaker = speaker or SettingsVoice(self.settings)
         self.resume_last = resume_last
+        self.fixed_seed: int | None = None  # scripts fix the shuffles; a table gets a random seed
         self.registry = NfcRegistry(self.log.db)
         self.taps = TapFilter(self.registry)
         self.registration = Registration(self.registry)
@@ -263,6 +264,7 @@ class ArmataApp(App):
     def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> None:
         """Start a game from the wizard's plan (default: the printed layout and its first
         ladders, for scripts and benchmarks)."""
+        seed = seed if seed is not None else self.fixed_seed
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         if plan is None:
             plan = SetupPlan.from_fortress(self.fortress, FIRST_HEROES)

@@ -172,10 +172,16 @@ class Driver:
         self.then(lambda: self._note("tapped_choice", roel_card))
         self.then(
             lambda: self.play_until(
-                lambda: app.session is not None and app.session.state.round >= 3, 600
+                lambda: (
+                    app.session is not None
+                    and app.session.state.round >= 3
+                    and any(a.kind == "curse" for a in app.announcements)
+                ),
+                900,
             )
         )
         self.then(self.summary)
+        self.queue += queued
 
     def _note(self, key: str, value: Any) -> None:
         self.report[key] = value
