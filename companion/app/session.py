@@ -72,9 +72,9 @@ class GameSession(GameView):
         options = options or GameOptions()
         rules = GameRules(fortress, catalog, options)
         started = new_game(rules, seed, seats)
-        board = board_spec_to_data(fortress.spec)
+        board_data = board_spec_to_data(fortress.spec)
         catalog_data = msgspec.to_builtins(catalog)
-        game_id = log.create_game(started, seats, board, catalog_data, options_data(options))
+        game_id = log.create_game(started, seats, board_data, catalog_data, options_data(options))
         return cls(log, game_id)
 
     @classmethod
