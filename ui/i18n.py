@@ -12,6 +12,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from companion.engine.explain import N_ as N_  # one marker for engine and app templates
+
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "armata"
 LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "fr": "Français"}
@@ -48,11 +50,6 @@ def set_language(language: str) -> None:
 
 def tr(message: str) -> str:
     return _current.gettext(message)
-
-
-def N_(message: str) -> str:
-    """Marks a message for extraction where it is defined; `tr` translates it where shown."""
-    return message
 
 
 def on_change(listener: Callable[[str], None]) -> None:

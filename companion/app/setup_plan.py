@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
+from companion.engine.explain import N_
 from companion.engine.fortress import Fortress
 from companion.engine.game.context import PHYSICAL_STACKS
 from companion.engine.hexgrid import DIRECTIONS, Cell, add, scale
@@ -25,11 +26,6 @@ from companion.errors import SetupError
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 #: Absolute side names; the default fortress names its rooms the same way.
 SIDE_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
-
-
-def N_(message: str) -> str:
-    """Marks a template for translation (extracted by Babel; the app translates it)."""
-    return message
 
 
 NO_DOOR = N_("no corridor reaches this side (R-SET-2)")

@@ -17,6 +17,7 @@ import msgspec
 
 from companion.engine.collapse import collapse
 from companion.engine.components import AdvancedCard, RewardCard, RewardToken
+from companion.engine.explain import N_
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import (
@@ -368,10 +369,6 @@ def decide_in_place(
                 setattr(state, name, getattr(restored, name))
         raise
     return em.events
-
-
-def N_(message: str) -> str:
-    return message
 
 
 #: What the game waits for, per task kind (placeholders: the task's fields). English here; the
