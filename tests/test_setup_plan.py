@@ -70,6 +70,9 @@ def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
     with pytest.raises(SetupError, match="not an outer side"):
         plan.place_ladder(1, "E", 2)
     assert plan.problems() == ["attila has no ladder yet (R-SET-2)"]
+    assert plan.problems(lambda template: "«" + template + "»") == [  # the app's language
+        "«attila has no ladder yet (R-SET-2)»"
+    ]
     plan.place_ladder(1, "W", 3)
     assert plan.problems() == []
     board = load_board(plan.game_board())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,8 @@ SIDE_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 NO_DOOR = N_("no corridor reaches this side (R-SET-2)")
 MARKED = N_("the room's platform has the Strigoi mark (R-SET-2)")
 TAKEN = N_("{hero}'s ladder stands here")
+NO_LADDER = N_("{hero} has no ladder yet (R-SET-2)")
+PLAYER_COUNT = N_("{low}-{high} players (R-SET)")
 
 
 @dataclass(frozen=True)
@@ -232,12 +235,13 @@ class SetupPlan:
         (self.physical.add if physical else self.physical.discard)(stack)
 
     # ----- the result -------------------------------------------------------------------------
-    def problems(self) -> list[str]:
-        """What still stops the game from starting, in words for the players."""
+    def problems(self, translate: Callable[[str], str] = str) -> list[str]:
+        """What still stops the game from starting, in words for the players (`translate` maps
+        each template to the players' language)."""
         found = []
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            found.append(f"{MIN_PLAYERS}-{MAX_PLAYERS} players (R-SET)")
-        found += [f"{s.hero} has no ladder yet (R-SET-2)" for s in self.seats if s.site is None]
+            found.append(translate(PLAYER_COUNT).format(low=MIN_PLAYERS, high=MAX_PLAYERS))
+        found += [translate(NO_LADDER).format(hero=s.hero) for s in self.seats if s.site is None]
         return found
 
     def game_board(self) -> dict[str, Any]:

@@ -98,7 +98,7 @@ class SetupScreen(Screen):
         self.registration.cancel()
         index = PAGES.index(self.page)
         if self.page == "ladders" and self.plan.problems():
-            self.message = "; ".join(self._problem_texts())
+            self.message = "; ".join(self.plan.problems(tr))
             self.rebuild()
             return
         if index == len(PAGES) - 1:
@@ -111,14 +111,6 @@ class SetupScreen(Screen):
         self.page = page
         self.message = ""
         self.rebuild()
-
-    def _problem_texts(self) -> list[str]:
-        texts = [
-            tr("{hero} has no ladder yet (R-SET-2)").format(hero=s.hero)
-            for s in self.plan.seats
-            if s.site is None
-        ]
-        return texts
 
     def _try(self, change: Callable[[], None]) -> None:
         """Apply a change; a refusal is shown as the hint, nothing else changes."""
