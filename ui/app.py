@@ -148,17 +148,10 @@ class ArmataApp(App):
         screen.open(rule)
         self.show("rules")
 
-    def show_game_over(self) -> None:
-        session = self.session
-        if session is None:
-            return
-        over = next(
-            (x for x in reversed(self.log.events(session.game_id)) if isinstance(x, e.GameOver)),
-            None,
-        )
+    def show_game_over(self, state: GameState, over: e.GameOver | None) -> None:
         screen = self.manager.get_screen("gameover")
         assert isinstance(screen, GameOverScreen)
-        screen.show(session.state, over)
+        screen.show(state, over)
         self.show("gameover")
 
     # ----- lifecycle ---------------------------------------------------------------------------
@@ -309,8 +302,9 @@ class ArmataApp(App):
         screen.banner_text = reveal_text(session.state, events)
         screen.command_done()
         self.announcements += self.announcer.after_command(session.rules, before, events)
-        if session.state.phase == "over":
-            self.show_game_over()
+        over = next((x for x in events if isinstance(x, e.GameOver)), None)
+        if over is not None:  # the command's own events say it: no need to read the log back
+            self.show_game_over(session.state, over)
         self._refresh()
 
     def undo(self) -> None:

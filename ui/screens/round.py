@@ -18,11 +18,11 @@ from kivy.uix.screenmanager import Screen
 
 from companion.app.announce import Announcement
 from companion.engine.game import commands as c
-from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation
+from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
 from companion.engine.game.flow import fight_odds
 from companion.engine.game.state import GameState, Task
 from companion.engine.hexgrid import Cell
-from companion.engine.threat import threat_map
+from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
@@ -112,7 +112,7 @@ class RoundScreen(Screen):
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
         if self.fixing:
             self.waiting_text = tr("Tap the space where {hero} really stands.").format(
-                hero=self._fix_hero() or "-"
+                hero=self._waiting_hero() or "-"
             )
         keys = {getattr(item, "key", None) for item in arrange(options)}
         if self.open_group not in keys:
@@ -152,13 +152,14 @@ class RoundScreen(Screen):
         moves = {} if self.fixing else self._moves()
         view.highlight = set(moves)
         view.on_cell = self._on_cell
-        view.crosses = set()
-        view.tints = self._threat_tints() if self.threat_on else {}
+        levels = self._threat_levels() if self.threat_on else {}
+        view.tints = {cell: theme.THREAT[level] for cell, level in levels.items()}
+        view.crosses = {cell for cell, level in levels.items() if level == "deadly"}
         view.lines = self.step_overlay
 
     def _on_cell(self, cell: Cell) -> None:
         if self.fixing:
-            hero = self._fix_hero()
+            hero = self._waiting_hero()
             self.fixing = False
             if hero is not None:
                 self.run(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
@@ -167,15 +168,16 @@ class RoundScreen(Screen):
         if cell in moves:
             self.run(moves[cell])
 
-    def _fix_hero(self) -> str | None:
+    def _waiting_hero(self) -> str | None:
         if self.task is not None and self.task.hero is not None:
             return self.task.hero
         return self.state.active_hero
 
-    def _threat_tints(self) -> dict[Cell, tuple[float, float, float, float]]:
-        """The engine's threat map for the hero the game waits for (the mover)."""
-        hero = self._fix_hero()
-        current = situation(self.rules, self.state)
+    def _threat_levels(self) -> dict[Cell, Level]:
+        """The engine's threat map for the hero the game waits for (the mover), on the
+        situation the app already built for the board view."""
+        hero = self._waiting_hero()
+        current = self.view.situation
         if hero is None or not current.strigoi:
             return {}
         try:
@@ -190,9 +192,7 @@ class RoundScreen(Screen):
             self.rules.catalog.damage(),
             self.rules.options.rules,
         )
-        levels = {cell: threats.level(cell) for cell in threats.cells}
-        self.view.crosses = {cell for cell, level in levels.items() if level == "deadly"}
-        return {cell: theme.THREAT[level] for cell, level in levels.items()}
+        return {cell: threats.level(cell) for cell in threats.cells}
 
     def toggle_threat(self) -> None:
         self.threat_on = not self.threat_on
