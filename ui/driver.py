@@ -209,9 +209,13 @@ class Driver:
         tap(find_button(screen, site.name))  # one per settled frame: the list is rebuilt
         self.queue.insert(0, self.place_ladders)
 
-    def press_first_option(self) -> None:
+    def option_buttons(self) -> list[Button]:
+        """The round screen's option buttons, top first."""
         box = self.app._screen().ids.options
-        tap(next(b for b in reversed(box.children) if isinstance(b, Button)))
+        return [b for b in reversed(box.children) if isinstance(b, Button)]
+
+    def press_first_option(self) -> None:
+        tap(self.option_buttons()[0])
 
     def play_until_announcement(self, limit: int, start: int | None = None) -> None:
         """Decisions by touch, one per settled frame, until a Strigoi step is announced."""
@@ -253,8 +257,7 @@ class Driver:
             cell = (moves[-1].to[0], moves[-1].to[1])
             tap_at(*view.to_window(*view.to_pixel(cell)))
         else:
-            box = self.app._screen().ids.options
-            buttons = [b for b in reversed(box.children) if isinstance(b, Button)]
+            buttons = self.option_buttons()
             commits = [b for b in buttons if getattr(b, "commit", False)]
             tap((commits or buttons)[0])
         self.report["steps"].append(
@@ -328,8 +331,7 @@ class Bench:
             start = time.perf_counter()
             decide(session.rules, session.state, command)
             self.engine_ms.append((time.perf_counter() - start) * 1000)
-            box = self.app._screen().ids.options
-            button = next(b for b in reversed(box.children) if isinstance(b, Button))
+            button = self.driver.option_buttons()[0]
             start = time.perf_counter()
             tap(button)
             if self.app._screen().banner_text:

@@ -23,6 +23,8 @@ from companion.engine.situation import Situation
 from ui import theme
 
 RGBA = tuple[float, float, float, float]
+#: a line through cell centres: the cells, its colour, whether it ends in an arrow head
+OverlayLine = tuple[list[Cell], RGBA, bool]
 
 SQRT3 = math.sqrt(3)
 
@@ -48,7 +50,7 @@ class FortressView(Widget):
         self.highlight: set[Cell] = set()
         self.tints: Mapping[Cell, RGBA] = {}
         self.markers: Mapping[Cell, RGBA] = {}
-        self.lines: list[tuple[list[Cell], RGBA, bool]] = []  # cells, colour, arrow head
+        self.lines: list[OverlayLine] = []
         self.outlined: set[str] = set()
         self.crosses: set[Cell] = set()  # deadly on the threat map: a mark, not colour alone
         self.on_cell: Callable[[Cell], None] = lambda cell: None

@@ -25,7 +25,7 @@ from companion.engine.hexgrid import Cell
 from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
-from ui.fortress_view import FortressView
+from ui.fortress_view import FortressView, OverlayLine
 from ui.i18n import tr
 from ui.labels import PHASES, command_label, group_label, render
 from ui.option_groups import Group, ProtectPicker, arrange
@@ -60,14 +60,12 @@ def status_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def step_lines(
-    rules: GameRules, announcement: Announcement
-) -> list[tuple[list[Cell], tuple[float, float, float, float], bool]]:
+def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine]:
     """The teleport arrow (room to room) and the line of sight (landing centre to the target),
     from the facts the engine's step put in the announcement."""
     facts = announcement.facts
     fortress = rules.fortress
-    lines: list[tuple[list[Cell], tuple[float, float, float, float], bool]] = []
+    lines: list[OverlayLine] = []
     start, to = facts.get("from"), facts.get("to")
     if isinstance(start, str) and isinstance(to, str) and start != to:
         lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
@@ -92,7 +90,7 @@ class RoundScreen(Screen):
         self.picker: ProtectPicker | None = None
         self.showing_why = False
         self.last: Announcement | None = None
-        self.step_overlay: list[tuple[list[Cell], tuple[float, float, float, float], bool]] = []
+        self.step_overlay: list[OverlayLine] = []
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
