@@ -341,6 +341,11 @@ class Bridge:
             self._health[pending.node].errors["resent"] += 1
             self._send_payload(pending.node, pending.payload)
 
+    def ring(self, node: str) -> p.Led | None:
+        """What the node's ring should show now (its last ring command), if anything."""
+        with self._lock:
+            return self._leds.get(node, {}).get(("ring", None))
+
     # ----- health ------------------------------------------------------------------------------
     def health(self) -> list[NodeHealth]:
         with self._lock:

@@ -55,12 +55,17 @@ class MqttEnd:
         self.refusals: list[str] = []  # why the broker refused us, newest last
         self._address = (host, port, keepalive_s)
         self._client_id = client_id
+        self._connecting = False
         self.client = new_client(client_id, username, password)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
 
     def _connect(self) -> None:
+        """Connect in the background (once: the app's link may also be its game publisher)."""
+        if self._connecting:
+            return
+        self._connecting = True
         host, port, keepalive = self._address
         self.client.connect_async(host, port, keepalive)
         self.client.loop_start()
@@ -106,7 +111,44 @@ class MqttEnd:
         self._received(msg)
 
 
-class MqttLink(MqttEnd):
+class GamePublisher(MqttEnd):
+    """The app's client for the game topics only: `armata/<table>/game/event` and the retained
+    `.../game/state`. Enough when the nodes are on serial (or simulated) and the broker serves
+    observers; `MqttLink` adds the nodes on top. Messages published while the broker is away
+    are queued by paho and go out after the reconnect."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        table: str,
+        username: str,
+        password: str,
+        *,
+        client_id: str | None = None,
+        keepalive_s: int = 5,
+    ) -> None:
+        super().__init__(host, port, client_id or f"app-{table}", username, password, keepalive_s)
+        self.table = table
+        self.address = f"{host}:{port}"
+        self.username = username
+
+    def start_publishing(self) -> None:
+        self._connect()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish_game(self, leaf: str, payload: bytes, retain: bool = False) -> bool:
+        """`armata/<table>/game/event` (every game event) or `.../state` (retained)."""
+        info = self.client.publish(game_topic(self.table, leaf), payload, qos=1, retain=retain)
+        return info.rc in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN)  # queued until back
+
+
+class MqttLink(GamePublisher):
+    """The app's link to the nodes of one table (and its game topics)."""
+
     fixed_sources = True
 
     def __init__(
@@ -121,8 +163,9 @@ class MqttLink(MqttEnd):
         keepalive_s: int = 5,
         drops: DropCounter | None = None,
     ) -> None:
-        super().__init__(host, port, client_id or f"app-{table}", username, password, keepalive_s)
-        self.table = table
+        super().__init__(
+            host, port, table, username, password, client_id=client_id, keepalive_s=keepalive_s
+        )
         self.drops = drops or DropCounter()
         self._nodes_seen: set[str] = set()
         self.deliver: Deliver = lambda source, payload: None
@@ -132,17 +175,8 @@ class MqttLink(MqttEnd):
         self.deliver, self.changed = deliver, changed
         self._connect()
 
-    def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
     def send(self, source: str, payload: bytes) -> bool:
         info = self.client.publish(node_topic(self.table, source, "cmd"), payload, qos=1)
-        return info.rc == mqtt.MQTT_ERR_SUCCESS
-
-    def publish_game(self, leaf: str, payload: bytes, retain: bool = False) -> bool:
-        """`armata/<table>/game/event` (every game event) or `.../state` (retained)."""
-        info = self.client.publish(game_topic(self.table, leaf), payload, qos=1, retain=retain)
         return info.rc == mqtt.MQTT_ERR_SUCCESS
 
     def _welcomed(self, client: mqtt.Client) -> None:

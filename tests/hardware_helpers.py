@@ -8,9 +8,14 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.topics import app_user, node_user
 from hardware.mosquitto.provision import provision
@@ -75,3 +80,30 @@ class Broker:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+class Listener:
+    """A screen across the room: a real paho client on `topic`, keeping every message as
+    (topic, decoded JSON, retained)."""
+
+    def __init__(self, broker: Broker, table: str, topic: str, client_id: str) -> None:
+        self.messages: list[tuple[str, Any, bool]] = []
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        self.client.username_pw_set(*broker.app(table))
+        self.client.on_message = lambda c, u, m: self.messages.append(
+            (m.topic, json.loads(m.payload), bool(m.retain))
+        )
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda *args: subscribed.set()
+        self.client.on_connect = lambda c, *args: c.subscribe(topic, 1)
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        if not subscribed.wait(10):
+            raise AssertionError(f"could not subscribe to {topic}")
+
+    def on(self, topic: str) -> list[Any]:
+        return [payload for t, payload, _retained in self.messages if t == topic]
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

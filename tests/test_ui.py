@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
+from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests.conftest import PYTHON, ROOT
+from tests.hardware_helpers import Listener, wait_for
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
@@ -198,14 +200,19 @@ def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     parser.read(unit)
     service = parser["Service"]
-    assert service["ExecStart"].endswith("-m ui --kiosk")
+    assert service["ExecStart"].endswith("-m ui --kiosk $ARMATA_UI_ARGS")
     assert service["Restart"] == "always"
     environment = [  # configparser keeps only the last of repeated keys
-        line.split("=", 1)[1]
+        line.split("=", 1)[1].strip('"')
         for line in unit.read_text().splitlines()
         if line.startswith("Environment=")
     ]
     assert "SDL_VIDEODRIVER=kmsdrm" in environment
+    [ui_args] = [x.split("=", 1)[1] for x in environment if x.startswith("ARMATA_UI_ARGS=")]
+    from ui.__main__ import build_parser
+
+    args = build_parser().parse_args(["--kiosk", *ui_args.split()])
+    assert (args.kiosk, args.nodes) == (True, "serial")  # the real board, not the simulator
     if shutil.which("systemd-analyze"):
         checked = subprocess.run(
             ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True
@@ -219,11 +226,38 @@ def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:
         assert syntax == [], syntax
 
 
-def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(tmp_path: Path) -> None:
+def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type: ignore[no-untyped-def]
+    tmp_path: Path, broker_factory
+) -> None:
     """Setup wizard by touch (a card registered by a tap on the simulated reader), initiative
     by an NFC tap and by touch, turns, Strigoi steps (banner, voice, LEDs on the simulated
-    nodes, game events), phase 3's curse, and on into round 3."""
-    report = ui("round", "04a1b2c3d4e5f6", data=tmp_path)
+    nodes, game events on a real broker), phase 3's curse, and on into round 3."""
+    broker = broker_factory({"t1": []})
+    listener = Listener(broker, "t1", "armata/t1/game/event", "screen-across-the-room")
+    mqtt_flags = ("--mqtt", f"127.0.0.1:{broker.port}", "--table", "t1")
+    credentials = ("--credentials", str(broker.files.credentials))
+    try:
+        report = ui("round", "04a1b2c3d4e5f6", data=tmp_path, flags=mqtt_flags + credentials)
+        sent = report["feed"]["sent"]["event"]
+        wait_for(lambda: len(listener.messages) == sent, 10, f"{sent} game events")
+    finally:
+        listener.stop()
+    assert report["feed"]["failed"] == {}
+    published = listener.on("armata/t1/game/event")
+    said = [m for m in published if m["type"] == "announcement"]
+    assert [m["headline"] for m in said] == report["headlines"]  # the engine's words, English
+    assert [m["kind"] for m in said] == report["announcements"]
+    events = [m["event"] for m in published if m["type"] == "event"]
+    assert events[0] == "game_started" and "cards_revealed" in events
+    assert all(m["card"] == "" for m in published if m.get("event") == "card_chosen")
+    assert not any("seed" in m.get("state", {}) for m in published)
+    late = Listener(broker, "t1", "armata/t1/game/state", "screen-switched-on-later")
+    try:
+        wait_for(lambda: bool(late.messages), 10, "the retained game state")
+    finally:
+        late.stop()
+    state = late.messages[0][1]["state"]
+    assert (state["round"], state["event_count"]) == (3, report["game"]["events"])
     assert report["tapped_choice"].startswith("roel/")  # chosen by the tap, not by touch
     game = report["game"]
     assert game["round"] == 3 and game["screen"] == "round"
@@ -252,3 +286,69 @@ def test_translations_keep_every_placeholder() -> None:
                     lang,
                     message.id,
                 )
+
+
+def _node_simulator(*args: str) -> subprocess.Popen[str]:
+    """The board's nodes in their own process (`python -m firmware_bridge.sim`), as real
+    hardware would be: the app finds them on its own."""
+    process = subprocess.Popen(
+        [PYTHON, "-m", "firmware_bridge.sim", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    process.stdout.readline()  # its first line: where the nodes are
+    return process
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    assert process.stdin is not None
+    process.stdin.write("quit\n")
+    process.stdin.close()
+    process.wait(timeout=10)
+
+
+def _online_rows(text: str) -> list[str]:
+    return [line.split()[0] for line in text.splitlines() if " online " in line]
+
+
+def test_the_app_finds_real_nodes_on_serial_ports(tmp_path: Path) -> None:
+    ttys = tmp_path / "ttys"
+    nodes = _node_simulator("--dir", str(ttys))
+    try:
+        flags = ("--nodes", "serial", "--serial-glob", str(ttys / "tty-*"))
+        report = ui("health", data=tmp_path / "data", flags=flags)
+    finally:
+        _stop(nodes)
+    shown = report["hardware"]
+    assert sorted(_online_rows(shown)) == sorted(node_ids(DEFAULT_ROOMS))
+    assert "broker: none configured" in shown
+
+
+def test_the_app_talks_to_nodes_and_observers_over_the_broker(  # type: ignore[no-untyped-def]
+    tmp_path: Path, broker_factory
+) -> None:
+    broker = broker_factory({"t1": node_ids(DEFAULT_ROOMS)})
+    address = ("--mqtt", f"127.0.0.1:{broker.port}", "--table", "t1")
+    credentials = ("--credentials", str(broker.files.credentials))
+    nodes = _node_simulator(*address, *credentials)
+    try:
+        report = ui("health", data=tmp_path, flags=("--nodes", "mqtt", *address, *credentials))
+    finally:
+        _stop(nodes)
+    shown = report["hardware"]
+    assert sorted(_online_rows(shown)) == sorted(node_ids(DEFAULT_ROOMS))
+    assert f"broker: 127.0.0.1:{broker.port} as app.t1, connected" in shown
+
+
+def test_a_wrong_broker_setting_is_refused_with_the_file_and_field(tmp_path: Path) -> None:
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text('{"users": {}}')
+    flags = ("--mqtt", "127.0.0.1:1883", "--table", "t9", "--credentials", str(credentials))
+    done = subprocess.run(
+        [PYTHON, "-m", "ui", *flags], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 2
+    assert f"{credentials}: users.app.t9: missing" in done.stderr

@@ -10,6 +10,7 @@ Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
   report             report the game and screen as the app started (with --kiosk: resumed)
+  health             wait until every node is online, open the Hardware screen, report its text
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
@@ -22,9 +23,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.app.hardware import BoardHardware
+    from firmware_bridge.mqtt_link import GamePublisher
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ui")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
@@ -36,7 +42,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", nargs="+", metavar="ARG")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
+    parser.add_argument(
+        "--mqtt", metavar="HOST:PORT", help="publish the game on this broker (docs/protocol.md)"
+    )
+    parser.add_argument("--table", default="t1", help="the table id of the MQTT topics")
+    parser.add_argument(
+        "--credentials", type=Path, help="credentials.json from hardware/mosquitto/provision.py"
+    )
+    parser.add_argument(
+        "--nodes",
+        choices=("simulated", "serial", "mqtt"),
+        default="simulated",
+        help="the board's nodes: simulated (default), on USB serial, or on the --mqtt broker",
+    )
+    parser.add_argument(
+        "--serial-glob", default="/dev/ttyACM*", help="the nodes' serial ports (--nodes serial)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    hardware, publisher = _hardware(parser, args)
     width, height = args.size.split("x")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -54,19 +82,57 @@ def main(argv: list[str] | None = None) -> int:
     from ui.tts import Silent
 
     # scripts are silent (their sentences are still recorded); the table app speaks
-    app = ArmataApp(speaker=Silent() if args.script else None, resume_last=args.kiosk)
+    app = ArmataApp(
+        hardware=hardware,
+        speaker=Silent() if args.script else None,
+        resume_last=args.kiosk,
+        publisher=publisher,
+    )
     if args.script:
         _script(app, args.script, args.seed, args.out)
     else:
         from ui.app import data_dir
 
         print(
-            "Armata Strigoi table companion: a simulated board (8 nodes on pseudo-terminals), "
+            f"Armata Strigoi table companion: {app.hardware.description}, "
             f"game log and settings in {data_dir() / 'companion.db'}",
             flush=True,
         )
     app.run()
     return 0
+
+
+def _hardware(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[BoardHardware | None, GamePublisher | None]:
+    """The nodes of `--nodes` (None: the app's simulated board) and the broker client of
+    `--mqtt` (None without it: the game events stay in the app). With `--nodes mqtt` one client
+    serves both."""
+    from companion.app.hardware import BoardHardware
+    from companion.boardfile import load_board_file
+    from firmware_bridge.access import broker_access
+    from firmware_bridge.errors import BrokerAccessError
+    from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+    from firmware_bridge.topics import app_user
+
+    rooms = load_board_file().rooms
+    if args.mqtt is None:
+        if args.nodes == "mqtt":
+            parser.error("--nodes mqtt needs --mqtt and --credentials")
+        serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+        return serial, None
+    if args.credentials is None:
+        parser.error("--mqtt needs --credentials")
+    try:
+        access = broker_access(args.mqtt, args.credentials, app_user(args.table))
+    except BrokerAccessError as error:
+        parser.error(str(error))
+    where = (access.host, access.port, args.table, access.username, access.password)
+    if args.nodes == "mqtt":
+        link = MqttLink(*where)
+        return BoardHardware.mqtt(rooms, link), link
+    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+    return serial, GamePublisher(*where)
 
 
 def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:
@@ -121,6 +187,8 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         return
     elif name == "report":
         driver.then(driver.summary)
+    elif name == "health":
+        driver.health()
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)

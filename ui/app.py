@@ -7,6 +7,7 @@ around the platforms on screen, and its health feeds the Hardware screen.
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 
 from kivy.app import App
@@ -16,7 +17,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from companion.app.announce import Announcement, Announcer, LedCue, show_cue
-from companion.app.hardware import health_view
+from companion.app.feed import GameFeed
+from companion.app.hardware import BoardHardware, broker_status, health_view
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.taps import Registration, Tap, TapFilter
@@ -33,7 +35,8 @@ from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
-from firmware_bridge.board import SimulatedBoard, node_ids, room_node
+from firmware_bridge.board import SimulatedBoard, room_node
+from firmware_bridge.mqtt_link import GamePublisher
 from ui import i18n
 from ui.fortress_view import FortressView
 from ui.labels import waiting_label
@@ -71,17 +74,19 @@ class ArmataApp(App):
 
     def __init__(
         self,
-        simulated_board: bool = True,
+        hardware: BoardHardware | None = None,
         speaker: Speaker | None = None,
         resume_last: bool = False,
+        publisher: GamePublisher | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
         self.fortress = load_board_file()
         self.catalog = load_catalog()
         self.situation = demo_situation(self.fortress)
-        self.board: SimulatedBoard | None = None
-        self.simulated_board = simulated_board
+        #: the nodes; by default the simulated board (its LED rings drawn around the platforms)
+        self.hardware = hardware or BoardHardware.simulated_board(self.fortress.rooms)
+        self.board: SimulatedBoard | None = self.hardware.simulated
         self.manager = ScreenManager(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
@@ -97,10 +102,12 @@ class ArmataApp(App):
         self.registration = Registration(self.registry)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
-        self.published: list[bytes] = []
         self.refusals: list[str] = []
+        self.publisher = publisher  # the broker's game topics; None: the events stay in the app
+        self.published: deque[tuple[str, bytes]] = deque(maxlen=200)  # the newest, for a look
+        self.feed = GameFeed(self._publish)
         self.announcer = Announcer(
-            self._banner, self._speak, self._led, self.published.append, i18n.tr
+            self._banner, self._speak, self._led, self.feed.announcement, i18n.tr
         )
 
     # ----- kv helpers --------------------------------------------------------------------------
@@ -176,20 +183,16 @@ class ArmataApp(App):
         self.can_resume = self.log.last_unfinished() is not None
         if self.resume_last and self.can_resume:
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
-        if self.simulated_board:
-            self.board = SimulatedBoard(
-                node_ids(self.fortress.rooms), on_event=self._node_message
-            ).start()
-            Clock.schedule_interval(self._poll_hardware, 0.25)
+        if self.publisher is not None:
+            self.publisher.start_publishing()
+        self.hardware.start(self._node_message)
+        Clock.schedule_interval(self._poll_hardware, 0.25)
         return self.manager
 
     def _poll_hardware(self, _dt: float = 0) -> None:
-        if self.board is None:
-            return
         leds = {}
         for room in self.fortress.rooms:
-            node = self.board.nodes.get(room_node(room))
-            ring = node.ring if node is not None else None
+            ring = self.hardware.ring(room_node(room))
             leds[room] = ring.colour if ring is not None and ring.pattern != "off" else None
         if leds != dict(self.fortress_view.leds):
             for view in (self.fortress_view, self.game_view):
@@ -198,7 +201,7 @@ class ArmataApp(App):
         if self.manager.current == "hardware":  # only where it is seen
             screen = self.manager.get_screen("hardware")
             assert isinstance(screen, HardwareScreen)
-            screen.show_health(health_view(self.board.bridge))
+            screen.show_health(health_view(self.hardware.bridge, broker_status(self.publisher)))
 
     # ----- node events (from the bridge's threads) ------------------------------------------------
     def _node_message(self, message: p.Message) -> None:
@@ -274,6 +277,7 @@ class ArmataApp(App):
         )
         self.game_view.fortress = self.session.rules.fortress
         self.can_resume = True
+        self.feed.after_command(self.session.state, self.session.log.events(self.session.game_id))
         self._refresh()
         self.show("round")
 
@@ -284,6 +288,7 @@ class ArmataApp(App):
         )
         if self.session is not None:
             self.game_view.fortress = self.session.rules.fortress
+            self.feed.state(self.session.state)
             self._refresh()
             self.show("round" if self.session.state.phase != "over" else "home")
 
@@ -301,6 +306,7 @@ class ArmataApp(App):
         screen = self._screen()
         screen.banner_text = reveal_text(session.state, events)
         screen.command_done()
+        self.feed.after_command(session.state, events)
         self.announcements += self.announcer.after_command(session.rules, before, events)
         over = next((x for x in events if isinstance(x, e.GameOver)), None)
         if over is not None:  # the command's own events say it: no need to read the log back
@@ -310,6 +316,7 @@ class ArmataApp(App):
     def undo(self) -> None:
         if self.session is not None and self.session.head > 1:
             self.session.undo()
+            self.feed.state(self.session.state)
             self._refresh()
 
     def _screen(self) -> RoundScreen:
@@ -340,10 +347,17 @@ class ArmataApp(App):
         self.speaker.say(text, self.lang)
 
     def _led(self, cue: LedCue) -> None:
-        if self.board is not None and cue.node in self.board.nodes:
-            show_cue(self.board.bridge, cue)
+        if cue.node in self.hardware.bridge.known:
+            show_cue(self.hardware.bridge, cue)
+
+    def _publish(self, leaf: str, payload: bytes, retain: bool) -> bool:
+        self.published.append((leaf, payload))
+        if self.publisher is None:
+            return True
+        return self.publisher.publish_game(leaf, payload, retain)
 
     def on_stop(self) -> None:
-        if self.board is not None:
-            self.board.stop()
+        self.hardware.stop()
+        if self.publisher is not None:
+            self.publisher.stop()
         self.log.close()

@@ -124,6 +124,20 @@ class Driver:
             raise AssertionError(f"waited in vain for {what}")
         self.queue.insert(0, lambda: self.wait_until(what, done, frames - 1))
 
+    def health(self) -> None:
+        """Queue: wait for every node (and the broker, when there is one) to be up, open the
+        Hardware screen and report the text it shows."""
+        app = self.app
+
+        def up() -> bool:
+            nodes = all(h.online for h in app.hardware.bridge.health())
+            return nodes and (app.publisher is None or app.publisher.connected.is_set())
+
+        self.then(lambda: self.wait_until("every node online", up, frames=3000))
+        self.then(lambda: app.show("hardware"))
+        self.then(lambda: self._note("hardware", app.manager.get_screen("hardware").table_text))
+        self.then(lambda: self.shoot("hardware"))
+
     def full_round(self, uid: str) -> None:
         """Queue the issue's end-to-end round: the setup wizard by touch (a card registered by
         a simulated NFC tap), initiative by an NFC tap and by touch, turns and Strigoi steps by
@@ -281,7 +295,9 @@ class Driver:
         )
         self.report["announcements"] = [a.kind for a in self.app.announcements]
         self.report["headlines"] = [a.headline for a in self.app.announcements]
-        self.report["published"] = len(self.app.published)
+        feed = self.app.feed
+        self.report["published"] = feed.sent["announcement"]
+        self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}
         self.report["spoken"] = list(getattr(self.app.speaker, "said", []))
         self.report["refusals"] = list(self.app.refusals)
         self.report["leds"] = (

@@ -1,13 +1,19 @@
-"""The board hardware as the app sees it: the health view, and the simulated board that stands in
-for real nodes when there are none (the embedded default of `./setup.sh run`)."""
+"""The board hardware as the app sees it: the nodes (real on serial or MQTT, or the simulated
+board that stands in when there are none, the embedded default of `./setup.sh run`) and the
+health view."""
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from firmware_bridge.bridge import Bridge
+from firmware_bridge import protocol as p
+from firmware_bridge.board import SimulatedBoard, node_ids
+from firmware_bridge.bridge import Bridge, OnEvent
+from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+from firmware_bridge.serial_link import SerialLink
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,7 @@ class NodeRow:
 class HealthView:
     nodes: list[NodeRow]
     dropped: dict[str, int] = field(default_factory=dict)  # refused input, by reason
+    broker: str = ""
 
     def lines(self) -> list[str]:
         out = [f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors"]
@@ -37,10 +44,23 @@ class HealthView:
             out.append(f"{row.node:9} {row.kind:12} {state:8} {seen:>8} {rtt:>11}  {errors}")
         dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
         out.append(f"refused input: {dropped}")
+        if self.broker:
+            out.append(self.broker)
         return out
 
 
-def health_view(bridge: Bridge) -> HealthView:
+def broker_status(publisher: GamePublisher | None) -> str:
+    """One line on where the game events go."""
+    if publisher is None:
+        return "broker: none configured (game events stay in the app; see --mqtt)"
+    where = f"broker: {publisher.address} as {publisher.username}"
+    if publisher.connected.is_set():
+        return f"{where}, connected"
+    refused = f" (refused: {publisher.refusals[-1]})" if publisher.refusals else ""
+    return f"{where}, not connected{refused}; events queued until it is back"
+
+
+def health_view(bridge: Bridge, broker: str = "") -> HealthView:
     now = time.monotonic()
     rows = [
         NodeRow(
@@ -59,4 +79,54 @@ def health_view(bridge: Bridge) -> HealthView:
     link_drops = getattr(bridge.link, "drops", None)
     if link_drops is not None and link_drops is not bridge.drops:
         dropped.update(link_drops.counts)
-    return HealthView(rows, dict(dropped))
+    return HealthView(rows, dict(dropped), broker)
+
+
+class BoardHardware:
+    """The nodes the app talks to: a bridge on a link, and the simulated board behind it when
+    there is no real one. `start(on_event)` wires the node messages to the app; `ring(node)` is
+    what a platform's LED ring shows, for the screen."""
+
+    def __init__(self, bridge: Bridge, description: str, simulated: SimulatedBoard | None = None):
+        self.bridge = bridge
+        self.description = description
+        self.simulated = simulated
+
+    @classmethod
+    def simulated_board(cls, rooms: Iterable[str]) -> BoardHardware:
+        nodes = node_ids(rooms)
+        board = SimulatedBoard(nodes)
+        return cls(
+            board.bridge, f"a simulated board ({len(nodes)} nodes on pseudo-terminals)", board
+        )
+
+    @classmethod
+    def serial(cls, rooms: Iterable[str], pattern: str) -> BoardHardware:
+        """Real nodes on USB serial ports matching `pattern`, found by their hello (hot-plug)."""
+        nodes = node_ids(rooms)
+        link = SerialLink(pattern=pattern)
+        return cls(Bridge(link, nodes), f"{len(nodes)} nodes on serial ports {pattern}")
+
+    @classmethod
+    def mqtt(cls, rooms: Iterable[str], link: MqttLink) -> BoardHardware:
+        nodes = node_ids(rooms)
+        return cls(Bridge(link, nodes), f"{len(nodes)} nodes on the broker {link.address}")
+
+    def start(self, on_event: OnEvent) -> None:
+        self.bridge.on_event = on_event
+        if self.simulated is not None:
+            self.simulated.start()
+        else:
+            self.bridge.start()
+
+    def stop(self) -> None:
+        if self.simulated is not None:
+            self.simulated.stop()
+        else:
+            self.bridge.stop()
+
+    def ring(self, node: str) -> p.Led | None:
+        if self.simulated is not None:  # what the simulated node really shows
+            sim = self.simulated.nodes.get(node)
+            return sim.ring if sim is not None else None
+        return self.bridge.ring(node)  # what the real node was last told to show

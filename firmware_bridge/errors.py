@@ -1,0 +1,11 @@
+"""The bridge's error root (the bridge stands alone: it does not import the companion)."""
+
+from __future__ import annotations
+
+
+class BridgeError(Exception):
+    """Root of every error the bridge raises on purpose."""
+
+
+class BrokerAccessError(BridgeError, ValueError):
+    """The broker address or credentials file cannot be used as given."""
