@@ -1,8 +1,9 @@
 """Touchscreen app speed under Xvfb, each figure next to a baseline from the same run:
 cold start to the first interactive frame (goal <= 3 s; baseline: a bare Kivy window), fortress
 redraw after an event (goal median <= 16 ms; baseline: clearing and drawing one rectangle), card
-tap to announcement banner for Strigoi steps (goal p99 <= 50 ms, engine included; baseline: the
-engine's decide alone), resident memory after a long game (goal <= 200 MB; baseline: at start).
+tap to announcement banner for Strigoi steps, until the frame showing it is drawn (goal p99
+<= 50 ms, engine included; baselines: a frame where only the banner text changes, and the engine's
+decide alone), resident memory after a long game (goal <= 200 MB; baseline: at start).
 
     python benchmarks/ui.py [--quick]
 """
@@ -93,12 +94,14 @@ def main() -> int:
         f"p99 {percentile(redraw, 0.99):6.2f} ms   goal median <= 16   baseline: one rectangle "
         f"{statistics.median(bare):.3f} ms   ({len(redraw)} redraws)"
     )
-    taps, engine = bench["tap_to_banner_ms"], bench["engine_ms"]
+    taps, engine, frame = bench["tap_to_banner_ms"], bench["engine_ms"], bench["banner_frame_ms"]
     if taps:
         print(
             f"{'tap to announcement banner':32} median {statistics.median(taps):6.2f} ms  "
-            f"p99 {percentile(taps, 0.99):6.2f} ms   goal p99 <= 50   baseline: engine decide "
-            f"p99 {percentile(engine, 0.99):.2f} ms   ({len(taps)} Strigoi steps)"
+            f"p99 {percentile(taps, 0.99):6.2f} ms   goal p99 <= 50   baseline: a frame changing "
+            f"only the banner p99 {percentile(frame, 0.99):.2f} ms, engine decide "
+            f"p99 {percentile(engine, 0.99):.2f} ms   "
+            f"({len(taps)} Strigoi steps, each to its drawn frame)"
         )
     print(
         f"{'resident memory after the game':32} {bench['rss_end_mb']:7.1f} MB      goal <= 200    "

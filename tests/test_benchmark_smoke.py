@@ -60,4 +60,5 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
         "resident memory after the game",
     ):
         assert label in out, label
-    assert "baseline: bare Kivy window" in out and "baseline: engine decide" in out
+    assert "baseline: bare Kivy window" in out and "engine decide" in out
+    assert "baseline: a frame changing only the banner" in out

@@ -172,6 +172,8 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         for _ in range(int(rest[0])):
             driver.then(bench.measure_step)
         driver.then(bench.measure_bare_redraw)
+        for _ in range(30):
+            driver.then(bench.measure_banner_frame)
         driver.then(bench.report)
     elif name == "first-frame":
         import json

@@ -307,11 +307,17 @@ class ArmataApp(App):
         screen.banner_text = reveal_text(session.state, events)
         screen.command_done()
         self.feed.after_command(session.state, events)
-        self.announcements += self.announcer.after_command(session.rules, before, events)
+        announced = self.announcer.after_command(session.rules, before, events)
+        self.announcements += announced
         over = next((x for x in events if isinstance(x, e.GameOver)), None)
         if over is not None:  # the command's own events say it: no need to read the log back
             self.show_game_over(session.state, over)
-        self._refresh()
+        if announced or screen.banner_text:
+            # the banner goes up in this frame; the new options and board follow in the next
+            # (building them takes longer than a frame); until then the old options are inert
+            Clock.schedule_once(lambda _dt: self._refresh(), 0)
+        else:
+            self._refresh()
 
     def undo(self) -> None:
         if self.session is not None and self.session.head > 1:

@@ -9,10 +9,21 @@ arrow, its line of sight), `outlined` rings whole rooms (the room being edited).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Ellipse,
+    Fbo,
+    Line,
+    PopMatrix,
+    PushMatrix,
+    Rectangle,
+    Translate,
+)
 from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
@@ -21,10 +32,18 @@ from companion.engine.fortress import Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from ui import theme
+from ui.mesh_batch import RGBA, MeshBatch, Shape
 
-RGBA = tuple[float, float, float, float]
 #: a line through cell centres: the cells, its colour, whether it ends in an arrow head
 OverlayLine = tuple[list[Cell], RGBA, bool]
+SPACE_COLOURS: dict[str, RGBA] = {
+    "red": theme.RED_ENCOUNTER,
+    "grey": theme.GREY_ENCOUNTER,
+    "stairs": theme.STAIRS,
+}
+MARK: RGBA = (0, 0, 0, 0.6)  # the shape on an encounter or stairs space
+CROSS: RGBA = (0, 0, 0, 0.8)  # deadly on the threat map
+FIGHT: RGBA = (1, 1, 1, 0.9)  # a fight marker (R-ENC)
 
 SQRT3 = math.sqrt(3)
 
@@ -58,6 +77,7 @@ class FortressView(Widget):
         self.size_px = 10.0
         self.origin = (0.0, 0.0)
         self._initials: dict[tuple[str, int], Texture] = {}  # rendered once per name and size
+        self._fbo: Fbo | None = None
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
@@ -86,30 +106,37 @@ class FortressView(Widget):
         q = px / SQRT3 - r / 2
         return axial_round(q, r)
 
-    def _corners(self, cell: Cell, shrink: float = 0.95) -> list[float]:
-        cx, cy = self.to_pixel(cell)
-        points = []
-        for k in range(6):
-            angle = math.radians(60 * k + 30)
-            points += [
-                cx + self.size_px * shrink * math.cos(angle),
-                cy + self.size_px * shrink * math.sin(angle),
-            ]
-        return points
-
     # ----- drawing -----------------------------------------------------------------------------
     def redraw(self, *_: object) -> None:
+        """Draw the board into an offscreen buffer, shown as one texture: the frames between
+        two events (a banner, a button press) cost one rectangle instead of every space."""
         if self.width <= 1 or self.height <= 1:
             return
         self._layout()
+        size = (int(self.width), int(self.height))
+        if self._fbo is None or tuple(self._fbo.size) != size:
+            self._fbo = Fbo(size=size)
+        fbo = self._fbo
+        fbo.clear()
+        with fbo:
+            ClearColor(*theme.BACKGROUND)
+            ClearBuffers()
+            PushMatrix()
+            Translate(-self.x, -self.y)  # the drawing below is in window coordinates
+        self._draw(fbo)
+        with fbo:
+            PopMatrix()
+        self.canvas.clear()
+        self.canvas.add(fbo)
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=fbo.texture, pos=self.pos, size=size)
+
+    def _draw(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         figures = self.situation.occupants(self.fortress)
-        self.canvas.clear()
-        with self.canvas:
-            Color(*theme.BACKGROUND)
-            Rectangle(pos=self.pos, size=self.size)
-            for cell in tables.spaces:
-                self._space(cell)
+        self._spaces(target, tables.spaces)
+        with target:
             for room in self.outlined:
                 if room in self.fortress.rooms:
                     self._outline(room)
@@ -123,50 +150,63 @@ class FortressView(Widget):
             for cells, colour, arrow in self.lines:
                 self._line(cells, colour, arrow)
 
-    def _space(self, cell: Cell) -> None:
-        feature = self.fortress.feature(cell, self.situation.board)
-        on_platform = self.fortress.on_platform(cell, self.situation.board) is not None
-        colour = {
-            "red": theme.RED_ENCOUNTER,
-            "grey": theme.GREY_ENCOUNTER,
-            "stairs": theme.STAIRS,
-        }.get(feature or "", theme.PLATFORM_SPACE if on_platform else theme.SPACE)
-        corners = self._corners(cell)
-        centre = self.to_pixel(cell)
-        vertices = [centre[0], centre[1], 0, 0]
-        for k in range(6):
-            vertices += [corners[2 * k], corners[2 * k + 1], 0, 0]
-        vertices += [corners[0], corners[1], 0, 0]
-        Color(*(theme.ACCENT if cell in self.highlight else colour))
-        Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
-        if cell in self.tints:
-            Color(*self.tints[cell])
-            Mesh(vertices=vertices, indices=list(range(8)), mode="triangle_fan")
-        Color(*theme.OUTLINE)
-        Line(points=corners, close=True, width=1)
+    def _spaces(self, target: Fbo, cells: Iterable[Cell]) -> None:
+        """Every space: fill by feature (highlight, tint), outline, and a shape mark so red and
+        grey differ by more than colour; crosses (deadly) and fight markers on top."""
+        board = self.situation.board
+        fills, marks = MeshBatch(), MeshBatch()
+        corners = self._hexagon(0.95)
+        hexagon = Shape.polygon(corners)
+        outline = Shape.ring(corners, self._hexagon(0.95 - 1.0 / max(self.size_px, 1.0)))
         mark = self.size_px * 0.3
-        cx, cy = centre
-        if feature == "red":  # a triangle: red and grey differ by shape, not only colour
-            Color(0, 0, 0, 0.6)
-            Line(
-                points=[cx, cy + mark, cx - mark, cy - mark * 0.7, cx + mark, cy - mark * 0.7],
-                close=True,
-                width=1.2,
-            )
-        elif feature == "grey":  # a dot
-            Color(0, 0, 0, 0.6)
-            Ellipse(pos=(cx - mark / 2, cy - mark / 2), size=(mark, mark))
-        elif feature == "stairs":
-            Color(0, 0, 0, 0.6)
-            for k in (-1, 0, 1):
-                Line(points=[cx - mark, cy + k * mark / 2, cx + mark, cy + k * mark / 2], width=1)
-        if cell in self.crosses:
-            Color(0, 0, 0, 0.8)
-            Line(points=[cx - mark, cy, cx + mark, cy], width=1.5)
-        if cell in self.situation.fight_markers:
-            Color(1, 1, 1, 0.9)
-            Line(points=[cx - mark, cy - mark, cx + mark, cy + mark], width=1.5)
-            Line(points=[cx - mark, cy + mark, cx + mark, cy - mark], width=1.5)
+        thin = max(1.0, self.size_px * 0.06)
+        for cell in cells:
+            cx, cy = self.to_pixel(cell)
+            feature = self.fortress.feature(cell, board)
+            if cell in self.highlight:
+                colour = theme.ACCENT
+            elif feature is not None and feature in SPACE_COLOURS:
+                colour = SPACE_COLOURS[feature]
+            elif self.fortress.on_platform(cell, board) is not None:
+                colour = theme.PLATFORM_SPACE
+            else:
+                colour = theme.SPACE
+            fills.stamp(colour, hexagon, cx, cy)
+            marks.stamp(theme.OUTLINE, outline, cx, cy)
+            if feature == "red":  # a triangle
+                marks.polygon(
+                    MARK, (cx, cy + mark, cx - mark, cy - mark * 0.7, cx + mark, cy - mark * 0.7)
+                )
+            elif feature == "grey":  # a dot
+                marks.circle(MARK, cx, cy, mark / 2, sides=10)
+            elif feature == "stairs":  # steps
+                for k in (-1, 0, 1):
+                    y = cy + k * mark / 2
+                    marks.segment(MARK, cx - mark, y, cx + mark, y, thin)
+            if cell in self.crosses:
+                marks.segment(CROSS, cx - mark, cy, cx + mark, cy, thin * 2)
+            if cell in self.situation.fight_markers:
+                marks.segment(FIGHT, cx - mark, cy - mark, cx + mark, cy + mark, thin * 1.5)
+                marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
+        tints = MeshBatch()  # over the fills, under the outlines and marks
+        spaces = self.fortress.tables(board).adjacency
+        for cell, tint in self.tints.items():
+            if cell in spaces:
+                tints.stamp(tint, hexagon, *self.to_pixel(cell))
+        fills.draw_into(target)
+        tints.draw_into(target)
+        marks.draw_into(target)
+
+    def _hexagon(self, shrink: float) -> list[float]:
+        """A pointy-top hexagon's corners around (0, 0) at the current size."""
+        points: list[float] = []
+        for k in range(6):
+            angle = math.radians(60 * k + 30)
+            points += [
+                self.size_px * shrink * math.cos(angle),
+                self.size_px * shrink * math.sin(angle),
+            ]
+        return points
 
     def _ring(self, room: str, colour: str) -> None:
         cx, cy = self.to_pixel(self.fortress.centre(room))

@@ -15,6 +15,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.app.announce import Announcement
 from companion.engine.game import commands as c
@@ -91,6 +92,8 @@ class RoundScreen(Screen):
         self.showing_why = False
         self.last: Announcement | None = None
         self.step_overlay: list[OverlayLine] = []
+        self.stale = True  # no options until the app shows the first ones
+        self._pool: list[Widget] = []  # option buttons off screen, ready to be reused
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
@@ -106,6 +109,7 @@ class RoundScreen(Screen):
     ) -> None:
         self.rules, self.state, self.task, self.options = rules, state, task, options
         self.waiting, self.run = waiting, run
+        self.stale = False
         self.status_text = status_text(state)
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
         if self.fixing:
@@ -123,6 +127,10 @@ class RoundScreen(Screen):
         self._board()
         self._fill()
 
+    def _choose(self, command: c.Command) -> None:
+        if not self.stale:  # a second tap before the new options are shown is not a choice
+            self.run(command)
+
     def announced(self, announcement: Announcement, headline: str) -> None:
         self.banner_text = headline
         if announcement.kind == "strigoi_step":
@@ -131,7 +139,9 @@ class RoundScreen(Screen):
             self.can_explain = bool(announcement.reasons)
 
     def command_done(self) -> None:
-        """A new command: the last step's arrow and sight line go, "Why?" stays available."""
+        """A new command: the last step's arrow and sight line go, "Why?" stays available. The
+        options on screen belong to the state before it until the app shows the new ones."""
+        self.stale = True
         self.step_overlay = []
         self.showing_why = False
 
@@ -160,11 +170,11 @@ class RoundScreen(Screen):
             hero = self._waiting_hero()
             self.fixing = False
             if hero is not None:
-                self.run(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
+                self._choose(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
             return
         moves = self._moves()
         if cell in moves:
-            self.run(moves[cell])
+            self._choose(moves[cell])
 
     def _waiting_hero(self) -> str | None:
         if self.task is not None and self.task.hero is not None:
@@ -209,6 +219,7 @@ class RoundScreen(Screen):
     # ----- the options -------------------------------------------------------------------------
     def _fill(self) -> None:
         box = self.ids.options
+        self._pool += [w for w in box.children if getattr(w, "pooled", False)]
         box.clear_widgets()
         if self.showing_why and self.last is not None:
             self._why(box)
@@ -217,7 +228,8 @@ class RoundScreen(Screen):
         if self.open_group is not None:
             group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
             for command in group.commands:
-                self._button(box, command_label(command), lambda command=command: self.run(command))
+                choose = lambda command=command: self._choose(command)  # noqa: E731
+                self._button(box, command_label(command), choose)
             self._button(box, tr("Close"), self._close_group, muted=True)
             return
         if self.picker is not None:
@@ -231,7 +243,7 @@ class RoundScreen(Screen):
                 text = command_label(item)
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
-                self._button(box, text, lambda item=item: self.run(item))
+                self._button(box, text, lambda item=item: self._choose(item))
 
     def _odds(self, fight: c.Fight) -> str:
         """The fight helper: strength with these rewards against the monster's (engine)."""
@@ -266,7 +278,7 @@ class RoundScreen(Screen):
                 if not command.sources
                 else tr("{hero}: block with the chosen").format(hero=hero)
             )
-            self._button(box, text, lambda: self.run(command), commit=True)
+            self._button(box, text, lambda: self._choose(command), commit=True)
         else:
             box.add_widget(Factory.InfoLabel(text=tr("The rules do not allow this combination.")))
 
@@ -303,9 +315,14 @@ class RoundScreen(Screen):
         muted: bool = False,
         commit: bool = False,
     ) -> None:
-        button = Factory.OptionButton(text=text)
+        if self._pool:  # reused: building a button (kv rules, a new text texture) is slow
+            button = self._pool.pop()
+            button.text = text
+        else:
+            button = Factory.OptionButton(text=text)
+            button.pooled = True
+            button.bind(on_release=lambda b: b.action())
+        button.action = action
         button.commit = commit  # the picker's "block" button: what a scripted player taps
-        if muted:
-            button.background_color = theme.BACKGROUND
-        button.bind(on_release=lambda _b: action())
+        button.background_color = theme.BACKGROUND if muted else theme.PANEL
         box.add_widget(button)
