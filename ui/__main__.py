@@ -169,11 +169,12 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
 
         bench = Bench(driver)
         driver.then(lambda: app.new_game(seed))  # type: ignore[attr-defined]
+        for _ in range(30):  # on the round screen, before the game could end
+            driver.then(bench.measure_banner_frame)
         for _ in range(int(rest[0])):
             driver.then(bench.measure_step)
         driver.then(bench.measure_bare_redraw)
-        for _ in range(30):
-            driver.then(bench.measure_banner_frame)
+        driver.then(lambda: bench.rest(3.0))
         driver.then(bench.report)
     elif name == "first-frame":
         import json

@@ -7,7 +7,6 @@ around the platforms on screen, and its health feeds the Hardware screen.
 from __future__ import annotations
 
 import os
-from collections import deque
 from pathlib import Path
 
 from kivy.app import App
@@ -40,6 +39,7 @@ from firmware_bridge.mqtt_link import GamePublisher
 from ui import i18n
 from ui.fortress_view import FortressView
 from ui.labels import waiting_label
+from ui.memory import release_free_memory
 from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
 from ui.screens.history import HistoryScreen
@@ -49,6 +49,9 @@ from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
 from ui.tts import SettingsVoice, Speaker
+
+#: Seconds without a command before freed memory is given back (ui/memory.py).
+IDLE_TRIM_S = 2.0
 
 #: The heroes a new game's wizard starts with (players change them on the first page).
 FIRST_HEROES = ["roel", "matthew", "attila"]
@@ -104,8 +107,9 @@ class ArmataApp(App):
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
         self.publisher = publisher  # the broker's game topics; None: the events stay in the app
-        self.published: deque[tuple[str, bytes]] = deque(maxlen=200)  # the newest, for a look
         self.feed = GameFeed(self._publish)
+        #: freed memory goes back to the system once the table has been idle for a moment
+        self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
         self.announcer = Announcer(
             self._banner, self._speak, self._led, self.feed.announcement, i18n.tr
         )
@@ -334,6 +338,8 @@ class ArmataApp(App):
         session = self.session
         if session is None:
             return
+        self._tidy.cancel()  # the countdown starts again from this command
+        self._tidy()
         self.game_view.situation = situation(session.rules, session.state)
         self._screen().show_options(
             session.rules,
@@ -357,7 +363,6 @@ class ArmataApp(App):
             show_cue(self.hardware.bridge, cue)
 
     def _publish(self, leaf: str, payload: bytes, retain: bool) -> bool:
-        self.published.append((leaf, payload))
         if self.publisher is None:
             return True
         return self.publisher.publish_game(leaf, payload, retain)

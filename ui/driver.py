@@ -384,6 +384,11 @@ class Bench:
         self.app._screen().banner_text = f"baseline frame {len(self.frame_ms)}"
         self._until_shown(start, self.frame_ms)
 
+    def rest(self, seconds: float) -> None:
+        """The table after the game: nobody taps for `seconds` (the app tidies up when idle)."""
+        until = time.monotonic() + seconds
+        self.driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
+
     def measure_bare_redraw(self) -> None:
         from kivy.graphics import Color, Rectangle
 
