@@ -26,8 +26,8 @@ def parse_address(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def broker_access(address: str, credentials: Path, user: str) -> BrokerAccess:
-    host, port = parse_address(address)
+def read_users(credentials: Path) -> dict[str, str]:
+    """Every broker user's password in `credentials.json`."""
     try:
         data = json.loads(credentials.read_text())
     except OSError as error:
@@ -39,7 +39,16 @@ def broker_access(address: str, credentials: Path, user: str) -> BrokerAccess:
     users = data.get("users") if isinstance(data, dict) else None
     if not isinstance(users, dict):
         raise BrokerAccessError(f"{credentials}: users: missing (expected an object)")
+    return users
+
+
+def password_of(users: dict[str, str], credentials: Path, user: str) -> str:
     password = users.get(user)
     if not isinstance(password, str):
         raise BrokerAccessError(f"{credentials}: users.{user}: missing (provision this table)")
-    return BrokerAccess(host, port, user, password)
+    return password
+
+
+def broker_access(address: str, credentials: Path, user: str) -> BrokerAccess:
+    host, port = parse_address(address)
+    return BrokerAccess(host, port, user, password_of(read_users(credentials), credentials, user))

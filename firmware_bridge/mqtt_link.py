@@ -130,8 +130,12 @@ class GamePublisher(MqttEnd):
     ) -> None:
         super().__init__(host, port, client_id or f"app-{table}", username, password, keepalive_s)
         self.table = table
-        self.address = f"{host}:{port}"
         self.username = username
+
+    @property
+    def address(self) -> str:
+        host, port, _keepalive = self._address
+        return f"{host}:{port}"
 
     def start_publishing(self) -> None:
         self._connect()

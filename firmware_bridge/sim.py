@@ -86,16 +86,24 @@ def main(argv: list[str] | None = None) -> int:
     wires: list[PtyWire] = []
     mqtt_wires = []
     if args.mqtt:
+        from firmware_bridge.access import parse_address, password_of, read_users
+        from firmware_bridge.errors import BrokerAccessError
         from firmware_bridge.mqtt_wire import MqttWire
         from firmware_bridge.topics import node_user
 
         if args.credentials is None:
             parser.error("--mqtt needs --credentials")
-        host, port = args.mqtt.rsplit(":", 1)
-        users = json.loads(args.credentials.read_text())["users"]
+        try:
+            host, port = parse_address(args.mqtt)
+            users = read_users(args.credentials)
+            passwords = {
+                n: password_of(users, args.credentials, node_user(args.table, n)) for n in nodes
+            }
+        except BrokerAccessError as error:
+            parser.error(str(error))
         for node in nodes.values():
             user = node_user(args.table, node.node)
-            on_mqtt = MqttWire(node, host, int(port), args.table, user, users[user])
+            on_mqtt = MqttWire(node, host, port, args.table, user, passwords[node.node])
             on_mqtt.start()
             mqtt_wires.append(on_mqtt)
         print(json.dumps({"mqtt": args.mqtt, "table": args.table, "nodes": sorted(nodes)}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from companion.store.gamelog import GameLog
 from firmware_bridge.access import broker_access, parse_address
 from firmware_bridge.errors import BrokerAccessError
 from firmware_bridge.mqtt_link import GamePublisher
-from tests.hardware_helpers import Listener, wait_for
+from tests.hardware_helpers import Broker, Listener, wait_for
 
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
 
@@ -68,15 +69,25 @@ def test_the_feed_sends_each_event_then_the_state_and_counts_refusals(
     assert (feed.sent, feed.failed) == ({"event": len(events), "state": 1}, {"state": 1})
 
 
-def test_the_game_topics_on_a_real_broker_with_a_late_subscriber(  # type: ignore[no-untyped-def]
-    session: GameSession, broker_factory
-) -> None:
+@pytest.fixture
+def connected(broker_factory) -> Iterator[tuple[Broker, GamePublisher]]:  # type: ignore[no-untyped-def]
+    """A real broker and the app's game publisher, connected to it."""
     broker = broker_factory({"t1": []})
     publisher = GamePublisher("127.0.0.1", broker.port, "t1", *broker.app("t1"))
     publisher.start_publishing()
-    live = Listener(broker, "t1", "armata/t1/game/event", "screen-live")
     try:
         wait_for(publisher.connected.is_set, 10, "the broker")
+        yield broker, publisher
+    finally:
+        publisher.stop()
+
+
+def test_the_game_topics_on_a_real_broker_with_a_late_subscriber(
+    session: GameSession, connected: tuple[Broker, GamePublisher]
+) -> None:
+    broker, publisher = connected
+    live = Listener(broker, "t1", "armata/t1/game/event", "screen-live")
+    try:
         feed = GameFeed(publisher.publish_game)
         rng = random.Random(3)
         expected: list[str] = []
@@ -95,32 +106,25 @@ def test_the_game_topics_on_a_real_broker_with_a_late_subscriber(  # type: ignor
         late.stop()
     finally:
         live.stop()
-        publisher.stop()
 
 
-def test_events_published_while_the_broker_is_away_arrive_after_it_is_back(  # type: ignore[no-untyped-def]
-    session: GameSession, broker_factory
+def test_events_published_while_the_broker_is_away_arrive_after_it_is_back(
+    session: GameSession, connected: tuple[Broker, GamePublisher]
 ) -> None:
-    broker = broker_factory({"t1": []})
-    publisher = GamePublisher("127.0.0.1", broker.port, "t1", *broker.app("t1"))
-    publisher.start_publishing()
-    try:
-        wait_for(publisher.connected.is_set, 10, "the broker")
-        broker.stop()
-        wait_for(lambda: not publisher.connected.is_set(), 10, "the cut")
-        assert "not connected" in broker_status(publisher)
-        feed = GameFeed(publisher.publish_game)
-        feed.state(session.state)  # queued by paho: the table plays on
-        assert not feed.failed
-        broker.start()
-        wait_for(publisher.connected.is_set, 15, "the reconnect")
-        assert broker_status(publisher).endswith("connected")
-        late = Listener(broker, "t1", "armata/t1/game/state", "screen-after")
-        wait_for(lambda: bool(late.messages), 10, "the queued state")
-        assert late.messages[0][1]["state"]["round"] == session.state.round
-        late.stop()
-    finally:
-        publisher.stop()
+    broker, publisher = connected
+    broker.stop()
+    wait_for(lambda: not publisher.connected.is_set(), 10, "the cut")
+    assert "not connected" in broker_status(publisher)
+    feed = GameFeed(publisher.publish_game)
+    feed.state(session.state)  # queued by paho: the table plays on
+    assert not feed.failed
+    broker.start()
+    wait_for(publisher.connected.is_set, 15, "the reconnect")
+    assert broker_status(publisher).endswith("connected")
+    late = Listener(broker, "t1", "armata/t1/game/state", "screen-after")
+    wait_for(lambda: bool(late.messages), 10, "the queued state")
+    assert late.messages[0][1]["state"]["round"] == session.state.round
+    late.stop()
 
 
 def test_broker_access_names_the_file_and_the_missing_field(tmp_path: Path) -> None:

@@ -119,20 +119,21 @@ def _hardware(
     if args.mqtt is None:
         if args.nodes == "mqtt":
             parser.error("--nodes mqtt needs --mqtt and --credentials")
-        serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
-        return serial, None
-    if args.credentials is None:
-        parser.error("--mqtt needs --credentials")
-    try:
-        access = broker_access(args.mqtt, args.credentials, app_user(args.table))
-    except BrokerAccessError as error:
-        parser.error(str(error))
-    where = (access.host, access.port, args.table, access.username, access.password)
+        where = None
+    else:
+        if args.credentials is None:
+            parser.error("--mqtt needs --credentials")
+        try:
+            access = broker_access(args.mqtt, args.credentials, app_user(args.table))
+        except BrokerAccessError as error:
+            parser.error(str(error))
+        where = (access.host, access.port, args.table, access.username, access.password)
     if args.nodes == "mqtt":
+        assert where is not None
         link = MqttLink(*where)
         return BoardHardware.mqtt(rooms, link), link
     serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
-    return serial, GamePublisher(*where)
+    return serial, None if where is None else GamePublisher(*where)
 
 
 def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:

@@ -89,7 +89,6 @@ class ArmataApp(App):
         self.situation = demo_situation(self.fortress)
         #: the nodes; by default the simulated board (its LED rings drawn around the platforms)
         self.hardware = hardware or BoardHardware.simulated_board(self.fortress.rooms)
-        self.board: SimulatedBoard | None = self.hardware.simulated
         self.manager = ScreenManager(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
@@ -113,6 +112,11 @@ class ArmataApp(App):
         self.announcer = Announcer(
             self._banner, self._speak, self._led, self.feed.announcement, i18n.tr
         )
+
+    @property
+    def board(self) -> SimulatedBoard | None:
+        """The simulated board behind the nodes, when they are simulated (scripts tap on it)."""
+        return self.hardware.simulated
 
     # ----- kv helpers --------------------------------------------------------------------------
     def tr(self, text: str, _lang: str = "") -> str:

@@ -9,7 +9,7 @@ arrow, its line of sight), `outlined` rings whole rooms (the room being edited).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
@@ -28,7 +28,7 @@ from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
-from companion.engine.fortress import Fortress
+from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from ui import theme
@@ -135,7 +135,7 @@ class FortressView(Widget):
     def _draw(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         figures = self.situation.occupants(self.fortress)
-        self._spaces(target, tables.spaces)
+        self._spaces(target, tables)
         with target:
             for room in self.outlined:
                 if room in self.fortress.rooms:
@@ -150,7 +150,7 @@ class FortressView(Widget):
             for cells, colour, arrow in self.lines:
                 self._line(cells, colour, arrow)
 
-    def _spaces(self, target: Fbo, cells: Iterable[Cell]) -> None:
+    def _spaces(self, target: Fbo, tables: BoardTables) -> None:
         """Every space: fill by feature (highlight, tint), outline, and a shape mark so red and
         grey differ by more than colour; crosses (deadly) and fight markers on top."""
         board = self.situation.board
@@ -160,7 +160,7 @@ class FortressView(Widget):
         outline = Shape.ring(corners, self._hexagon(0.95 - 1.0 / max(self.size_px, 1.0)))
         mark = self.size_px * 0.3
         thin = max(1.0, self.size_px * 0.06)
-        for cell in cells:
+        for cell in tables.spaces:
             cx, cy = self.to_pixel(cell)
             feature = self.fortress.feature(cell, board)
             if cell in self.highlight:
@@ -189,9 +189,8 @@ class FortressView(Widget):
                 marks.segment(FIGHT, cx - mark, cy - mark, cx + mark, cy + mark, thin * 1.5)
                 marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
         tints = MeshBatch()  # over the fills, under the outlines and marks
-        spaces = self.fortress.tables(board).adjacency
         for cell, tint in self.tints.items():
-            if cell in spaces:
+            if cell in tables.adjacency:
                 tints.stamp(tint, hexagon, *self.to_pixel(cell))
         fills.draw_into(target)
         tints.draw_into(target)

@@ -96,15 +96,6 @@ class MeshBatch:
             colour, (x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny)
         )
 
-    def outline(self, colour: RGBA, points: Sequence[float], width: float) -> None:
-        """A closed polyline as thick segments."""
-        count = len(points) // 2
-        for k in range(count):
-            j = (k + 1) % count
-            self.segment(
-                colour, points[2 * k], points[2 * k + 1], points[2 * j], points[2 * j + 1], width
-            )
-
     def circle(self, colour: RGBA, cx: float, cy: float, radius: float, sides: int = 12) -> None:
         step = 2 * math.pi / sides
         self.polygon(
