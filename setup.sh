@@ -81,10 +81,24 @@ ensure_venv() {
     fi
 }
 
+# Compile the engine's busiest modules with mypyc (companion/native.py), once per source change.
+# Needs a C compiler and the interpreter's headers; pure Python would run without them, but the
+# speed goals are for the compiled engine, so a failed build stops here with the reason.
+ensure_native() {
+    command -v cc >/dev/null 2>&1 || apt_install gcc libc6-dev
+    if ! "$VENV/bin/python" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+        apt_install python3-dev
+    fi
+    (cd "$ROOT" && "$VENV/bin/python" -m companion native build >"$VENV/native-build.log" 2>&1) \
+        || { tail -20 "$VENV/native-build.log" >&2; die "could not compile the engine (log: $VENV/native-build.log; 'python -m companion native clean' runs it as pure Python)"; }
+    log "$(tail -1 "$VENV/native-build.log")"
+}
+
 cmd_run() {
     ensure_python
     [ "${#RUN_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${RUN_APT_PACKAGES[@]}"
     ensure_venv ""
+    ensure_native
     cd "$ROOT"
     case "${1:-}" in
         demo|board|scenario|sim) exec "$VENV/bin/python" -m companion "$@" ;;
@@ -101,6 +115,7 @@ cmd_test() {
     ensure_python
     [ "${#TEST_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${TEST_APT_PACKAGES[@]}"
     ensure_venv "dev"
+    ensure_native
     cd "$ROOT"
     log "ruff"
     "$VENV/bin/ruff" check . || die "ruff found problems"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -61,6 +62,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0 if not report.problems else 1
 
 
+def cmd_native(args: argparse.Namespace) -> int:
+    from companion import native
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.action == "build":
+        if native.state() == "compiled":
+            print("compiled engine: up to date")
+            return 0
+        native.build()
+    elif args.action == "clean":
+        native.clean()
+    print(f"compiled engine: {native.state()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m companion", description=__doc__)
     parser.set_defaults(func=cmd_demo)
@@ -94,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw every stack physically (random tokens entered)",
     )
     sim.set_defaults(func=cmd_sim)
+    native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
+    native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
+    native.set_defaults(func=cmd_native)
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
     demo.set_defaults(func=cmd_demo)
     return parser

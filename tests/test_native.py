@@ -1,0 +1,112 @@
+"""The engine compiled with mypyc: in use after setup, the same games as pure Python, and a build
+older than its sources never runs."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from companion import native
+
+ROOT = native.ROOT
+
+#: plays whole random games and prints a digest of every event of every game, then which
+#: engine modules ran compiled
+GAMES_DIGEST = """
+import hashlib, random, msgspec
+from companion import native
+from companion.sim import HEROES, ladders_for
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.game.context import GameOptions, GameRules
+from companion.engine.game.flow import decide_in_place, started_state
+from companion.engine.game.legal import legal_commands
+from companion.engine.game.setup import new_game
+
+rules = GameRules(load_board_file(), load_catalog(), GameOptions())
+digest = hashlib.sha256()
+for seed in range(12):
+    rng = random.Random(seed)
+    players = 2 + seed % 4
+    heroes = rng.sample(HEROES, players)
+    started = new_game(rules, seed, list(zip(heroes, ladders_for(rules, players, rng))))
+    digest.update(msgspec.json.encode(started))
+    state = started_state(started)
+    while state.phase != "over":
+        for event in decide_in_place(rules, state, rng.choice(legal_commands(rules, state))):
+            digest.update(msgspec.json.encode(event))
+print(digest.hexdigest())
+print(len(native.running()))
+"""
+
+
+def copy_package(target: Path, with_build: bool) -> Path:
+    """The `companion` package in `target`, with or without the compiled modules."""
+    skip = ["__pycache__"] if with_build else ["__pycache__", "*.so", "compiled.stamp"]
+    shutil.copytree(ROOT / "companion", target / "companion", ignore=shutil.ignore_patterns(*skip))
+    return target
+
+
+def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    # the working folder comes first on sys.path: its `companion` is the one imported
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_the_engine_runs_compiled_after_setup() -> None:
+    assert native.state() == "compiled", (
+        "the compiled engine is missing or stale: ./setup.sh builds it "
+        "(or python -m companion native build)"
+    )
+    for module in ("companion.engine.game.flow", "companion.engine.movement"):
+        importlib.import_module(module)
+    assert set(native.running()) >= {"companion.engine.game.flow", "companion.engine.movement"}
+
+
+def test_compiled_and_pure_python_play_identical_games(tmp_path: Path) -> None:
+    compiled = run_python(GAMES_DIGEST, ROOT)
+    pure = run_python(GAMES_DIGEST, copy_package(tmp_path, with_build=False))
+    assert compiled.returncode == 0, compiled.stderr
+    assert pure.returncode == 0, pure.stderr
+    compiled_digest, compiled_modules = compiled.stdout.split()
+    pure_digest, pure_modules = pure.stdout.split()
+    assert int(compiled_modules) >= 5 and pure_modules == "0"
+    assert compiled_digest == pure_digest
+
+
+def test_a_build_older_than_its_sources_is_ignored(tmp_path: Path) -> None:
+    copy = copy_package(tmp_path, with_build=True)
+    probe = "import companion.engine.movement as m; print(m.__file__)"
+    fresh = run_python(probe, copy)
+    assert fresh.stdout.strip().endswith(native.EXTENSION), fresh.stderr
+    source = copy / "companion" / "engine" / "movement.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    stale = run_python(probe, copy)
+    assert stale.returncode == 0, stale.stderr
+    assert stale.stdout.strip() == str(source)
+    assert "older than its sources and is ignored" in stale.stderr
+    status = subprocess.run(
+        [sys.executable, "-m", "companion", "native", "status"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert status.stdout.strip() == "compiled engine: stale"
+
+
+def test_without_a_build_the_sources_run(tmp_path: Path) -> None:
+    copy = copy_package(tmp_path, with_build=False)
+    status = subprocess.run(
+        [sys.executable, "-m", "companion", "native", "status"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert status.stdout.strip() == "compiled engine: pure"
+    assert "ignored" not in status.stderr
