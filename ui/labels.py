@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from companion.engine.components import Catalog
 from companion.engine.explain import Reason
 from companion.engine.game import commands as c
 from companion.engine.game.flow import TASK_TEXTS, describe
@@ -12,6 +13,7 @@ from companion.engine.game.state import Task
 from ui.i18n import N_, tr
 
 MODES = {"normal": N_("normal"), "wild": N_("wild")}
+ATTACKS = {"melee": N_("melee"), "ranged": N_("ranged")}
 PHASES = {
     "initiative": N_("initiative"),
     "turns": N_("turns"),
@@ -20,13 +22,37 @@ PHASES = {
 }
 
 
-def command_label(command: c.Command) -> str:
+def item_name(catalog: Catalog | None, item: str) -> str:
+    """A card or reward token as the table knows it: a card by its printed title, a token by
+    what it gives; a reward card's "id:wild"-style mode is kept. Unknown ids stay as they are."""
+    source, _, mode = item.partition(":")
+    if catalog is None:
+        return item
+    reward = catalog.reward_card(source)
+    token = catalog.reward_token(source)
+    if reward is not None:
+        return f"{reward.title} ({tr(MODES[mode])})" if mode in MODES else reward.title
+    if token is not None:  # a token has no modes
+        gives = [f"+{token.strength}"] if token.strength else []
+        gives += [a.replace("_", " ").capitalize() for a in token.abilities]
+        return tr("token {gives}").format(gives=" ".join(gives))
+    if catalog.is_action_card(source):
+        return catalog.card(source).title
+    return item
+
+
+def command_label(command: c.Command, catalog: Catalog | None = None) -> str:
+    """The button's text; with the catalog, cards and tokens by name instead of id."""
     data = msgspec.to_builtins(command)
     kind = data.pop("do")
     hero = data.pop("hero", "")
+
+    def named(items: list[str]) -> str:
+        return ", ".join(item_name(catalog, x) for x in items)
+
     match command:
         case c.ChooseCard(card=card):
-            return tr("{hero}: play {card}").format(hero=hero, card=card)
+            return tr("{hero}: play {card}").format(hero=hero, card=item_name(catalog, card))
         case c.Stay():
             return tr("{hero}: stay").format(hero=hero)
         case c.Move(to=to, stealth=True):
@@ -40,7 +66,7 @@ def command_label(command: c.Command) -> str:
         case c.Protect(sources=[]):
             return tr("{hero}: take the wounds").format(hero=hero)
         case c.Protect(sources=sources):
-            return tr("{hero}: block with {sources}").format(hero=hero, sources=", ".join(sources))
+            return tr("{hero}: block with {sources}").format(hero=hero, sources=named(sources))
         case c.UseMechanics(room=room, rotation=rotation):
             return tr("{hero}: turn {room} to position {rotation}").format(
                 hero=hero, room=room, rotation=rotation
@@ -48,8 +74,16 @@ def command_label(command: c.Command) -> str:
         case c.Fight(rewards=[]):
             return tr("{hero}: fight").format(hero=hero)
         case c.Fight(rewards=rewards):
-            plays = ", ".join(f"{r.item} ({tr(MODES[r.mode])})" for r in rewards)
+            plays = named([f"{r.item}:{r.mode}" for r in rewards])
             return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
+        case c.AttackStrigoi(strigoi=strigoi, mode=mode, rewards=rewards):
+            text = tr("{hero}: attack {strigoi} ({mode})").format(
+                hero=hero, strigoi=strigoi, mode=tr(ATTACKS.get(mode, mode))
+            )
+            if rewards:
+                plays = named([f"{r.item}:{r.mode}" for r in rewards])
+                text += " " + tr("with {rewards}").format(rewards=plays)
+            return text
     details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
     return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
 

@@ -28,7 +28,7 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView, OverlayLine
 from ui.i18n import tr
-from ui.labels import PHASES, command_label, group_label, render
+from ui.labels import PHASES, command_label, group_label, item_name, render
 from ui.option_groups import Group, ProtectPicker, arrange
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -229,7 +229,7 @@ class RoundScreen(Screen):
             group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
             for command in group.commands:
                 choose = lambda command=command: self._choose(command)  # noqa: E731
-                self._button(box, command_label(command), choose)
+                self._button(box, command_label(command, self.rules.catalog), choose)
             self._button(box, tr("Close"), self._close_group, muted=True)
             return
         if self.picker is not None:
@@ -240,7 +240,7 @@ class RoundScreen(Screen):
             elif isinstance(item, c.Protect):
                 continue  # offered by the picker
             else:
-                text = command_label(item)
+                text = command_label(item, self.rules.catalog)
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))
@@ -269,7 +269,11 @@ class RoundScreen(Screen):
         )
         for source in picker.sources:
             mark = "[x] " if source in picker.chosen else "[  ] "
-            name = tr("the played card's Protection") if source == "card" else source
+            name = (
+                tr("the played card's Protection")
+                if source == "card"
+                else item_name(self.rules.catalog, source)
+            )
             self._button(box, mark + name, lambda source=source: self._toggle(source))
         command = picker.command()
         if command is not None:
