@@ -114,3 +114,13 @@ def test_a_rim_tag_tells_the_platform_and_its_rotation(registry: NfcRegistry) ->
     ) == PlatformReading("p3", 4)
     assert platform_reading(Binding("x", "platform", "p3")) is None
     assert platform_reading(Binding("x", "hero", "roel")) is None
+
+
+def test_the_rim_edges_still_missing_are_listed_in_order(registry: NfcRegistry) -> None:
+    from companion.app.taps import rim_edges_missing, rim_target
+
+    assert rim_edges_missing(registry, "p2") == [0, 1, 2, 3, 4, 5]
+    registry.bind("66000000", "platform", rim_target("p2", 0))
+    registry.bind("66000003", "platform", rim_target("p2", 3))
+    registry.bind("66000009", "platform", rim_target("p9", 1))  # another platform's
+    assert rim_edges_missing(registry, "p2") == [1, 2, 4, 5]

@@ -288,6 +288,8 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type
     state = late.messages[0][1]["state"]
     assert (state["round"], state["event_count"]) == (3, report["game"]["events"])
     assert report["tapped_choice"].startswith("roel/")  # chosen by the tap, not by touch
+    # two rim tags registered tap after tap: the wizard then asks for the third edge
+    assert report["rim_waiting"][0] == "platform" and report["rim_waiting"][1].endswith(":2")
     game = report["game"]
     assert game["round"] == 3 and game["screen"] == "round"
     rounds_and_phases = [tuple(x) for x in report["phases"]]

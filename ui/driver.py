@@ -14,6 +14,7 @@ from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
+from companion.app.taps import rim_target
 from companion.engine.game import commands as c
 from ui import i18n
 from ui.app import ArmataApp
@@ -26,6 +27,17 @@ def tap(widget: Widget) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
+
+
+def reveal(widget: Widget) -> None:
+    """Scroll the widget's scroll view to it, so that a finger can reach it (next frame)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    if parent is not None:
+        parent.scroll_to(widget, padding=10, animate=False)
 
 
 def tap_at(x: float, y: float) -> None:
@@ -103,7 +115,7 @@ class Driver:
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
             ("setup-ladders", lambda: self.press("Next")),
-            ("setup-stacks", lambda: (self.place_ladders(), self.press("Next"))),
+            ("setup-stacks", self.place_ladders_then_next),
             ("setup-cards", lambda: self.press("Next")),
             ("round-initiative", lambda: app.new_game(seed)),
             ("round-pick", lambda: self.press_first_option()),
@@ -174,6 +186,26 @@ class Driver:
             )
         )
         self.then(lambda: reader.remove_tag(0))
+
+        # two rim tags of the first platform, one tap after the other: the wizard moves on
+        def first_platform() -> str:
+            return str(setup.platforms()[0])
+
+        rim_button = i18n.tr("{done} of 6 registered").format(done=0)
+        self.then(lambda: reveal(find_button(setup, f"{first_platform()} · {rim_button}")))
+        self.then(lambda: tap(find_button(setup, f"{first_platform()} · {rim_button}")))
+        for edge in (0, 1):
+            self.then(lambda edge=edge: reader.place_tag(f"{uid[:-2]}{0xE0 + edge:02x}", 0))
+            self.then(
+                lambda edge=edge: self.wait_until(
+                    f"rim tag {edge}",
+                    lambda: bool(
+                        app.registry.tags_of("platform", rim_target(first_platform(), edge))
+                    ),
+                )
+            )
+            self.then(lambda: reader.remove_tag(0))
+        self.then(lambda: self._note("rim_waiting", list(setup.registration.waiting_for or ())))
         self.then(lambda: self.press("Start game"))
         self.then(lambda: reader.place_tag(uid, 1))  # initiative: roel taps the card
         self.then(
@@ -223,6 +255,15 @@ class Driver:
         site = next(s for s in screen.plan.sites() if s.allowed)
         tap(find_button(screen, site.name))  # one per settled frame: the list is rebuilt
         self.queue.insert(0, self.place_ladders)
+
+    def place_ladders_then_next(self) -> None:
+        """`place_ladders`, then Next once every seat has its ladder (not before: refused)."""
+        screen = self.app.manager.get_screen("setup")
+        if all(s.site is not None for s in screen.plan.seats):
+            self.press("Next")
+            return
+        self.place_ladders()
+        self.queue.insert(1, lambda: self.press("Next"))
 
     def option_buttons(self) -> list[Button]:
         """The round screen's option buttons, top first."""

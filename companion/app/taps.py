@@ -104,6 +104,23 @@ class Registration:
         return Registered(binding)
 
 
+RIM_EDGES = 6  # a rim tag per platform edge (hardware/README.md, tag layout)
+
+
+def rim_target(platform: str, edge: int) -> str:
+    """The binding target of a platform's rim tag at `edge` (0-5)."""
+    return f"{platform}:{edge}"
+
+
+def rim_edges_missing(registry: NfcRegistry, platform: str) -> list[int]:
+    """The edges of `platform` whose rim tag is not registered yet, in order."""
+    return [
+        edge
+        for edge in range(RIM_EDGES)
+        if not registry.tags_of("platform", rim_target(platform, edge))
+    ]
+
+
 @dataclass(frozen=True)
 class PlatformReading:
     platform: str

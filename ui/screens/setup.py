@@ -16,7 +16,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.app.setup_plan import SIDE_NAMES, SetupPlan, site_cell
-from companion.app.taps import AlreadyBound, Registered, Registration, Tap
+from companion.app.taps import (
+    RIM_EDGES,
+    AlreadyBound,
+    Registered,
+    Registration,
+    Tap,
+    rim_edges_missing,
+    rim_target,
+)
 from companion.engine.game.context import PHYSICAL_STACKS
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
@@ -280,14 +288,52 @@ class SetupScreen(Screen):
                     else theme.PANEL,
                 )
 
+        self._note(box, tr("Platform rim tags: six per platform, edge 0 first, clockwise."))
+        for platform in self.platforms():
+            missing = rim_edges_missing(registry, platform)
+            target = asking[1] if asking is not None and asking[0] == "platform" else ""
+            waiting = target.rpartition(":")[0] == platform
+            if waiting:
+                status = tr("tap the tag at edge {edge} now").format(edge=missing[0])
+            else:
+                status = tr("{done} of 6 registered").format(done=RIM_EDGES - len(missing))
+            self._button(
+                box,
+                f"{platform} · {status}",
+                lambda platform=platform: self._ask_rim(platform),
+                background_color=theme.ACCENT if waiting else theme.PANEL,
+            )
+
+    def platforms(self) -> list[str]:
+        """The platforms of the layout being set up (their rim tags are registered here)."""
+        return sorted({r.platform for r in self.plan.fortress.rooms.values() if r.platform})
+
     def _ask(self, card: str) -> None:
         self.registration.ask("action_card", card)
         self.message = tr("Tap the card {card} on a reader.").format(card=card)
         self.rebuild()
 
+    def _ask_rim(self, platform: str) -> None:
+        """Ask for the platform's first unregistered rim tag; the next ones follow tap by tap."""
+        missing = rim_edges_missing(self.registration.registry, platform)
+        if not missing:
+            self.registration.cancel()
+            self.message = tr("All six rim tags of {platform} are registered.").format(
+                platform=platform
+            )
+        else:
+            self.registration.ask("platform", rim_target(platform, missing[0]))
+            self.message = tr("Tap the rim tag at edge {edge} of {platform} on a reader.").format(
+                edge=missing[0], platform=platform
+            )
+        self.rebuild()
+
     def on_tap(self, tap: Tap) -> None:
         """A reader saw a card while this screen shows (the app routes taps here)."""
         result = self.registration.on_tap(tap)
+        if isinstance(result, Registered) and result.binding.kind == "platform":
+            self._ask_rim(result.binding.target.rpartition(":")[0])  # on to the next edge
+            return
         if isinstance(result, Registered):
             self.message = tr("{card} registered.").format(card=result.binding.target)
         elif isinstance(result, AlreadyBound):
