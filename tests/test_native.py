@@ -57,6 +57,16 @@ def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def native_status(cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "native", "status"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_the_engine_runs_compiled_after_setup() -> None:
     assert native.state() == "compiled", (
         "the compiled engine is missing or stale: ./setup.sh builds it "
@@ -89,24 +99,12 @@ def test_a_build_older_than_its_sources_is_ignored(tmp_path: Path) -> None:
     assert stale.returncode == 0, stale.stderr
     assert stale.stdout.strip() == str(source)
     assert "older than its sources and is ignored" in stale.stderr
-    status = subprocess.run(
-        [sys.executable, "-m", "companion", "native", "status"],
-        cwd=copy,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    status = native_status(copy)
     assert status.stdout.strip() == "compiled engine: stale"
 
 
 def test_without_a_build_the_sources_run(tmp_path: Path) -> None:
     copy = copy_package(tmp_path, with_build=False)
-    status = subprocess.run(
-        [sys.executable, "-m", "companion", "native", "status"],
-        cwd=copy,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    status = native_status(copy)
     assert status.stdout.strip() == "compiled engine: pure"
     assert "ignored" not in status.stderr
