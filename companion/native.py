@@ -120,12 +120,12 @@ def clean() -> None:
     STAMP.unlink(missing_ok=True)
     for module in MODULES:
         compiled_path(module).unlink(missing_ok=True)
-    for shared in compiled_path(GROUP + "__mypyc").parent.glob("compiled__mypyc*"):
-        shared.unlink()
+    compiled_path(GROUP + "__mypyc").unlink(missing_ok=True)
 
 
 def build() -> None:
-    """Compile `MODULES` in place (about a minute); nothing to do when the build is fresh."""
+    """Compile `MODULES` in place, from scratch (about a minute); callers skip it when `state()`
+    is already "compiled"."""
     from mypyc.build import mypycify  # the build needs mypy; running the result does not
     from setuptools import Distribution  # type: ignore[import-untyped, unused-ignore]
 

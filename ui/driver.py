@@ -191,9 +191,12 @@ class Driver:
         def first_platform() -> str:
             return str(setup.platforms()[0])
 
-        rim_button = i18n.tr("{done} of 6 registered").format(done=0)
-        self.then(lambda: reveal(find_button(setup, f"{first_platform()} · {rim_button}")))
-        self.then(lambda: tap(find_button(setup, f"{first_platform()} · {rim_button}")))
+        def rim_button() -> Button:
+            none_yet = i18n.tr("{done} of 6 registered").format(done=0)
+            return find_button(setup, f"{first_platform()} · {none_yet}")
+
+        self.then(lambda: reveal(rim_button()))
+        self.then(lambda: tap(rim_button()))
         for edge in (0, 1):
             self.then(lambda edge=edge: reader.place_tag(f"{uid[:-2]}{0xE0 + edge:02x}", 0))
             self.then(

@@ -22,16 +22,14 @@ PHASES = {
 }
 
 
-def item_name(catalog: Catalog | None, item: str) -> str:
+def item_name(catalog: Catalog, item: str) -> str:
     """A card or reward token as the table knows it: a card by its printed title, a token by
     what it gives; a reward card's "id:wild"-style mode is kept. Unknown ids stay as they are."""
     source, _, mode = item.partition(":")
-    if catalog is None:
-        return item
     reward = catalog.reward_card(source)
-    token = catalog.reward_token(source)
     if reward is not None:
         return f"{reward.title} ({tr(MODES[mode])})" if mode in MODES else reward.title
+    token = catalog.reward_token(source)
     if token is not None:  # a token has no modes
         gives = [f"+{token.strength}"] if token.strength else []
         gives += [a.replace("_", " ").capitalize() for a in token.abilities]
@@ -41,8 +39,8 @@ def item_name(catalog: Catalog | None, item: str) -> str:
     return item
 
 
-def command_label(command: c.Command, catalog: Catalog | None = None) -> str:
-    """The button's text; with the catalog, cards and tokens by name instead of id."""
+def command_label(command: c.Command, catalog: Catalog) -> str:
+    """The button's text, cards and tokens by name (the catalog's) instead of id."""
     data = msgspec.to_builtins(command)
     kind = data.pop("do")
     hero = data.pop("hero", "")
