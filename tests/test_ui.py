@@ -152,6 +152,41 @@ def test_fortress_view_maps_touches_back_to_cells() -> None:
         assert view.cell_at(x + view.size_px * 0.4, y - view.size_px * 0.3) == cell
 
 
+RESIZE_PROBE = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from companion.boardfile import load_board_file
+from companion.engine.situation import Situation
+from ui.fortress_view import FortressView
+
+fortress = load_board_file()
+view = FortressView(fortress, Situation(board=fortress.initial_state()))
+seen = []
+for size in [(400, 300), (420, 300), (420, 320), (400, 300)]:
+    view.size = size
+    view.redraw()
+    seen.append({"buffer": id(view._fbo), "texture": list(view._fbo.texture.size)})
+print(json.dumps(seen))
+"""
+
+
+def test_the_fortress_view_resizes_its_offscreen_buffer_instead_of_replacing_it() -> None:
+    """A new buffer per layout change cost a new shader program each time (memory goal)."""
+    done = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", RESIZE_PROBE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len({row["buffer"] for row in seen}) == 1
+    assert [row["texture"] for row in seen] == [[400, 300], [420, 300], [420, 320], [400, 300]]
+
+
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
     report = ui("play", "40", data=tmp_path)
     game = report["game"]
