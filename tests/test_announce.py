@@ -19,6 +19,7 @@ from companion.app.announce import (
 )
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
+from companion.engine.explain import hero_name
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
 from companion.engine.game.flow import decide, started_state
@@ -87,7 +88,7 @@ def test_announcements_match_the_events_they_announce() -> None:
             attacks += 1
             assert made.facts["hero"] == attacked[0].hero
             assert made.facts["wounds"] == attacked[0].wounds
-            assert attacked[0].hero in made.headline
+            assert hero_name(attacked[0].hero) in made.headline  # by its printed name
         else:
             assert made.facts["hero"] is None
             assert all(cue.target == "ring" for cue in made.leds)

@@ -63,15 +63,15 @@ def test_hero_button_cycles_through_free_heroes_and_seats_reorder(plan: SetupPla
 
 def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
     plan.place_ladder(0, "E", 0)
-    with pytest.raises(SetupError, match="roel's ladder stands here"):
+    with pytest.raises(SetupError, match="Roel's ladder stands here"):
         plan.place_ladder(1, "E", 0)
     with pytest.raises(SetupError, match="Strigoi mark"):
         plan.place_ladder(1, "NW", 1)
     with pytest.raises(SetupError, match="not an outer side"):
         plan.place_ladder(1, "E", 2)
-    assert plan.problems() == ["attila has no ladder yet (R-SET-2)"]
+    assert plan.problems() == ["Attila has no ladder yet (R-SET-2)"]
     assert plan.problems(lambda template: "«" + template + "»") == [  # the app's language
-        "«attila has no ladder yet (R-SET-2)»"
+        "«Attila has no ladder yet (R-SET-2)»"
     ]
     plan.place_ladder(1, "W", 3)
     assert plan.problems() == []

@@ -29,7 +29,7 @@ def test_step_explains_book_teleport_sight_and_wounds() -> None:
     codes = [r.code for r in step.why]
     assert codes[:2] == ["book", "teleport"]
     assert codes[-2:] == ["target", "wounds"]
-    assert "master attacks roel, the nearest visible hero (distance 2)" in step.why[-2].text()
+    assert "Master attacks Roel, the nearest visible hero (distance 2)" in step.why[-2].text()
     assert step.why[-1].text() == "3 wound(s): card damage 2 + token bonus 1"
     assert step.after.strigoi == {"master": "NW"} and s.strigoi == {"master": "W"}
     assert step.attack is not None and step.attack.direction == 0

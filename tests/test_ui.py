@@ -75,7 +75,7 @@ def test_every_message_is_translated_in_each_catalog() -> None:
         assert template <= done, (lang, sorted(template - done))
 
 
-def test_buttons_name_cards_and_tokens_as_printed() -> None:
+def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
     from companion.catalog import load_catalog
     from companion.engine.game import commands as c
     from ui import i18n
@@ -87,19 +87,19 @@ def test_buttons_name_cards_and_tokens_as_printed() -> None:
         rewards=[c.RewardPlay(item="sword", mode="wild"), c.RewardPlay(item="token-might-1")],
     )
     i18n.set_language("en")
-    assert command_label(fight, catalog) == "roel: fight with Sword (wild), token +2"
+    assert command_label(fight, catalog) == "Roel: fight with Sword (wild), token +2"
     attack = c.AttackStrigoi(
         hero="roel", strigoi="master", mode="ranged", rewards=[c.RewardPlay(item="sword")]
     )
-    assert command_label(attack, catalog) == "roel: attack master (ranged) with Sword (normal)"
+    assert command_label(attack, catalog) == "Roel: attack Master (ranged) with Sword (normal)"
     card = catalog.action_cards[0]
     assert item_name(catalog, card.id) == card.title
     assert item_name(catalog, "no-such-thing") == "no-such-thing"
     try:
         i18n.set_language("de")
         assert command_label(attack, catalog) == (
-            "roel: master angreifen (Fernkampf) mit Sword (normal)"
-        )
+            "Roel: Meister angreifen (Fernkampf) mit Sword (normal)"
+        )  # heroes and cards as printed; the Strigoi as the German rulebook names them
     finally:
         i18n.set_language("en")
 

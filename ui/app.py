@@ -25,6 +25,8 @@ from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.demo import demo_situation
 from companion.engine.board_build import load_board
+from companion.engine.components import Catalog
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, situation
@@ -38,7 +40,7 @@ from firmware_bridge.board import SimulatedBoard, room_node
 from firmware_bridge.mqtt_link import GamePublisher
 from ui import i18n
 from ui.fortress_view import FortressView
-from ui.labels import waiting_label
+from ui.labels import item_name, waiting_label
 from ui.memory import release_free_memory
 from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
@@ -57,13 +59,15 @@ IDLE_TRIM_S = 2.0
 FIRST_HEROES = ["roel", "matthew", "attila"]
 
 
-def reveal_text(state: GameState, events: list[e.Event]) -> str:
+def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> str:
     """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
     if revealed is None:
         return ""
     cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
-    order = ", ".join(f"{hero} ({cards[hero]})" for hero in revealed.order)
+    order = ", ".join(
+        f"{hero_name(hero)} ({item_name(catalog, cards[hero])})" for hero in revealed.order
+    )
     return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
 
 
@@ -262,8 +266,8 @@ class ArmataApp(App):
         )
         self.show("setup")
 
-    def _cards_of(self, hero: str) -> list[str]:
-        return self.catalog.hero_cards(hero)
+    def _cards_of(self, hero: str) -> list[tuple[str, str]]:
+        return [(card, self.catalog.card(card).title) for card in self.catalog.hero_cards(hero)]
 
     def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> None:
         """Start a game from the wizard's plan (default: the printed layout and its first
@@ -312,7 +316,7 @@ class ArmataApp(App):
             self._screen().banner_text = str(refusal)
             return
         screen = self._screen()
-        screen.banner_text = reveal_text(session.state, events)
+        screen.banner_text = reveal_text(session.state, events, self.catalog)
         screen.command_done()
         self.feed.after_command(session.state, events)
         announced = self.announcer.after_command(session.rules, before, events)

@@ -178,7 +178,9 @@ class Driver:
         self.then(self.place_ladders)
         self.then(lambda: self.press("Next"))
         self.then(lambda: self.press("Next"))  # stacks: digital
-        self.then(lambda: tap(find_button(setup, f"{roel_card} · {i18n.tr('not registered')}")))
+        roel_title = app.catalog.card(roel_card).title
+        not_yet = i18n.tr("not registered")
+        self.then(lambda: tap(find_button(setup, f"Roel: {roel_title} · {not_yet}")))
         self.then(lambda: reader.place_tag(uid, 0))
         self.then(
             lambda: self.wait_until(

@@ -1,14 +1,14 @@
 """What a command button says. Whole sentences are translated as templates; hero, card and room
-names stay as printed."""
+names stay as printed; the Strigoi are named as each language's rulebook names them."""
 
 from __future__ import annotations
 
 import msgspec
 
 from companion.engine.components import Catalog
-from companion.engine.explain import Reason
+from companion.engine.explain import Reason, hero_name, strigoi_name
 from companion.engine.game import commands as c
-from companion.engine.game.flow import TASK_TEXTS, describe
+from companion.engine.game.flow import describe
 from companion.engine.game.state import Task
 from ui.i18n import N_, tr
 
@@ -43,7 +43,7 @@ def command_label(command: c.Command, catalog: Catalog) -> str:
     """The button's text, cards and tokens by name (the catalog's) instead of id."""
     data = msgspec.to_builtins(command)
     kind = data.pop("do")
-    hero = data.pop("hero", "")
+    hero = hero_name(data.pop("hero", ""))
 
     def named(items: list[str]) -> str:
         return ", ".join(item_name(catalog, x) for x in items)
@@ -76,7 +76,7 @@ def command_label(command: c.Command, catalog: Catalog) -> str:
             return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
         case c.AttackStrigoi(strigoi=strigoi, mode=mode, rewards=rewards):
             text = tr("{hero}: attack {strigoi} ({mode})").format(
-                hero=hero, strigoi=strigoi, mode=tr(ATTACKS.get(mode, mode))
+                hero=hero, strigoi=strigoi_label(strigoi), mode=tr(ATTACKS.get(mode, mode))
             )
             if rewards:
                 plays = named([f"{r.item}:{r.mode}" for r in rewards])
@@ -89,14 +89,21 @@ def command_label(command: c.Command, catalog: Catalog) -> str:
 def group_label(key: tuple[str, ...]) -> str:
     """The button that opens a group of commands (ui/option_groups.py)."""
     if key[0] == "choose":
-        return tr("{hero}: pick a card (only you look)").format(hero=key[1])
+        return tr("{hero}: pick a card (only you look)").format(hero=hero_name(key[1]))
     if key[0] == "mechanics":
-        return tr("{hero}: Mechanics, turn the platform of {room}").format(hero=key[1], room=key[2])
+        return tr("{hero}: Mechanics, turn the platform of {room}").format(
+            hero=hero_name(key[1]), room=key[2]
+        )
     if key[0] == "leap":
-        return tr("{hero}: Leap to a space of this room").format(hero=key[1])
+        return tr("{hero}: Leap to a space of this room").format(hero=hero_name(key[1]))
     if key[0] == "pack":
-        return tr("{hero}: Pack, jump to a comrade's room").format(hero=key[1])
+        return tr("{hero}: Pack, jump to a comrade's room").format(hero=hero_name(key[1]))
     return " ".join(key)
+
+
+def strigoi_label(strigoi: str) -> str:
+    """Master, Apprentice or Supreme Strigoi in the players' language."""
+    return strigoi_name(strigoi, tr)
 
 
 def render(reason: Reason) -> str:
@@ -107,4 +114,4 @@ def render(reason: Reason) -> str:
 def waiting_label(task: Task | None) -> str:
     if task is None:
         return tr("nothing (game over)")
-    return describe(task, tr(TASK_TEXTS.get(task.kind, task.kind)))
+    return describe(task, tr)

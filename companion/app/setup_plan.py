@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
-from companion.engine.explain import N_
+from companion.engine.explain import N_, hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game.context import PHYSICAL_STACKS
 from companion.engine.hexgrid import DIRECTIONS, Cell, add, scale
@@ -46,7 +46,11 @@ class LadderSite:
 
     @property
     def refusal(self) -> str:
-        return self.reason.format(hero=self.holder)
+        return self.refusal_in()
+
+    def refusal_in(self, translate: Callable[[str], str] = str) -> str:
+        """Why no ladder may stand here, in the players' language, the holder by name."""
+        return translate(self.reason).format(hero=hero_name(self.holder))
 
     @property
     def name(self) -> str:
@@ -241,7 +245,11 @@ class SetupPlan:
         found = []
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
             found.append(translate(PLAYER_COUNT).format(low=MIN_PLAYERS, high=MAX_PLAYERS))
-        found += [translate(NO_LADDER).format(hero=s.hero) for s in self.seats if s.site is None]
+        found += [
+            translate(NO_LADDER).format(hero=hero_name(s.hero))
+            for s in self.seats
+            if s.site is None
+        ]
         return found
 
     def game_board(self) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Structured explanations: every rule result says why, as data the UI and voice can render.
 
-A `Reason` is a rule citation, a stable code and the facts it speaks about. `text()` renders
-plain English; other languages render the same codes from their own catalogs.
+A `Reason` is a rule citation, a stable code and the facts it speaks about (figures by id).
+`text()` renders plain English with heroes and Strigoi by name; other languages render the same
+codes, and the Strigoi names, from their own catalogs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,40 @@ DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 def N_(message: str) -> str:
     """Marks a template for translation (Babel extracts it; the app renders it translated)."""
     return message
+
+
+#: Heroes by their printed names (R-CMP-3), the same in every language.
+HERO_NAMES: Mapping[str, str] = {
+    "attila": "Attila",
+    "falk_maria": "Falk Maria",
+    "matthew": "Matthew",
+    "charles": "Charles",
+    "roel": "Roel",
+}
+
+#: The Strigoi as their cards call them; each language's rulebook translates these (Meister,
+#: Maestro, Maître...), so they are templates like the sentences.
+STRIGOI_NAMES: Mapping[str, str] = {
+    "master": N_("Master"),
+    "apprentice": N_("Apprentice"),
+    "supreme": N_("Supreme Strigoi"),
+}
+
+
+def hero_name(hero: str) -> str:
+    return HERO_NAMES.get(hero, hero)
+
+
+def strigoi_name(strigoi: str, translate: Callable[[str], str] = N_) -> str:
+    return translate(STRIGOI_NAMES[strigoi]) if strigoi in STRIGOI_NAMES else strigoi
+
+
+def figure_name(figure: str, translate: Callable[[str], str] = N_) -> str:
+    """A figure id as sight reports it ("hero:roel", "strigoi:master") by its name."""
+    kind, _, name = figure.partition(":")
+    if kind == "hero":
+        return hero_name(name)
+    return strigoi_name(name, translate) if kind == "strigoi" else figure
 
 
 _TEMPLATES: Mapping[str, str] = {
@@ -82,10 +117,18 @@ class Reason(NamedTuple):
     def text(self, translate: Callable[[str], str] = N_) -> str:
         """The reason in words; `translate` maps the English template to another language's."""
         facts: dict[str, Fact] = dict(self.facts)
-        for key in ("direction",):
-            value = facts.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                facts[f"{key}_name"] = DIRECTION_NAMES[value]
+        direction = facts.get("direction")
+        if isinstance(direction, int) and not isinstance(direction, bool):
+            facts["direction_name"] = DIRECTION_NAMES[direction]
+        for key, value in self.facts.items():  # ids as the table names them
+            if not isinstance(value, str):
+                continue
+            if key in ("strigoi", "other"):
+                facts[key] = strigoi_name(value, translate)
+            elif key == "hero":
+                facts[key] = hero_name(value)
+            elif key == "figure":
+                facts[key] = figure_name(value, translate)
         return translate(_TEMPLATES[self.code]).format(**facts)
 
     def as_data(self) -> dict[str, object]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from companion.engine.explain import hero_name
 from companion.engine.game import events as e
 from companion.engine.game.state import GameState
 from ui.i18n import tr
+from ui.labels import strigoi_label
 from ui.screens.page import PageScreen
 
 
@@ -13,7 +15,7 @@ class GameOverScreen(PageScreen):
         won = over is not None and over.winner == "heroes"
         self.clear(tr("Victory!") if won else tr("The Strigoi win"))
         if over is not None:
-            self.text(over.reason)
+            self.text(tr(over.reason))  # an N_ template of the engine
         self.text(
             tr("Rounds: {round} · Altar {altar} · Inferno {inferno}").format(
                 round=state.round, altar=state.altar, inferno=state.inferno
@@ -24,7 +26,7 @@ class GameOverScreen(PageScreen):
                 tr(
                     "{hero}: {wounds} wound(s), defeated {defeated} time(s), {rewards} reward(s)"
                 ).format(
-                    hero=h.hero,
+                    hero=hero_name(h.hero),
                     wounds=len(h.wounds),
                     defeated=h.defeated,
                     rewards=len(h.reward_cards) + len(h.reward_tokens),
@@ -32,5 +34,6 @@ class GameOverScreen(PageScreen):
             )
         for name in sorted(state.strigoi_wounds):
             destroyed = tr("destroyed") if name in state.destroyed else ""
-            self.text(f"{name}: {state.strigoi_wounds[name]} {tr('wound(s)')} {destroyed}".strip())
+            wounds = state.strigoi_wounds[name]
+            self.text(f"{strigoi_label(name)}: {wounds} {tr('wound(s)')} {destroyed}".strip())
         self.button(tr("Home"), lambda: self.go_back())

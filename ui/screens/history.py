@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.engine.explain import hero_name
 from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
 from ui.i18n import tr
@@ -19,7 +20,7 @@ class HistoryScreen(PageScreen):
         if not records:
             self.text(tr("No games yet."))
         for record in records:
-            heroes = ", ".join(hero for hero, _ladder in record.seats)
+            heroes = ", ".join(hero_name(hero) for hero, _ladder in record.seats)
             try:
                 state = log.state(record.id)
                 rounds = state.round

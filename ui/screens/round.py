@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.announce import Announcement
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
 from companion.engine.game.flow import fight_odds
@@ -28,7 +29,7 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView, OverlayLine
 from ui.i18n import tr
-from ui.labels import PHASES, command_label, group_label, item_name, render
+from ui.labels import PHASES, command_label, group_label, item_name, render, strigoi_label
 from ui.option_groups import Group, ProtectPicker, arrange
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -50,12 +51,14 @@ def status_text(state: GameState) -> str:
     ]
     for h in sorted(state.heroes, key=lambda h: h.seat):
         line = tr("{hero}: {wounds} wound(s), {cards} card(s)").format(
-            hero=h.hero, wounds=len(h.wounds), cards=len(h.hand)
+            hero=hero_name(h.hero), wounds=len(h.wounds), cards=len(h.hand)
         )
         if state.phase == "initiative" and h.chosen:
             line += " · " + tr("card chosen")  # which card stays hidden until all chose
         lines.append(line)
-    strigoi = ", ".join(f"{n} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi))
+    strigoi = ", ".join(
+        f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
+    )
     if strigoi:
         lines.append(tr("Strigoi wounds: {list}").format(list=strigoi))
     return "\n".join(lines)
@@ -114,7 +117,7 @@ class RoundScreen(Screen):
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
         if self.fixing:
             self.waiting_text = tr("Tap the space where {hero} really stands.").format(
-                hero=self._waiting_hero() or "-"
+                hero=hero_name(self._waiting_hero() or "-")
             )
         keys = {getattr(item, "key", None) for item in arrange(options)}
         if self.open_group not in keys:
@@ -259,7 +262,7 @@ class RoundScreen(Screen):
     def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
         task = self.task
         wounds = task.wounds if task is not None else 0
-        hero = picker.options[0].hero
+        hero = hero_name(picker.options[0].hero)
         box.add_widget(
             Factory.InfoLabel(
                 text=tr("{hero}: {wounds} wound(s) coming. Block with:").format(

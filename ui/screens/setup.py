@@ -25,6 +25,7 @@ from companion.app.taps import (
     rim_edges_missing,
     rim_target,
 )
+from companion.engine.explain import hero_name
 from companion.engine.game.context import PHYSICAL_STACKS
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
@@ -73,14 +74,15 @@ class SetupScreen(Screen):
         plan: SetupPlan,
         view: FortressView,
         registration: Registration,
-        cards_of: Callable[[str], list[str]],
+        cards_of: Callable[[str], list[tuple[str, str]]],
         start: Callable[[SetupPlan], None],
         leave: Callable[[], None],
     ) -> None:
         self.plan = plan
         self.view = view
         self.registration = registration
-        self.cards_of = cards_of
+        self.cards_of = cards_of  # a hero's action cards: (id, printed title)
+        self._titles: dict[str, str] = {}
         self.start = start
         self.leave = leave
         self.page = "players"
@@ -179,7 +181,7 @@ class SetupScreen(Screen):
             row = self._row(box)
             self._button(
                 row,
-                f"{i + 1}. {seat.hero}",
+                f"{i + 1}. {hero_name(seat.hero)}",
                 lambda i=i: self._try(lambda: self.plan.next_hero(i)),
                 size_hint_x=2,
             )
@@ -222,13 +224,13 @@ class SetupScreen(Screen):
             place = "-" if seat.site is None else f"{seat.site[0]} {SIDE_NAMES[seat.site[1]]}"
             self._button(
                 row,
-                f"{seat.hero}\n{place}",
+                f"{hero_name(seat.hero)}\n{place}",
                 lambda i=i: self._pick_seat(i),
                 background_color=theme.ACCENT if i == self.active_seat else theme.PANEL,
             )
         row.height = 56
         seat = self.plan.seats[self.active_seat]
-        self._note(box, tr("Where does {hero}'s ladder stand?").format(hero=seat.hero))
+        self._note(box, tr("Where does {hero}'s ladder stand?").format(hero=hero_name(seat.hero)))
         for site in self.plan.sites():
             if site.allowed or (site.room, site.side) == seat.site:
                 self._button(
@@ -237,7 +239,7 @@ class SetupScreen(Screen):
                     lambda site=site: self._place(site.room, site.side),
                 )
         refused = [
-            f"{site.name}: {tr(site.reason).format(hero=site.holder)}"
+            f"{site.name}: {site.refusal_in(tr)}"
             for site in self.plan.sites()
             if not site.allowed and (site.room, site.side) != seat.site
         ]
@@ -273,7 +275,8 @@ class SetupScreen(Screen):
         registry = self.registration.registry
         asking = self.registration.waiting_for
         for seat in self.plan.seats:
-            for card in self.cards_of(seat.hero):
+            for card, title in self.cards_of(seat.hero):
+                self._titles[card] = title
                 known = bool(registry.tags_of("action_card", card))
                 if asking == ("action_card", card):
                     status = tr("tap it on a reader now")
@@ -281,7 +284,7 @@ class SetupScreen(Screen):
                     status = tr("registered") if known else tr("not registered")
                 self._button(
                     box,
-                    f"{card} · {status}",
+                    f"{hero_name(seat.hero)}: {title} · {status}",
                     lambda card=card: self._ask(card),
                     background_color=theme.ACCENT
                     if asking == ("action_card", card)
@@ -310,7 +313,7 @@ class SetupScreen(Screen):
 
     def _ask(self, card: str) -> None:
         self.registration.ask("action_card", card)
-        self.message = tr("Tap the card {card} on a reader.").format(card=card)
+        self.message = tr("Tap the card {card} on a reader.").format(card=self._titles[card])
         self.rebuild()
 
     def _ask_rim(self, platform: str) -> None:
@@ -335,10 +338,11 @@ class SetupScreen(Screen):
             self._ask_rim(result.binding.target.rpartition(":")[0])  # on to the next edge
             return
         if isinstance(result, Registered):
-            self.message = tr("{card} registered.").format(card=result.binding.target)
+            target = result.binding.target
+            self.message = tr("{card} registered.").format(card=self._titles.get(target, target))
         elif isinstance(result, AlreadyBound):
             self.message = tr("This tag already names {target}; nothing changed.").format(
-                target=result.existing.target
+                target=self._titles.get(result.existing.target, result.existing.target)
             )
         else:
             return
@@ -358,7 +362,7 @@ class SetupScreen(Screen):
                     if site.allowed:
                         self._place(site.room, site.side)
                     else:
-                        self.message = f"{site.name}: {tr(site.reason).format(hero=site.holder)}"
+                        self.message = f"{site.name}: {site.refusal_in(tr)}"
                         self.rebuild()
 
     def _on_drag(self, start: Cell, end: Cell) -> None:

@@ -17,7 +17,7 @@ import msgspec
 
 from companion.engine.collapse import collapse
 from companion.engine.components import AdvancedCard, RewardCard, RewardToken
-from companion.engine.explain import N_
+from companion.engine.explain import N_, hero_name, strigoi_name
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import (
@@ -393,11 +393,15 @@ TASK_TEXTS: dict[str, str] = {
 }
 
 
-def describe(task: Task, template: str | None = None) -> str:
-    """The task in words; `template` replaces the English one (a translation of it)."""
-    text = template or TASK_TEXTS.get(task.kind, task.kind)
-    return text.format(
-        hero=task.hero, stack=task.stack, token=task.token, wounds=task.wounds, strigoi=task.strigoi
+def describe(task: Task, translate: Callable[[str], str] = N_) -> str:
+    """The task in words, heroes and Strigoi by name; `translate` gives another language's
+    template and Strigoi names."""
+    return translate(TASK_TEXTS.get(task.kind, task.kind)).format(
+        hero=hero_name(task.hero) if task.hero else task.hero,
+        stack=task.stack,
+        token=task.token,
+        wounds=task.wounds,
+        strigoi=strigoi_name(task.strigoi, translate) if task.strigoi else task.strigoi,
     )
 
 
@@ -421,9 +425,9 @@ def _check_victory(rules: GameRules, em: Emitter) -> None:
     if state.phase == "over":
         return
     if state.inferno >= INFERNO_LOSES[state.players]:  # R-BLD-3
-        em(e.GameOver(winner="strigoi", reason="the Inferno is full"))
+        em(e.GameOver(winner="strigoi", reason=N_("the Inferno is full")))
     elif "supreme" in state.destroyed:  # R-BLD-4
-        em(e.GameOver(winner="heroes", reason="the Supreme Strigoi is destroyed"))
+        em(e.GameOver(winner="heroes", reason=N_("the Supreme Strigoi is destroyed")))
 
 
 def _skip_if_moot(rules: GameRules, em: Emitter, task: Task) -> bool:
