@@ -123,6 +123,8 @@ class Driver:
             ("round-why", lambda: self.press("Why?")),
             ("round-threat", lambda: (self.press("Why?"), self.press("Threat map"))),
             ("rules", lambda: (self.press("Threat map"), self.press("Rules"))),
+            ("rules-contents", lambda: self.press("All rules")),
+            ("rules-teleport", lambda: app.open_rules("R-TEL-3")),  # the longest rules
             ("gameover", self.finish_game),
         ]
         for name, step in steps:

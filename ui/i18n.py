@@ -22,6 +22,7 @@ VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
 
 _compiled = Path(tempfile.gettempdir()) / "armata-locale"
 _current: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
 _listeners: list[Callable[[str], None]] = []
 
 
@@ -40,12 +41,17 @@ def _catalog(language: str) -> gettext.NullTranslations:
 
 
 def set_language(language: str) -> None:
-    global _current
+    global _current, _language
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
     _current = _catalog(language)
+    _language = language
     for listener in list(_listeners):
         listener(language)
+
+
+def current_language() -> str:
+    return _language
 
 
 def tr(message: str) -> str:

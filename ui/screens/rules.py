@@ -1,10 +1,10 @@
-"""Rules reference: the numbered rules (RULES.md), opened at the rule an explanation cites or
-at the section of what the game waits for."""
+"""Rules reference: the numbered rules (RULES.md, or its translation into the players' language),
+opened at the rule an explanation cites or at the section of what the game waits for."""
 
 from __future__ import annotations
 
 from companion.rules_text import rules_reference, section_of
-from ui.i18n import tr
+from ui.i18n import current_language, tr
 from ui.screens.page import PageScreen
 
 #: Which section the Rules button opens for each kind of task the game waits for.
@@ -32,13 +32,13 @@ class RulesScreen(PageScreen):
         """The section of `rule` (e.g. R-TEL-3, the cited rule marked), or the contents."""
         if rule is None:
             self.clear(tr("Rules"))
-            for section in rules_reference():
+            for section in rules_reference(current_language()):
                 self.button(
                     f"{section.prefix} · {section.title}",
                     lambda prefix=section.prefix: self.open(prefix),
                 )
             return
-        section = section_of(rule)
+        section = section_of(rule, current_language())
         self.clear(f"{section.prefix} · {section.title}")
         for note in section.notes:
             self.text(note)
