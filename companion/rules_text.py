@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -82,14 +83,18 @@ def _shipped(name: str) -> str | None:
     return source.read_text(encoding="utf-8") if source.is_file() else None
 
 
-def english_hash() -> str:
-    """What a translation names as its source: the start of the English text's sha256."""
+def _english() -> str:
     text = _shipped("RULES.md")
     assert text is not None, "companion/data/RULES.md is part of the package"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return text
 
 
-def rule_ids(sections: tuple[Section, ...] | list[Section]) -> list[str]:
+def english_hash() -> str:
+    """What a translation names as its source: the start of the English text's sha256."""
+    return hashlib.sha256(_english().encode("utf-8")).hexdigest()[:16]
+
+
+def rule_ids(sections: Iterable[Section]) -> list[str]:
     return [rule for section in sections for rule in [section.prefix, *section.rules]]
 
 
@@ -115,9 +120,8 @@ def rules_reference(language: str = ENGLISH) -> tuple[Section, ...]:
             if problem is None:
                 return tuple(parse_rules(text))
             log.warning("rules reference in English: %s", problem)
-    english = _shipped("RULES.md")
-    assert english is not None, "companion/data/RULES.md is part of the package"
-    return tuple(parse_rules(english))
+        return rules_reference(ENGLISH)
+    return tuple(parse_rules(_english()))
 
 
 def section_of(rule: str, language: str = ENGLISH) -> Section:

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from companion.engine.explain import HERO_NAMES, STRIGOI_NAMES
 from companion.engine.fortress import BoardState, Fortress
 from companion.engine.hexgrid import Cell
 from companion.errors import IllegalCommand
 
-HEROES: tuple[str, ...] = ("attila", "falk_maria", "matthew", "charles", "roel")
-STRIGOI: tuple[str, ...] = ("master", "apprentice", "supreme")
+HEROES: tuple[str, ...] = tuple(HERO_NAMES)  # the ids, in the rulebook's order
+STRIGOI: tuple[str, ...] = tuple(STRIGOI_NAMES)
 
 
 class HeroFigure(NamedTuple):
