@@ -18,7 +18,8 @@ def test_sections_and_numbered_rules() -> None:
     assert tel.rules["R-TEL-3"].startswith("Bounce:")
     assert "R-TEL-8" in tel.rules and "R-TEL-9" not in tel.rules
     abilities = section_of("R-ABL").notes[0]  # a section without numbers
-    assert abilities.startswith("When:") and "Protection (block one wound or one Shock)" in abilities
+    assert abilities.startswith("When:")
+    assert "Protection (block one wound or one Shock)" in abilities
     with pytest.raises(RuleNotFound):
         section_of("R-TEL-99")
 

@@ -1,5 +1,9 @@
 # Node firmware entry point (MicroPython on RP2040 or ESP32). Copy this file, config.json and the
 # armata_node/ folder to the board (README.md). Runs at boot.
+#
+# The loop never waits on anything but the next input byte, and at most POLL_MS for it: every
+# byte waiting on the USB port is read and every complete frame answered before the readers get
+# their (non-blocking) step, so a command from the Pi is answered within a loop turn.
 import json
 import os
 import sys
@@ -9,6 +13,9 @@ from armata_node import wire
 from armata_node.node import Node
 from armata_node.pn532 import PN532
 from armata_node.ring import Ring
+
+POLL_MS = 2  # longest wait for input in one loop turn
+MAX_BYTES_PER_TURN = 1024  # then the readers and LEDs get their turn even under a flood
 
 
 def ticks_ms():
@@ -50,10 +57,15 @@ class UsbLink:
 
     def send(self, payload):
         self.out.write(wire.frame(payload))
+        if hasattr(self.out, "flush"):
+            self.out.flush()
 
-    def pump(self, node, data):
+    def pump(self, node, data, now_ms=None):
         for payload in self.reader.feed(data):
-            node.on_payload(payload)
+            try:
+                node.on_payload(payload, now_ms)
+            except Exception:  # one bad message must never stop the node
+                node.dropped += 1
 
 
 class MqttLink:
@@ -68,27 +80,54 @@ class MqttLink:
         return wire.encode("status", seq, self.node_id, state=state)
 
     def connect(self, node):
-        self.client.set_last_will(self.prefix + "status", self.status(0, "offline"), True, 1)
-        self.client.set_callback(lambda topic, payload: node.on_payload(payload))
+        # a fresh seq for the will of every connection: the bridge drops repeated seqs, so a will
+        # with a seq used before would hide this node's second death
+        will = self.status(node.next_seq(), "offline")
+        self.client.set_last_will(self.prefix + "status", will, True, 1)
+        self.client.set_callback(lambda topic, payload: self._deliver(node, payload))
         self.client.connect()
         self.client.subscribe(self.prefix + "cmd", 1)
-        self.client.publish(self.prefix + "status", self.status(node.seq + 1, "online"), True, 1)
-        node.seq += 1
+        self.client.publish(self.prefix + "status", self.status(node.next_seq(), "online"), True, 1)
+
+    @staticmethod
+    def _deliver(node, payload):
+        try:
+            node.on_payload(payload, ticks_ms())
+        except Exception:  # one bad message must never stop the node
+            node.dropped += 1
 
     def send(self, payload):
         self.client.publish(self.prefix + "event", payload, False, 1)
 
 
+def quiet_interrupt_char():
+    """On the USB port a 0x03 byte is data inside a COBS frame, not Ctrl-C."""
+    try:
+        import micropython
+
+        micropython.kbd_intr(-1)
+    except (ImportError, AttributeError):
+        pass
+
+
 def run_usb(config, machine, neopixel):
     import select
 
-    link = UsbLink(sys.stdin.buffer, sys.stdout.buffer)
+    quiet_interrupt_char()
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    link = UsbLink(inp, out)
     node = build(config, machine, neopixel, link.send)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
+    wait = POLL_MS
     while True:
-        if poll.poll(10):
-            link.pump(node, sys.stdin.buffer.read(1))
+        got = 0
+        while got < MAX_BYTES_PER_TURN and poll.poll(wait if got == 0 else 0):
+            data = inp.read(1)
+            if not data:
+                return  # end of input (the Unix port when the Pi side closes the pipe)
+            link.pump(node, data, ticks_ms())
+            got += 1
         node.poll(ticks_ms())
 
 
@@ -113,7 +152,7 @@ def run_mqtt(config, machine, neopixel):
             while True:
                 client.check_msg()
                 node.poll(ticks_ms())
-                time.sleep(0.01)
+                time.sleep(0.005)
         except OSError:
             time.sleep(1)  # the broker or Wi-Fi went away: connect again
 

@@ -1,6 +1,9 @@
 # Wire format, the firmware's side: COBS + CRC-16/CCITT-FALSE framing and compact JSON messages.
-# Same bytes as firmware_bridge (proved by firmware_bridge/vectors.json in tests/test_firmware.py).
-# MicroPython: no `cobs` package there, so COBS is written out here (a dozen lines).
+# Same bytes as firmware_bridge (proved by firmware_bridge/vectors.json in tests/test_firmware.py,
+# and under the real MicroPython interpreter by tests/test_micropython.py).
+# MicroPython: no `cobs` package there, so COBS is written out here (a dozen lines). Only what
+# MicroPython has is used: no bytearray.pop or item deletion, no json.dumps for strings (CPython
+# escapes non-ASCII text, MicroPython does not; msgspec on the Pi writes it as UTF-8).
 import json
 
 VERSION = 1
@@ -21,6 +24,16 @@ FIELDS = {
     "ack": ("ack",),
     "nack": ("ack", "reason"),
     "error": ("code", "detail"),
+}
+
+_SHORT_ESCAPES = {
+    0x22: '\\"',
+    0x5C: "\\\\",
+    0x08: "\\b",
+    0x0C: "\\f",
+    0x0A: "\\n",
+    0x0D: "\\r",
+    0x09: "\\t",
 }
 
 
@@ -48,9 +61,8 @@ def cobs_encode(data):
             code_at, code = len(out), 1
             out.append(0)
     if after_full_block:
-        out.pop()  # data ended right after a full 254-byte block: no empty block follows
-    else:
-        out[code_at] = code
+        return bytes(out[:-1])  # data ended right after a full 254-byte block: no empty block
+    out[code_at] = code
     return bytes(out)
 
 
@@ -113,14 +125,45 @@ class FrameReader:
         return payloads
 
 
+def json_string(text):
+    """A JSON string exactly as msgspec writes it: quote, backslash and the short control escapes,
+    other control characters as \\u00XX, everything else (DEL and non-ASCII too) as it is."""
+    parts = ['"']
+    start = 0
+    for i, char in enumerate(text):
+        code = ord(char)
+        if code >= 0x20 and code != 0x22 and code != 0x5C:
+            continue
+        parts.append(text[start:i])
+        parts.append(_SHORT_ESCAPES.get(code) or "\\u%04x" % code)
+        start = i + 1
+    parts.append(text[start:])
+    parts.append('"')
+    return "".join(parts)
+
+
+def json_value(value):
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return "%d" % value
+    if isinstance(value, str):
+        return json_string(value)
+    raise ValueError("no JSON for this field")
+
+
 def encode(_type, _seq, _node, **fields):
     """Compact JSON with the schema's key order: `{"type":..,"v":1,"seq":..,"node":..,...}`.
     (Underscored names: a message field may be called `kind` or `node`.)"""
-    parts = ['"type":' + json.dumps(_type), '"v":%d' % VERSION, '"seq":%d' % _seq]
-    parts.append('"node":' + json.dumps(_node))
+    parts = ['"type":' + json_string(_type), '"v":%d' % VERSION, '"seq":%d' % _seq]
+    parts.append('"node":' + json_string(_node))
     for name in FIELDS[_type]:
         if name in fields:
-            parts.append(json.dumps(name) + ":" + json.dumps(fields[name]))
+            parts.append(json_string(name) + ":" + json_value(fields[name]))
     data = ("{" + ",".join(parts) + "}").encode()
     if len(data) > MAX_PAYLOAD:
         raise ValueError("payload too large")
@@ -128,15 +171,22 @@ def encode(_type, _seq, _node, **fields):
 
 
 def decode(payload):
-    """The message as a dict, or None when it is not one this firmware can use."""
+    """The message as a dict, or None when it is not one this firmware can use. Never raises:
+    bad UTF-8, bad JSON, wrong types (a `type` that is an object, a `seq` that is text) are all
+    just not a message."""
     if len(payload) > MAX_PAYLOAD:
         return None
     try:
         message = json.loads(payload)
-    except ValueError:
+    except Exception:  # ValueError, and MicroPython's UnicodeError for invalid UTF-8
         return None
     if not isinstance(message, dict) or message.get("v") != VERSION:
         return None
-    if message.get("type") not in FIELDS or not isinstance(message.get("seq"), int):
+    kind, seq, node = message.get("type"), message.get("seq"), message.get("node")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        return None
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= 0xFFFFFFFF:
+        return None
+    if not isinstance(node, str):
         return None
     return message
