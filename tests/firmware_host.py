@@ -52,7 +52,7 @@ def run_micropython(script: Path, lines: list[str], timeout_s: float = 120) -> l
         timeout=timeout_s,
     )
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.split("\n") if line]  # not splitlines: U+2028
 
 
 class MicroPythonNode:

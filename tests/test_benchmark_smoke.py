@@ -62,3 +62,14 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
         assert label in out, label
     assert "baseline: bare Kivy window" in out and "engine decide" in out
     assert "baseline: a frame changing only the banner" in out
+
+
+def test_firmware_benchmark_prints_numbers_in_a_sane_range() -> None:
+    import re
+
+    out = quick_run("benchmarks/firmware.py", 300)
+    assert "(Unix port)" in out
+    rows = re.findall(r"p50 +([\d.]+) ms +p99 +([\d.]+) ms .*baseline: bare MicroPython echo", out)
+    assert len(rows) == 2, out  # ping and LED command
+    for p50, p99 in rows:
+        assert 0 < float(p50) <= float(p99) < 5000, out  # answered at all, and in order

@@ -151,7 +151,7 @@ def messages(sent: list[bytes]) -> list[p.Message]:
 
 def test_the_node_announces_until_greeted_and_answers_like_the_simulator(fw: Any) -> None:
     node, sent, pixels, bus = make_node(fw)
-    assert bus.written[0][6] == 0x14  # the reader was configured at boot
+    assert [x[6] for x in bus.written] == [0x14, 0x32]  # configured at boot: SAM, retries
     node.poll(0)
     node.poll(500)
     node.poll(1000)
@@ -217,20 +217,90 @@ def test_segments_and_patterns_on_the_ring(fw: Any) -> None:
     assert dark == (0, 0, 0) and bright == (200, 0, 0)  # a ring command clears the segments
 
 
+def reads(node: Any, start: int, count: int) -> int:
+    """Poll until `count` tag reads have completed (each takes a few non-blocking steps)."""
+    now = start
+    for _ in range(count):
+        for _ in range(3):  # send the command, read the ACK, read the answer
+            now += 1
+            node.poll(now)
+    return now
+
+
 def test_tags_placed_and_lifted_are_reported_once(fw: Any) -> None:
     node, sent, _, bus = make_node(fw)
     node.greeted = True
     bus.uid = bytes.fromhex("04a1b2c3")
-    node.poll(0)
-    node.poll(10)  # still there
+    now = reads(node, 0, 2)  # read twice: still there
     bus.uid = None
-    node.poll(20)  # one missed read: not lifted yet (reads flicker)
-    node.poll(30)
+    now = reads(node, now, 1)  # one missed read: not lifted yet (reads flicker)
+    assert not any(isinstance(m, p.TagRemoved) for m in messages(sent))
+    reads(node, now, 1)
     found = messages(sent)
     assert [(type(m).__name__, m.uid) for m in found] == [  # type: ignore[attr-defined]
         ("TagPresent", "04a1b2c3"),
         ("TagRemoved", "04a1b2c3"),
     ]
+
+
+def test_a_poll_never_waits_on_a_reader(fw: Any) -> None:
+    """One poll does at most one short I2C transfer per reader; the chip's busy status is
+    looked at, never waited on (a command from the Pi is never delayed by a reader)."""
+    node, _, _, bus = make_node(fw, readers=2)
+    busy = {"ready": False}
+    original = bus.readfrom
+    bus.readfrom = lambda address, count: (  # type: ignore[method-assign]
+        b"\x00" if count == 1 and not busy["ready"] else original(address, count)
+    )
+    slept: list[int] = []
+    for reader in node.readers:
+        reader.sleep_ms = slept.append
+    before = len(bus.written)
+    for now in range(1, 50):
+        node.poll(now)
+    assert slept == []  # nothing waited
+    assert len(bus.written) - before == 2  # each reader sent its command once and waits
+    node.poll(200)  # no answer within READ_TIMEOUT_MS: "no tag"; the next turn reads again
+    node.poll(201)
+    assert len(bus.written) - before == 4
+
+
+def test_greeting_reports_the_tags_already_resting_and_silence_brings_the_hello_back(
+    fw: Any,
+) -> None:
+    node, sent, _, bus = make_node(fw)
+    bus.uid = bytes.fromhex("04a1b2c3")
+    reads(node, 0, 1)  # the tag was read before the Pi listened
+    sent.clear()
+    node.on_payload(p.encode_message(p.Ping(seq=1, node="room-ne", t=1)), 100)
+    first = messages(sent)
+    assert [type(m).__name__ for m in first] == ["TagPresent", "Pong"]
+    sent.clear()
+    node.poll(100 + fw.node.SILENCE_MS - 1)
+    assert not any(isinstance(m, p.Hello) for m in messages(sent))
+    node.poll(100 + fw.node.SILENCE_MS)  # the Pi said nothing for 6 s: it may have restarted
+    assert any(isinstance(m, p.Hello) for m in messages(sent))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"",
+        b"\x00\x00\xff",
+        b"\x00\x00\xff\x09\xf7\xd5\x4b\x01\x01",  # cut short after the target count
+        b"\x00\x00\xff\x04\xfc\xd5\x4b\x01\x01\xde\x00",  # one target, no uid
+        bytes(40),
+    ],
+)
+def test_a_corrupt_reader_answer_is_no_tag_never_an_exception(fw: Any, answer: bytes) -> None:
+    bus = FakePn532Bus()
+    reader = fw.pn532.PN532(bus, sleep_ms=lambda ms: None)
+    bus.writeto = lambda address, data: setattr(  # type: ignore[method-assign]
+        bus, "_queue", [b"\x00\x00\xff\x00\xff\x00", answer]
+    )
+    assert reader.read_uid() is None
+    results = [reader.step(now) for now in range(1, 4)]
+    assert results[:2] == [fw.pn532.READING, fw.pn532.READING] and results[2] is None
 
 
 def test_frames_from_the_firmware_over_usb_reach_the_bridge_decoder(fw: Any) -> None:
