@@ -31,11 +31,10 @@ class SimulatedBoard:
     def __init__(self, nodes: Iterable[str], on_event: OnEvent | None = None) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="armata-board-")
         directory = Path(self._tmp.name)
+        # room nodes: reader 0 under the platform's rim, reader 1 under its centre; the card
+        # reader: two reading spots (hardware/README.md)
         self.nodes = {
-            n: SimNode(
-                n, "card_reader" if n == CARD_READER else "room", 2 if n == CARD_READER else 1
-            )
-            for n in nodes
+            n: SimNode(n, "card_reader" if n == CARD_READER else "room", 2) for n in nodes
         }
         self.wires = {n: PtyWire(node, directory / f"tty-{n}") for n, node in self.nodes.items()}
         self.bridge = Bridge(

@@ -347,6 +347,10 @@ class Bridge:
             return self._leds.get(node, {}).get(("ring", None))
 
     # ----- health ------------------------------------------------------------------------------
+    def is_online(self, node: str) -> bool:
+        health = self._health.get(node)
+        return health is not None and health.online
+
     def health(self) -> list[NodeHealth]:
         with self._lock:
             return [

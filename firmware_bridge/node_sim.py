@@ -2,9 +2,10 @@
 `./setup.sh run` (no board needed).
 
 `SimNode` behaves like the firmware: announces itself with hello until the Pi talks to it,
-applies LED commands and acknowledges them (a repeated `seq` is acknowledged again, not applied
-twice), answers pings and identify requests, and reports tags placed on or taken off its readers
-and button presses. What its LEDs show is kept for inspection. Wires: `PtyWire` (a pseudo-
+reports the tags already resting on its readers once the Pi first talks to it (and again on
+identify), applies LED commands and acknowledges them (a repeated `seq` is acknowledged again,
+not applied twice), answers pings, and reports tags placed on or taken off its readers and
+button presses. What its LEDs show is kept for inspection. Wires: `PtyWire` (a pseudo-
 terminal whose path the bridge opens as a serial port; it can be unplugged and plugged back) and
 `MqttWire` (firmware_bridge.mqtt_sim).
 """
@@ -88,6 +89,12 @@ class SimNode:
             uid = self.tags.pop(reader, None)
         return uid is not None and self._emit(p.TagRemoved, reader=reader, uid=uid)
 
+    def report_tags(self) -> None:
+        with self._lock:
+            resting = sorted(self.tags.items())
+        for reader, uid in resting:
+            self._emit(p.TagPresent, reader=reader, uid=uid)
+
     def press(self, button: str) -> bool:
         return self._emit(p.Button, button=button, pressed=True)
 
@@ -102,7 +109,9 @@ class SimNode:
         if message.node != self.node:
             self.drops.drop("not_for_me", message.node)
             return
-        self.greeted.set()
+        if not self.greeted.is_set():
+            self.greeted.set()
+            self.report_tags()  # the Pi may have started after they were put down
         repeat = message.seq in self._seen
         if not repeat:
             self._seen.append(message.seq)
@@ -114,6 +123,7 @@ class SimNode:
             case p.Identify():
                 self._emit(p.Ack, ack=message.seq)
                 self.hello()
+                self.report_tags()
             case p.Ping(t=t):
                 self._emit(p.Pong, t=t)
             case _:

@@ -103,16 +103,37 @@ def _fail() -> object:
     raise AssertionError("expected a tap")
 
 
-def test_a_rim_tag_tells_the_platform_and_its_rotation(registry: NfcRegistry) -> None:
+@pytest.mark.parametrize("reader_direction", range(6))
+@pytest.mark.parametrize("rotation", range(6))
+def test_a_rim_tag_tells_the_platform_and_its_rotation(
+    registry: NfcRegistry, rotation: int, reader_direction: int
+) -> None:
+    """Edge k is the sticker beside book k; turned r steps it faces direction k + r (the books'
+    rule of BOARD-FORMAT.md), so the sticker over the reader names the rotation."""
     from companion.app.taps import PlatformReading, platform_reading
+    from companion.boardfile import load_board_file
+    from firmware_bridge.tags import rim_edge
 
-    for edge in range(6):
-        registry.bind(f"5500000{edge}", "platform", f"p3:{edge}")
-    assert platform_reading(registry.lookup("55000004") or _fail()) == PlatformReading("p3", 4)  # type: ignore[arg-type]
-    assert platform_reading(
-        Binding("x", "platform", "p3:1"), reader_direction=3
-    ) == PlatformReading("p3", 4)
+    edge = rim_edge(rotation, reader_direction)
+    assert (edge + rotation) % 6 == reader_direction  # that sticker is the one over the reader
+    fortress = load_board_file()
+    room = next(r for r in fortress.rooms.values() if r.platform is not None)
+    books = fortress.platforms[room.id].books
+    state = fortress.initial_state().rotated(room.id, rotation)
+    assert fortress.book_direction(room.id, books[edge], state) == reader_direction
+    registry.bind(f"550000{edge:02d}", "platform", f"{room.platform}:{edge}")
+    binding = registry.lookup(f"550000{edge:02d}")
+    assert binding is not None
+    assert platform_reading(binding, reader_direction) == PlatformReading(
+        room.platform or "", rotation
+    )
+
+
+def test_tags_that_are_no_rim_tag_read_as_nothing() -> None:
+    from companion.app.taps import platform_reading
+
     assert platform_reading(Binding("x", "platform", "p3")) is None
+    assert platform_reading(Binding("x", "platform", "p3:7")) is None
     assert platform_reading(Binding("x", "hero", "roel")) is None
 
 

@@ -92,7 +92,7 @@ class ArmataApp(App):
         self.catalog = load_catalog()
         self.situation = demo_situation(self.fortress)
         #: the nodes; by default the simulated board (its LED rings drawn around the platforms)
-        self.hardware = hardware or BoardHardware.simulated_board(self.fortress.rooms)
+        self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
         self.manager = ScreenManager(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)

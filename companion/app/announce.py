@@ -177,6 +177,17 @@ def board_announcements(rules: GameRules, events: Sequence[e.Event]) -> list[Ann
     return found
 
 
+def announcements(
+    rules: GameRules, before: GameState, events: Sequence[e.Event]
+) -> list[Announcement]:
+    """Every announcement of one command's events, the Strigoi step first."""
+    made = board_announcements(rules, events)
+    step = strigoi_announcement(rules, before, events)
+    if step is not None:
+        made.insert(0, step)
+    return made
+
+
 class Announcer:
     """Sends each announcement to the screen, the voice, the LEDs and MQTT at once."""
 
@@ -207,10 +218,7 @@ class Announcer:
     def after_command(
         self, rules: GameRules, before: GameState, events: Sequence[e.Event]
     ) -> list[Announcement]:
-        made = board_announcements(rules, events)
-        step = strigoi_announcement(rules, before, events)
-        if step is not None:
-            made.insert(0, step)
+        made = announcements(rules, before, events)
         for announcement in made:
             self.announce(announcement)
         return made

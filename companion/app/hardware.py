@@ -4,16 +4,24 @@ health view."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from companion.engine.fortress import Fortress
+from companion.engine.situation import HEROES, STRIGOI
+from companion.errors import TagError
+from companion.store.nfc import NfcRegistry
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids
 from firmware_bridge.bridge import Bridge, OnEvent
 from firmware_bridge.mqtt_link import GamePublisher, MqttLink
 from firmware_bridge.serial_link import SerialLink
+from firmware_bridge.sim_table import SimRoom, SimTable
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -84,20 +92,42 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
 
 class BoardHardware:
     """The nodes the app talks to: a bridge on a link, and the simulated board behind it when
-    there is no real one. `start(on_event)` wires the node messages to the app; `ring(node)` is
-    what a platform's LED ring shows, for the screen."""
+    there is no real one (with the simulated table: platforms and figures on its readers).
+    `start(on_event)` wires the node messages to the app; `ring(node)` is what a platform's LED
+    ring shows, for the screen."""
 
-    def __init__(self, bridge: Bridge, description: str, simulated: SimulatedBoard | None = None):
+    def __init__(
+        self,
+        bridge: Bridge,
+        description: str,
+        simulated: SimulatedBoard | None = None,
+        table: SimTable | None = None,
+    ):
         self.bridge = bridge
         self.description = description
         self.simulated = simulated
+        self.table = table
 
     @classmethod
-    def simulated_board(cls, rooms: Iterable[str]) -> BoardHardware:
-        nodes = node_ids(rooms)
+    def simulated_board(cls, fortress: Fortress) -> BoardHardware:
+        nodes = node_ids(fortress.rooms)
         board = SimulatedBoard(nodes)
+        table = SimTable(
+            board,
+            {
+                room.id: SimRoom(room.platform, room.rotation, room.orientation)
+                for room in fortress.rooms.values()
+            },
+            figures={
+                **{hero: "hero" for hero in HEROES},
+                **{s: "strigoi" for s in STRIGOI if s != "supreme"},
+            },
+        )
         return cls(
-            board.bridge, f"a simulated board ({len(nodes)} nodes on pseudo-terminals)", board
+            board.bridge,
+            f"a simulated board ({len(nodes)} nodes on pseudo-terminals)",
+            board,
+            table,
         )
 
     @classmethod
@@ -116,6 +146,8 @@ class BoardHardware:
         self.bridge.on_event = on_event
         if self.simulated is not None:
             self.simulated.start()
+            if self.table is not None:
+                self.table.place_all()
         else:
             self.bridge.start()
 
@@ -130,3 +162,22 @@ class BoardHardware:
             sim = self.simulated.nodes.get(node)
             return sim.ring if sim is not None else None
         return self.bridge.ring(node)  # what the real node was last told to show
+
+
+def register_stickers(registry: NfcRegistry, table: SimTable) -> int:
+    """Bind the simulated table's stickers in the tag registry (as players would in the setup
+    wizard), once; a uid already bound to something else is left alone and logged. Returns how
+    many were bound now."""
+    bound = 0
+    for sticker in table.stickers():
+        existing = registry.lookup(sticker.uid)
+        if existing is not None:
+            if (existing.kind, existing.target) != (sticker.kind, sticker.target):
+                log.warning("simulated sticker %s is bound to %s", sticker.uid, existing)
+            continue
+        try:
+            registry.bind(sticker.uid, sticker.kind, sticker.target)
+            bound += 1
+        except TagError as exc:
+            log.warning("simulated sticker %s: %s", sticker.uid, exc)
+    return bound

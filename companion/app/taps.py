@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from companion.errors import TagError
 from companion.store.nfc import Binding, NfcRegistry
 from firmware_bridge import protocol as p
+from firmware_bridge.tags import RIM_EDGES, rotation_of
 
 SAME_CARD_WINDOW_S = 1.5
 
@@ -104,9 +105,6 @@ class Registration:
         return Registered(binding)
 
 
-RIM_EDGES = 6  # a rim tag per platform edge (hardware/README.md, tag layout)
-
-
 def rim_target(platform: str, edge: int) -> str:
     """The binding target of a platform's rim tag at `edge` (0-5)."""
     return f"{platform}:{edge}"
@@ -130,13 +128,44 @@ class PlatformReading:
 def platform_reading(binding: Binding, reader_direction: int = 0) -> PlatformReading | None:
     """Which platform lies in a room and how it is turned, from the rim tag its room node reads.
 
-    Each platform carries six rim tags bound as `platform` / `<platform id>:<edge 0-5>`; the tag
-    over the reader (which sits under the room's `reader_direction` edge) names the edge there
-    (hardware/README.md, tag layout).
+    Each platform carries six rim tags bound as `platform` / `<platform id>:<edge 0-5>`; edge `k`
+    is the sticker at the platform's own direction `k`, beside its book `books[k]`
+    (hardware/README.md, tag layout). The reader sits under the room's edge that faces absolute
+    direction `reader_direction`; a platform turned `r` steps brings edge `k` to direction
+    `k + r` (BOARD-FORMAT.md), so the edge over the reader says `r = reader_direction - k`.
     """
     if binding.kind != "platform":
         return None
     platform, _, edge = binding.target.rpartition(":")
     if not platform or not edge.isdigit() or not 0 <= int(edge) <= 5:
         return None
-    return PlatformReading(platform, (int(edge) - reader_direction) % 6)
+    return PlatformReading(platform, rotation_of(int(edge), reader_direction))
+
+
+class TagIndex:
+    """An in-memory copy of the tag registry for threads other than the one that owns the
+    database (the table watch): `refresh()` on the owner's thread after each registration swaps
+    in a new copy at once."""
+
+    def __init__(self, registry: NfcRegistry) -> None:
+        self.registry = registry
+        self._by_uid: dict[str, Binding] = {}
+        self._targets: frozenset[tuple[str, str]] = frozenset()
+        self.refresh()
+
+    def refresh(self) -> None:
+        bindings = self.registry.bindings()
+        self._by_uid = {b.uid: b for b in bindings}  # one assignment each: readers see old or new
+        self._targets = frozenset((b.kind, b.target) for b in bindings)
+
+    def lookup(self, uid: str) -> Binding | None:
+        return self._by_uid.get(uid.lower())
+
+    def rim_tagged(self, platform: str) -> bool:
+        """Does any rim sticker of this platform carry a registered tag?"""
+        targets = self._targets
+        return any(("platform", rim_target(platform, edge)) in targets for edge in range(RIM_EDGES))
+
+    def figure_tagged(self, figure: str) -> bool:
+        targets = self._targets
+        return ("hero", figure) in targets or ("strigoi", figure) in targets

@@ -1,9 +1,10 @@
 """NFC tag uid -> component bindings (table `nfc_bindings`, sqlite-utils).
 
-A component is named by kind and target: an action card id, a hero id, a platform's room id, a
-reward card id. One tag names one component; a component may carry several tags (a platform has
-one per rim position, a card may get a spare). Binding a tag that already names another
-component is refused with `TagError` (the app shows it as a duplicate to sort out).
+A component is named by kind and target: an action card id, a hero figure (hero id), a Strigoi
+figure (`master`, `apprentice`), a platform rim tag (`<platform id>:<edge>`), a reward card id.
+One tag names one component; a component may carry several tags (a platform has one per rim
+position, a card may get a spare). Binding a tag that already names another component is refused
+with `TagError` (the app shows it as a duplicate to sort out).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlite_utils.db import NotFoundError
 from companion.errors import TagError
 from companion.store.schema import migrations
 
-KINDS = ("action_card", "hero", "platform", "reward_card", "advanced_card")
+KINDS = ("action_card", "hero", "strigoi", "platform", "reward_card", "advanced_card")
 
 
 @dataclass(frozen=True)
