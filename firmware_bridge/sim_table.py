@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from firmware_bridge.board import SimulatedBoard, room_node
+from firmware_bridge.board import room_node
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.tags import CENTRE_READER, RIM_EDGES, RIM_READER, rim_edge
 
@@ -59,14 +59,14 @@ class Sticker:
 class SimTable:
     def __init__(
         self,
-        board: SimulatedBoard,
+        nodes: Mapping[str, SimNode],
         rooms: Mapping[str, SimRoom],
         figures: Mapping[str, str] | None = None,
         step_s: float = STEP_S,
     ) -> None:
-        """`rooms` by room id; `figures` maps each figure with a sticker to its registry kind
-        (`hero` or `strigoi`)."""
-        self.board = board
+        """`nodes` by node id (a `SimulatedBoard`'s, or nodes on MQTT wires); `rooms` by room
+        id; `figures` maps each figure with a sticker to its registry kind (`hero`, `strigoi`)."""
+        self.nodes = nodes
         self.rooms = dict(rooms)
         self.figures = dict(figures or {})
         self.step_s = step_s
@@ -83,7 +83,11 @@ class SimTable:
         return rims + [Sticker(figure_uid(f), kind, f) for f, kind in sorted(self.figures.items())]
 
     def node(self, room: str) -> SimNode:
-        return self.board.nodes[room_node(room)]
+        return self.nodes[room_node(room)]
+
+    def rim_uid_of(self, room_id: str) -> str | None:
+        """The uid of the rim sticker over the room's reader now (None: no platform)."""
+        return self._rim_uid(self.rooms[room_id])
 
     def _rim_uid(self, room: SimRoom) -> str | None:
         if room.platform is None:

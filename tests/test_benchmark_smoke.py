@@ -73,3 +73,13 @@ def test_firmware_benchmark_prints_numbers_in_a_sane_range() -> None:
     assert len(rows) == 2, out  # ping and LED command
     for p50, p99 in rows:
         assert 0 < float(p50) <= float(p99) < 5000, out  # answered at all, and in order
+
+
+def test_tracking_benchmark_prints_numbers_in_a_sane_range() -> None:
+    import re
+
+    out = quick_run("benchmarks/tracking.py", 300)
+    rows = re.findall(r"p50 +(-?[\d.]+) ms +p99 +(-?[\d.]+) ms .*bare broker round trip", out)
+    assert len(rows) == 2, out  # to the screen, to the LED
+    for p50, p99 in rows:
+        assert -5 < float(p50) <= float(p99) < 2000, out  # the debounce is really subtracted

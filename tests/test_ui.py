@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
+from companion.app.announce import STRIGOI_COLOUR
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
@@ -27,7 +28,8 @@ SCREENS = (
     "home", "hardware", "settings", "history",
     "setup-players", "setup-layout", "setup-ladders", "setup-stacks", "setup-cards",
     "round-initiative", "round-pick", "round-strigoi", "round-why", "round-threat",
-    "rules", "rules-contents", "rules-teleport", "gameover",
+    "rules", "rules-contents", "rules-teleport",
+    "table", "round-alert", "resync", "round-table", "gameover",
 )  # fmt: skip
 
 
@@ -73,6 +75,20 @@ def test_every_message_is_translated_in_each_catalog() -> None:
             catalog = read_po(po, locale=lang)
         done = {m.id for m in catalog if m.id and m.string}
         assert template <= done, (lang, sorted(template - done))
+
+
+def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> None:
+    """ui/locale/armata.pot is extracted again from the sources (as ui/babel.cfg says): a new
+    message that nobody extracted would show untranslated without failing the test above."""
+    fresh = tmp_path / "armata.pot"
+    subprocess.run(
+        [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "ui/babel.cfg",
+         "-k", "tr", "-k", "N_", "-o", str(fresh), "."],
+        cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    extracted = {m.id for m in read_po(fresh.open("rb")) if m.id}
+    committed = {m.id for m in read_po((ROOT / "ui/locale/armata.pot").open("rb")) if m.id}
+    assert extracted - committed == set(), "run the pybabel extract of ui/babel.cfg"
 
 
 def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
@@ -199,12 +215,13 @@ def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path)
     assert "strigoi_step" in kinds
     assert [text for text, _lang in report["spoken"]] == report["headlines"]  # voice = banner
     assert report["published"] == len(kinds)  # each one also went out as a game event
-    pulsing = [
-        n
-        for n, shown in report["leds"].items()
-        if shown["ring"] and shown["ring"]["pattern"] == "pulse"
-    ]
-    assert pulsing, "the simulated platforms show the Strigoi's destination"
+    log = report["led_log"]
+    for room, strigoi in report["announced_to"]:  # each landing pulsed in the Strigoi's colour
+        node = f"room-{room.lower()}"
+        assert ["ring", "pulse", STRIGOI_COLOUR[strigoi]] in log[node], (node, log[node])
+    for node, want in report["leds_expected"].items():  # and now every ring is as the state says
+        ring = report["leds"][node]["ring"]
+        assert {"colour": ring["colour"], "pattern": ring["pattern"]} == want, node
 
 
 def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> None:
@@ -325,6 +342,7 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type
     assert report["tapped_choice"].startswith("roel/")  # chosen by the tap, not by touch
     # two rim tags registered tap after tap: the wizard then asks for the third edge
     assert report["rim_waiting"][0] == "platform" and report["rim_waiting"][1].endswith(":2")
+    assert report["rims_registered"] == 6
     game = report["game"]
     assert game["round"] == 3 and game["screen"] == "round"
     rounds_and_phases = [tuple(x) for x in report["phases"]]
@@ -418,3 +436,31 @@ def test_a_wrong_broker_setting_is_refused_with_the_file_and_field(tmp_path: Pat
     )
     assert done.returncode == 2
     assert f"{credentials}: users.app.t9: missing" in done.stderr
+
+
+def test_the_pi_buttons_on_mock_pins_act_on_the_running_app(tmp_path: Path) -> None:
+    """The app builds the Pi's controls (gpiozero's MockFactory with the simulated board):
+    Next highlights an option, Confirm performs it, Undo takes it back; the status LED is
+    steady while every node answers and blinks while one is unplugged."""
+    report = ui("buttons", data=tmp_path)["buttons"]
+    assert report["presses"] == ["next", "confirm", "next", "confirm", "undo"]
+    assert report["focused"] == [0, 0]  # Next highlighted the first option each time
+    assert report["after_confirm"] == report["start_head"] + 1  # a card was played
+    assert report["after_undo"] == report["start_head"]
+    assert report["steady_lit"] is True
+    assert True in report["blinking"] and False in report["blinking"]
+    assert report["status_after_plug"] == "ready"
+
+
+def test_a_bumped_platform_is_resolved_both_ways_on_the_resync_screen(tmp_path: Path) -> None:
+    """The simulated table's platform is bumped by an edge: the alert strip opens Resync;
+    "the table is right" records a correction (undoable, in the log); bumped again, "the app
+    is right" lights the way back and closes itself when the readers see it, recording
+    nothing."""
+    report = ui("resync", data=tmp_path)["resync"]
+    assert "north-east room" in report["alert_strip"]
+    assert report["screen"] == "resync"
+    assert report["corrected"] == (report["start"] + 1) % 6
+    assert report["head"] == 1 and '"set_rotation"' in report["commands"][-1]
+    assert report["guide"] == [report["corrected"]]
+    assert report["final_head"] == report["head"]  # the app was right: nothing recorded

@@ -11,6 +11,9 @@ Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   resume             press Resume and report the game as it came back
   report             report the game and screen as the app started (with --kiosk: resumed)
   health             wait until every node is online, open the Hardware screen, report its text
+  buttons            the Pi's Next, Confirm and Undo on mock pins act on the game; the status
+                     LED blinks while a node is unplugged (ui/driver_table.py)
+  resync             a bumped platform answered on the Resync screen by touch, both ways
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
@@ -146,6 +149,9 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)  # type: ignore[arg-type]
     app.fixed_seed = seed  # type: ignore[attr-defined]
+    table = app.hardware.table  # type: ignore[attr-defined]
+    if table is not None:
+        table.step_s = 0.02  # scripted hands turn platforms quickly (the readers' debounce stays)
     if name == "shots":
         for lang in i18n.LANGUAGES:
             driver.then(lambda lang=lang: driver.language(lang))
@@ -189,6 +195,11 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
 
         Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
         return
+    elif name in ("buttons", "resync"):
+        from ui.driver_table import pi_buttons, resync_by_touch
+
+        (pi_buttons if name == "buttons" else resync_by_touch)(driver)
+        driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":

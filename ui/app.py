@@ -1,7 +1,10 @@
 """The touchscreen app: one ScreenManager, one Screen class + kv file per screen.
 
-Hardware is the simulated board by default (nodes on pseudo-terminals): its LED rings are drawn
-around the platforms on screen, and its health feeds the Hardware screen.
+Hardware is the simulated board by default (nodes on pseudo-terminals, a simulated table of
+platforms and figures on their readers): its LED rings are drawn around the platforms on screen,
+and its health feeds the Hardware screen. The table watch (companion/app/watch.py) compares what
+the readers see with the game and derives every LED ring from the state; the Pi's buttons,
+buzzer and status LED are built here too (on mock pins with the simulated board).
 """
 
 from __future__ import annotations
@@ -15,12 +18,18 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
-from companion.app.announce import Announcement, Announcer, LedCue, show_cue
+from companion.app.announce import Announcement, Announcer
+from companion.app.controls import Controls, open_controls
+from companion.app.differences import Difference
 from companion.app.feed import GameFeed
-from companion.app.hardware import BoardHardware, broker_status, health_view
+from companion.app.hardware import BoardHardware, broker_status, health_view, register_stickers
+from companion.app.leds import LedSync
+from companion.app.resync import missing_hero, table_is_right
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
-from companion.app.taps import Registration, Tap, TapFilter
+from companion.app.taps import Registration, TagIndex, Tap, TapFilter
+from companion.app.tracking import Origin, TableStatus, TableTracker
+from companion.app.watch import GameView, TableWatch, game_view, origin_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.demo import demo_situation
@@ -38,22 +47,28 @@ from companion.store.settings import Settings
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, room_node
 from firmware_bridge.mqtt_link import GamePublisher
+from firmware_bridge.node_sim import CARD_READER
 from ui import i18n
 from ui.fortress_view import FortressView
 from ui.labels import item_name, waiting_label
 from ui.memory import release_free_memory
+from ui.play_taps import tapped_in_play
 from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
 from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
+from ui.screens.resync import ResyncScreen
 from ui.screens.round import RoundScreen
 from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
+from ui.screens.table import TableScreen
 from ui.tts import SettingsVoice, Speaker
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
+#: A node not heard for this long makes the Pi's status LED blink (the bridge pings every 2 s).
+SILENT_NODE_S = 5.0
 
 #: The heroes a new game's wizard starts with (players change them on the first page).
 FIRST_HEROES = ["roel", "matthew", "attila"]
@@ -85,6 +100,7 @@ class ArmataApp(App):
         speaker: Speaker | None = None,
         resume_last: bool = False,
         publisher: GamePublisher | None = None,
+        controls: Controls | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
@@ -104,8 +120,27 @@ class ArmataApp(App):
         self.resume_last = resume_last
         self.fixed_seed: int | None = None  # scripts fix the shuffles; a table gets a random seed
         self.registry = NfcRegistry(self.log.db)
+        if self.hardware.table is not None:  # the simulated table's stickers, as if registered
+            register_stickers(self.registry, self.hardware.table)
+        self.tags = TagIndex(self.registry)  # the registry for the table watch's thread
         self.taps = TapFilter(self.registry)
         self.registration = Registration(self.registry)
+        bridge = self.hardware.bridge
+        self.tracker = TableTracker(
+            self.fortress.rooms,
+            self.tags.lookup,
+            self.tags.rim_tagged,
+            self.tags.figure_tagged,
+            online=bridge.is_online,
+        )
+        self.table_status = TableStatus((), (), ())
+        self.watch = TableWatch(
+            self.tracker, list(self.fortress.rooms), LedSync(bridge), self._table_status
+        )
+        self.controls = controls or open_controls(
+            self._pi_button, mock=self.hardware.simulated is not None
+        )
+        self.pi_presses: list[str] = []  # the Pi buttons the app acted on (scripts report them)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
@@ -113,8 +148,9 @@ class ArmataApp(App):
         self.feed = GameFeed(self._publish)
         #: freed memory goes back to the system once the table has been idle for a moment
         self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
+        # LED cues are not sent one by one: the table watch derives every ring from the state
         self.announcer = Announcer(
-            self._banner, self._speak, self._led, self.feed.announcement, i18n.tr
+            self._banner, self._speak, lambda cue: None, self.feed.announcement, i18n.tr
         )
 
     @property
@@ -189,6 +225,8 @@ class ArmataApp(App):
             HistoryScreen(name="history"),
             GameOverScreen(name="gameover"),
             RulesScreen(name="rules"),
+            ResyncScreen(name="resync"),
+            TableScreen(name="table"),
         ):
             self.manager.add_widget(screen)
         self.switch_language(str(self.settings.get("language")))
@@ -197,6 +235,9 @@ class ArmataApp(App):
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
         if self.publisher is not None:
             self.publisher.start_publishing()
+        self.watch.start()
+        # no game yet: every ring off, whatever an earlier run left lit
+        self.watch.game(GameView(None, {}, Origin.RESUME))
         self.hardware.start(self._node_message)
         Clock.schedule_interval(self._poll_hardware, 0.25)
         return self.manager
@@ -214,13 +255,24 @@ class ArmataApp(App):
             screen = self.manager.get_screen("hardware")
             assert isinstance(screen, HardwareScreen)
             screen.show_health(health_view(self.hardware.bridge, broker_status(self.publisher)))
+        self.controls.show_status("ready" if self.nodes_heard() else "busy")
+
+    def nodes_heard(self) -> bool:
+        """Every node answered lately (the Pi's status LED is steady then, else it blinks)."""
+        view = health_view(self.hardware.bridge)
+        return all(
+            row.online and row.seen_s_ago is not None and row.seen_s_ago < SILENT_NODE_S
+            for row in view.nodes
+        )
 
     # ----- node events (from the bridge's threads) ------------------------------------------------
     def _node_message(self, message: p.Message) -> None:
+        self.watch.node_message(message)  # the table watch: platforms and figures
         Clock.schedule_once(lambda _dt: self.on_node_message(message), 0)
 
     def on_node_message(self, message: p.Message) -> None:
-        """On the UI thread: a card placed on a reader becomes one tap for the screen showing."""
+        """On the UI thread: a card placed on a reader becomes one tap for the screen showing.
+        In play only the card reader's taps count (the room nodes read platforms and figures)."""
         tap = self.taps.feed(message)
         if tap is None:
             return
@@ -228,27 +280,14 @@ class ArmataApp(App):
             screen = self.manager.get_screen("setup")
             assert isinstance(screen, SetupScreen)
             screen.on_tap(tap)
-        elif self.manager.current == "round":
+            self.tags.refresh()
+        elif self.manager.current == "round" and tap.node == CARD_READER:
             self.card_tapped(tap)
 
     def card_tapped(self, tap: Tap) -> None:
-        """A tapped action card chooses it for its hero (R-RND-1); the engine refuses it out of
-        phase or when the card is not in hand, and the refusal shows as the banner."""
-        if self.session is None:
-            return
-        if tap.binding is None:
-            self._screen().banner_text = i18n.tr(
-                "This tag is not registered yet: register it in a new game's setup."
-            )
-            return
-        if tap.binding.kind not in ("action_card", "advanced_card"):
-            return
-        card = tap.binding.target
-        holder = next((h.hero for h in self.session.state.heroes if card in h.hand), None)
-        if holder is None:
-            self._screen().banner_text = i18n.tr("{card} is in nobody's hand.").format(card=card)
-            return
-        self.execute(c.ChooseCard(hero=holder, card=card))
+        """A tag tapped on the card reader in play (ui/play_taps.py)."""
+        if self.session is not None:
+            tapped_in_play(self, self.session, tap)
 
     # ----- the game ----------------------------------------------------------------------------
     def open_setup(self) -> None:
@@ -290,8 +329,18 @@ class ArmataApp(App):
         self.game_view.fortress = self.session.rules.fortress
         self.can_resume = True
         self.feed.after_command(self.session.state, self.session.log.events(self.session.game_id))
+        self._new_game_screen()
+        self.watch.game(game_view(self.session.rules, self.session.state, Origin.NEW_GAME))
         self._refresh()
         self.show("round")
+
+    def _new_game_screen(self) -> None:
+        """Nothing of an earlier game stays on the round screen."""
+        screen = self._screen()
+        screen.banner_text = ""
+        screen.last = None
+        screen.can_explain = False
+        screen.command_done()
 
     def resume_game(self, game_id: str | None = None) -> None:
         """The last unfinished game (or `game_id`), on the screen it was played on."""
@@ -301,6 +350,8 @@ class ArmataApp(App):
         if self.session is not None:
             self.game_view.fortress = self.session.rules.fortress
             self.feed.state(self.session.state)
+            self._new_game_screen()
+            self.watch.game(game_view(self.session.rules, self.session.state, Origin.RESUME))
             self._refresh()
             self.show("round" if self.session.state.phase != "over" else "home")
 
@@ -321,6 +372,9 @@ class ArmataApp(App):
         self.feed.after_command(session.state, events)
         announced = self.announcer.after_command(session.rules, before, events)
         self.announcements += announced
+        self.watch.game(game_view(session.rules, session.state, origin_of(command), announced))
+        if any(a.kind == "strigoi_step" for a in announced):
+            self.controls.beep()
         over = next((x for x in events if isinstance(x, e.GameOver)), None)
         if over is not None:  # the command's own events say it: no need to read the log back
             self.show_game_over(session.state, over)
@@ -332,10 +386,103 @@ class ArmataApp(App):
             self._refresh()
 
     def undo(self) -> None:
-        if self.session is not None and self.session.head > 1:
+        if self.session is not None and self.session.head > 0:
             self.session.undo()
             self.feed.state(self.session.state)
+            self._screen().command_done()
+            self.watch.game(game_view(self.session.rules, self.session.state, Origin.UNDO))
             self._refresh()
+
+    # ----- the table watch (its status arrives on its thread) -----------------------------------
+    def _table_status(self, status: TableStatus) -> None:
+        Clock.schedule_once(lambda _dt: self.table_changed(status), 0)
+
+    def table_changed(self, status: TableStatus) -> None:
+        before = {a.key for a in self.table_status.alerts}
+        self.table_status = status
+        if any(a.key not in before for a in status.alerts):
+            self.controls.beep(2)  # a new difference nobody asked for
+        if self.session is not None:
+            self._screen().show_table(status, lambda: self.watch.done_by_hand(None))
+        if self.manager.current == "resync":
+            self.open_resync()
+        elif self.manager.current == "table":
+            self.open_table()
+
+    def open_resync(self) -> None:
+        screen = self.manager.get_screen("resync")
+        assert isinstance(screen, ResyncScreen)
+        session = self.session
+        if session is None:
+            return
+        screen.show(
+            session.rules.fortress,
+            self.table_status,
+            self._can_correct,
+            self.table_is_right,
+            self.app_is_right,
+        )
+        self.show("resync")
+
+    def _can_correct(self, difference: Difference) -> bool:
+        session = self.session
+        assert session is not None
+        state = session.state
+        return bool(table_is_right(session.rules, state, difference)) or bool(
+            missing_hero(state, difference)
+        )
+
+    def table_is_right(self, difference: Difference) -> None:
+        """Record the table's reality (a correction), or show where a missing hero stands."""
+        session = self.session
+        if session is None:
+            return
+        corrections = table_is_right(session.rules, session.state, difference)
+        for command in corrections:
+            self.execute(command)
+        hero = missing_hero(session.state, difference)
+        if not corrections and hero is not None:
+            self.show("round")
+            self._screen().fix_position_of(hero)
+
+    def app_is_right(self, difference: Difference) -> None:
+        self.watch.app_is_right(difference)  # the room lights up; the entry goes once it matches
+
+    def open_table(self) -> None:
+        screen = self.manager.get_screen("table")
+        assert isinstance(screen, TableScreen)
+        screen.show(self, self.table_status)
+        self.show("table")
+
+    # ----- the Pi's buttons (gpiozero calls from its own thread) -------------------------------
+    def _pi_button(self, name: str) -> None:
+        Clock.schedule_once(lambda _dt: self.on_pi_button(name), 0)
+
+    def on_pi_button(self, name: str) -> None:
+        """Confirm: the screen's primary action; Undo: undo; Next: the next option."""
+        self.pi_presses.append(name)
+        current = self.manager.current
+        if current == "table" and self.session is not None:
+            current = "round"  # the simulated table's panel: its buttons act on the game
+        if name == "undo":
+            self.undo()
+        elif current == "round":
+            screen = self._screen()
+            if name == "next":
+                screen.focus_next()
+            else:
+                screen.primary()
+        elif current == "setup" and name == "confirm":
+            setup = self.manager.get_screen("setup")
+            assert isinstance(setup, SetupScreen)
+            setup.forward()
+        elif current == "home" and name == "confirm":
+            if self.can_resume:
+                self.resume_game()
+            else:
+                self.open_setup()
+        elif name == "confirm" and current in ("gameover", "resync", "table", "rules"):
+            self.show("round" if self.session is not None and current != "gameover" else "home")
 
     def _screen(self) -> RoundScreen:
         screen = self.manager.get_screen("round")
@@ -366,16 +513,14 @@ class ArmataApp(App):
     def _speak(self, text: str) -> None:
         self.speaker.say(text, self.lang)
 
-    def _led(self, cue: LedCue) -> None:
-        if cue.node in self.hardware.bridge.known:
-            show_cue(self.hardware.bridge, cue)
-
     def _publish(self, leaf: str, payload: bytes, retain: bool) -> bool:
         if self.publisher is None:
             return True
         return self.publisher.publish_game(leaf, payload, retain)
 
     def on_stop(self) -> None:
+        self.watch.stop()
+        self.controls.close()
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()

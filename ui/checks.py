@@ -34,8 +34,11 @@ def overflowing_labels(root: Widget) -> list[str]:
 
 
 def small_touch_targets(root: Widget) -> list[str]:
+    """Buttons a finger may need, under 48 px (a hidden one, at opacity 0, is none)."""
     return [
         f"{w.text[:30]!r}: {w.width:.0f}x{w.height:.0f}"
         for w in walk(root)
-        if isinstance(w, Button) and (w.width < MIN_TOUCH_PX or w.height < MIN_TOUCH_PX)
+        if isinstance(w, Button)
+        and w.opacity > 0
+        and (w.width < MIN_TOUCH_PX or w.height < MIN_TOUCH_PX)
     ]

@@ -16,6 +16,8 @@ from kivy.uix.widget import Widget
 
 from companion.app.taps import rim_target
 from companion.engine.game import commands as c
+from firmware_bridge import protocol as p
+from firmware_bridge.sim_table import rim_uid
 from ui import i18n
 from ui.app import ArmataApp
 from ui.checks import overflowing_labels, small_touch_targets, walk
@@ -85,7 +87,16 @@ class Driver:
             self.app.stop()
             return
         step = self.queue.pop(0)
-        step()
+        try:
+            step()
+        except Exception:  # say what failed (Kivy's log is off in scripts), then stop
+            import sys
+            import traceback
+
+            self.report["error"] = traceback.format_exc()
+            print(json.dumps(self.report), flush=True)
+            print(self.report["error"], file=sys.stderr, flush=True)
+            raise
         Clock.schedule_once(lambda _dt: self._next(), 0.05)
 
     # ----- steps ---------------------------------------------------------------------------------
@@ -125,11 +136,16 @@ class Driver:
             ("rules", lambda: (self.press("Threat map"), self.press("Rules"))),
             ("rules-contents", lambda: self.press("All rules")),
             ("rules-teleport", lambda: app.open_rules("R-TEL-3")),  # the longest rules
-            ("gameover", self.finish_game),
         ]
         for name, step in steps:
             self.then(step)
             self.then(lambda name=name: self.shoot(f"{name}-{lang}"))
+        from ui.driver_table import table_shots
+
+        self.then(lambda: app.show("round"))
+        table_shots(self, lang)  # the table panel, an alert, Resync, a table action
+        self.then(self.finish_game)
+        self.then(lambda: self.shoot(f"gameover-{lang}"))
 
     def wait_until(self, what: str, done: Callable[[], bool], frames: int = 200) -> None:
         """A step that repeats (one per settled frame) until `done()`; fails after `frames`."""
@@ -168,6 +184,13 @@ class Driver:
         reader = board.nodes["cards"]
         setup = app.manager.get_screen("setup")
         roel_card = app.catalog.hero_cards("roel")[0]
+        table = app.hardware.table
+        assert table is not None
+        fresh = table.platforms[0]  # a platform with new stickers: none of its rims known yet
+        for edge in range(6):
+            for known in app.registry.tags_of("platform", rim_target(fresh, edge)):
+                app.registry.unbind(known)
+        app.tags.refresh()
         self.then(
             lambda: self.wait_until(
                 "the card reader",
@@ -201,8 +224,8 @@ class Driver:
 
         self.then(lambda: reveal(rim_button()))
         self.then(lambda: tap(rim_button()))
-        for edge in (0, 1):
-            self.then(lambda edge=edge: reader.place_tag(f"{uid[:-2]}{0xE0 + edge:02x}", 0))
+        for edge in range(6):  # the platform's own stickers, tapped on the card reader
+            self.then(lambda edge=edge: reader.place_tag(rim_uid(first_platform(), edge), 0))
             self.then(
                 lambda edge=edge: self.wait_until(
                     f"rim tag {edge}",
@@ -212,7 +235,19 @@ class Driver:
                 )
             )
             self.then(lambda: reader.remove_tag(0))
-        self.then(lambda: self._note("rim_waiting", list(setup.registration.waiting_for or ())))
+            if edge == 1:  # two rim tags registered: the wizard asks for the third edge
+                self.then(
+                    lambda: self._note("rim_waiting", list(setup.registration.waiting_for or ()))
+                )
+        self.then(
+            lambda: self._note(
+                "rims_registered",
+                sum(
+                    bool(app.registry.tags_of("platform", rim_target(first_platform(), e)))
+                    for e in range(6)
+                ),
+            )
+        )
         self.then(lambda: self.press("Start game"))
         self.then(lambda: reader.place_tag(uid, 1))  # initiative: roel taps the card
         self.then(
@@ -313,6 +348,12 @@ class Driver:
         session = self.app.session
         assert session is not None
         before = session.state.event_count
+        if self.app.table_status.actions and self.app.hardware.table is not None:
+            from ui.driver_table import follow_the_game
+
+            follow_the_game(self.app)  # the table first, as the app asks
+            self.report["steps"].append({"waiting": "the table", "events": 0})
+            return
         options = session.legal_commands()
         moves = [x for x in options if isinstance(x, c.Move) and not x.stealth]
         view = self.app.game_view
@@ -349,9 +390,28 @@ class Driver:
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}
         self.report["spoken"] = list(getattr(self.app.speaker, "said", []))
         self.report["refusals"] = list(self.app.refusals)
+        self.app.watch.wait_idle(2.0)  # the LED picture of the last command, sent and shown
+        self.app.hardware.bridge.wait_acked(2.0)
         self.report["leds"] = (
             {} if board is None else {n: node.showing() for n, node in board.nodes.items()}
         )
+        self.report["leds_expected"] = {
+            node: {"colour": show.ring.colour, "pattern": show.ring.pattern}
+            for node, show in self.app.watch.picture.items()
+        }
+        self.report["led_log"] = (
+            {}
+            if board is None
+            else {
+                n: [[x.target, x.pattern, x.colour] for x in node.received if isinstance(x, p.Led)]
+                for n, node in board.nodes.items()
+            }
+        )
+        self.report["announced_to"] = [
+            [a.facts.get("to"), a.facts.get("strigoi")]
+            for a in self.app.announcements
+            if a.kind == "strigoi_step"
+        ]
 
     def hold(self) -> None:
         """Print the report so far and stop driving (the test kills the process)."""

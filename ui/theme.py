@@ -23,6 +23,8 @@ def hex_colour(text: str) -> tuple[float, float, float, float]:
 
 
 MUTED = (0.70, 0.70, 0.74, 1)
+FOCUS = (0.20, 0.35, 0.60, 1)  # the option the Pi's Next button highlighted
+ALERT = (0.55, 0.38, 0.02, 1)  # the table differs from the game
 GOOD = (0.30, 0.75, 0.45, 1)
 #: threat map shades: safe / risky / deadly next Strigoi step (deadly also gets a cross)
 THREAT = {

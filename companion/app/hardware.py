@@ -113,7 +113,7 @@ class BoardHardware:
         nodes = node_ids(fortress.rooms)
         board = SimulatedBoard(nodes)
         table = SimTable(
-            board,
+            board.nodes,
             {
                 room.id: SimRoom(room.platform, room.rotation, room.orientation)
                 for room in fortress.rooms.values()

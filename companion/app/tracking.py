@@ -16,7 +16,7 @@ time explicitly, so every behaviour here is deterministic.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from companion.app.differences import (
@@ -27,7 +27,7 @@ from companion.app.differences import (
     Tagged,
     compare,
 )
-from companion.app.sensing import SETTLE_S, UNKNOWN, SensedTable
+from companion.app.sensing import SETTLE_S, UNKNOWN, RoomSensed, SensedTable
 from companion.engine.situation import STRIGOI
 from firmware_bridge import protocol as p
 from firmware_bridge.tags import CENTRE_READER, RIM_READER
@@ -75,6 +75,7 @@ class TableStatus:
     actions: tuple[Action, ...]  # what the table must do, in the order asked
     alerts: tuple[Difference, ...]  # lasting differences nobody asked for
     differences: tuple[Difference, ...]  # everything the readers disagree on now
+    sensed: Mapping[str, RoomSensed] = field(default_factory=dict)  # what the readers show
 
     @property
     def in_step(self) -> bool:
@@ -272,7 +273,7 @@ class TableTracker:
         alerts = tuple(
             d for d in found if d.key not in self._actions and now - d.since >= self.alert_after_s
         )
-        return TableStatus(tuple(self._actions.values()), alerts, tuple(found))
+        return TableStatus(tuple(self._actions.values()), alerts, tuple(found), view)
 
     def _dated(self, difference: Difference, now: float) -> Difference:
         seen = self.sensed.room(difference.room, now)

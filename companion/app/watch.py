@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.app.announce import Announcement
 from companion.app.differences import Difference, RoomExpected, expected_from_game
-from companion.app.leds import LedSync, table_leds
+from companion.app.leds import LedSync, RingShow, table_leds
 from companion.app.tracking import Origin, TableStatus, TableTracker
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
@@ -74,6 +74,7 @@ class TableWatch:
         self.on_status = on_status
         self.clock = clock
         self.status = TableStatus((), (), ())
+        self.picture: dict[str, RingShow] = {}  # the LED picture last computed (and sent)
         self._game: GameView | None = None
         self._computed_at = clock()
         self._inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -185,6 +186,7 @@ class TableWatch:
                 status,
             )
             self.leds.show(shows, force=force_leds)
+            self.picture = shows
         if status != self.status:
             self.status = status
             self.on_status(status)

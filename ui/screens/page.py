@@ -35,3 +35,12 @@ class PageScreen(Screen):
         button = Factory.PageButton(text=text)
         button.bind(on_release=lambda _b: action())
         self.ids.content.add_widget(button)
+
+    def row(self, buttons: list[tuple[str, Callable[[], None]]]) -> None:
+        """Buttons side by side, sharing the width (each at least 48 px high)."""
+        row = Factory.PageRow()
+        for text, action in buttons:
+            button = Factory.PageButton(text=text, halign="center")
+            button.bind(on_release=lambda _b, action=action: action())
+            row.add_widget(button)
+        self.ids.content.add_widget(row)

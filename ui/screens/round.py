@@ -12,12 +12,13 @@ from pathlib import Path
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.announce import Announcement
+from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
@@ -29,7 +30,16 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView, OverlayLine
 from ui.i18n import tr
-from ui.labels import PHASES, command_label, group_label, item_name, render, strigoi_label
+from ui.labels import (
+    PHASES,
+    action_text,
+    command_label,
+    difference_text,
+    group_label,
+    item_name,
+    render,
+    strigoi_label,
+)
 from ui.option_groups import Group, ProtectPicker, arrange
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -87,6 +97,8 @@ class RoundScreen(Screen):
     can_explain = BooleanProperty(False)
     threat_on = BooleanProperty(False)
     fixing = BooleanProperty(False)
+    alert_text = StringProperty("")  # a lasting difference between table and game: Resync
+    alerts = NumericProperty(0)
 
     def attach_board(self, view: FortressView) -> None:
         self.view = view
@@ -97,6 +109,11 @@ class RoundScreen(Screen):
         self.step_overlay: list[OverlayLine] = []
         self.stale = True  # no options until the app shows the first ones
         self._pool: list[Widget] = []  # option buttons off screen, ready to be reused
+        self.table = TableStatus((), (), ())
+        self.focused = -1  # the option the Pi's Next button moved to (-1: none)
+        self.by_hand: Callable[[], None] = lambda: None
+        self.fix_hero: str | None = None  # Fix position for this hero (else the one waited for)
+        self.choices: tuple[str, list[tuple[str, Callable[[], None]]]] | None = None
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
@@ -117,7 +134,7 @@ class RoundScreen(Screen):
         self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
         if self.fixing:
             self.waiting_text = tr("Tap the space where {hero} really stands.").format(
-                hero=hero_name(self._waiting_hero() or "-")
+                hero=hero_name(self.fix_hero or self._waiting_hero() or "-")
             )
         keys = {getattr(item, "key", None) for item in arrange(options)}
         if self.open_group not in keys:
@@ -134,6 +151,33 @@ class RoundScreen(Screen):
         if not self.stale:  # a second tap before the new options are shown is not a choice
             self.run(command)
 
+    def show_table(self, status: TableStatus, by_hand: Callable[[], None]) -> None:
+        """The table's open actions (they hold the game's options back until the table has
+        followed) and its alerts (a strip that opens the Resync screen)."""
+        changed = status.actions != self.table.actions
+        self.table, self.by_hand = status, by_hand
+        self.alerts = len(status.alerts)
+        if status.alerts:
+            first = difference_text(self.rules.fortress, status.alerts[0])
+            more = len(status.alerts) - 1
+            self.alert_text = tr("The table differs: {what}{more} Tap to resync.").format(
+                what=first, more=f" (+{more})" if more else ""
+            )
+        else:
+            self.alert_text = ""
+        if changed and hasattr(self, "options"):
+            self._fill()
+
+    def show_choices(self, title: str, choices: list[tuple[str, Callable[[], None]]]) -> None:
+        """A short list to pick from (a tapped reward card's uses, what a new tag is), over the
+        options until one is picked, Close is tapped or a command is made."""
+        self.choices = (title, choices)
+        self._fill()
+
+    def close_choices(self) -> None:
+        self.choices = None
+        self._fill()
+
     def announced(self, announcement: Announcement, headline: str) -> None:
         self.banner_text = headline
         if announcement.kind == "strigoi_step":
@@ -147,6 +191,7 @@ class RoundScreen(Screen):
         self.stale = True
         self.step_overlay = []
         self.showing_why = False
+        self.choices = None
 
     # ----- the board ---------------------------------------------------------------------------
     def _moves(self) -> dict[Cell, c.Move]:
@@ -170,8 +215,9 @@ class RoundScreen(Screen):
 
     def _on_cell(self, cell: Cell) -> None:
         if self.fixing:
-            hero = self._waiting_hero()
+            hero = self.fix_hero or self._waiting_hero()
             self.fixing = False
+            self.fix_hero = None
             if hero is not None:
                 self._choose(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
             return
@@ -210,8 +256,16 @@ class RoundScreen(Screen):
         self._board()
         self.view.redraw()
 
+    def fix_position_of(self, hero: str) -> None:
+        """Fix position for this hero (the Resync screen: a figure the readers miss)."""
+        self.fix_hero = hero
+        self.fixing = True
+        self.show_options(self.rules, self.state, self.task, self.waiting, self.options, self.run)
+        self.view.redraw()
+
     def toggle_fix(self) -> None:
         self.fixing = not self.fixing
+        self.fix_hero = None
         self.show_options(self.rules, self.state, self.task, self.waiting, self.options, self.run)
         self.view.redraw()
 
@@ -224,8 +278,19 @@ class RoundScreen(Screen):
         box = self.ids.options
         self._pool += [w for w in box.children if getattr(w, "pooled", False)]
         box.clear_widgets()
+        self.focused = -1
         if self.showing_why and self.last is not None:
             self._why(box)
+            return
+        if self.table.actions:
+            self._table_actions(box)
+            return
+        if self.choices is not None:
+            title, choices = self.choices
+            box.add_widget(Factory.InfoLabel(text=title))
+            for label, action in choices:
+                self._button(box, label, action)
+            self._button(box, tr("Close"), self.close_choices, muted=True)
             return
         items = arrange([o for o in self.options if not isinstance(o, c.Move)])
         if self.open_group is not None:
@@ -247,6 +312,51 @@ class RoundScreen(Screen):
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))
+
+    def _table_actions(self, box: BoxLayout) -> None:
+        """What the table must do before the game goes on; the readers tick it off, or a player
+        says it is done (a table without tags)."""
+        box.add_widget(Factory.InfoLabel(text=tr("At the table:")))
+        fortress = self.rules.fortress
+        for action in self.table.actions:
+            text = action_text(fortress, action)
+            if action.sensed:
+                text += " " + tr("(the readers will see it)")
+            box.add_widget(Factory.InfoLabel(text="• " + text))
+        label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
+        self._button(box, label, self.by_hand, commit=True)
+
+    # ----- the Pi's buttons --------------------------------------------------------------------
+    def option_widgets(self) -> list[Widget]:
+        box = self.ids.options
+        return [w for w in reversed(box.children) if getattr(w, "pooled", False)]
+
+    def focus_next(self) -> None:
+        """Next: move the highlight to the following option (round and round)."""
+        buttons = self.option_widgets()
+        if not buttons:
+            return
+        self.focused = (self.focused + 1) % len(buttons)
+        for i, button in enumerate(buttons):
+            button.background_color = theme.FOCUS if i == self.focused else theme.PANEL
+
+    def primary(self) -> bool:
+        """Confirm: the highlighted option, else the screen's one committing button (done by
+        hand, the protection picker's choice), else the only option. False: nothing to do."""
+        buttons = self.option_widgets()
+        chosen = None
+        if 0 <= self.focused < len(buttons):
+            chosen = buttons[self.focused]
+        else:
+            commits = [b for b in buttons if getattr(b, "commit", False)]
+            if len(commits) == 1:
+                chosen = commits[0]
+            elif len(buttons) == 1:
+                chosen = buttons[0]
+        if chosen is None:
+            return False
+        chosen.action()
+        return True
 
     def _odds(self, fight: c.Fight) -> str:
         """The fight helper: strength with these rewards against the monster's (engine)."""

@@ -1,0 +1,202 @@
+"""Scripted sessions for the table tracking, driven through the running app like a player at the
+table: the Pi's buttons on gpiozero's mock pins, the simulated table (platforms turned edge by
+edge over the rim readers), and the Resync screen by touch (`python -m ui --script buttons |
+resync`; see ui/__main__.py). Each queues its steps on a `Driver`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from companion.app.differences import expected_from_game
+from companion.app.tracking import Step
+from firmware_bridge.board import room_node
+from ui.driver import Driver, tap
+
+ROOM = "NE"
+
+
+def _sim(driver: Driver) -> Any:
+    table = driver.app.hardware.table
+    assert table is not None, "the simulated board is needed"
+    return table
+
+
+def _head(driver: Driver) -> int:
+    session = driver.app.session
+    return 0 if session is None else session.head
+
+
+def _game_rotation(driver: Driver) -> int:
+    session = driver.app.session
+    assert session is not None
+    return session.state.rotations[ROOM]
+
+
+def follow_the_game(app: Any, timeout_s: float = 5.0) -> bool:
+    """What players do when the app asks: set the simulated table as the game says (platforms
+    turned edge by edge, figures moved), then wait until the readers confirm it. Blocking (a
+    scripted player's hands); False without a simulated table."""
+    table, session = app.hardware.table, app.session
+    if table is None or session is None:
+        return False
+    expected = expected_from_game(session.rules, session.state)
+    table.arrange(
+        {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout},
+        {room: x.figure for room, x in expected.items()},
+    )
+    deadline = time.monotonic() + timeout_s
+    while app.watch.status.actions and time.monotonic() < deadline:
+        time.sleep(0.02)
+    app.table_changed(app.watch.status)
+    return True
+
+
+def table_set_up(driver: Driver) -> None:
+    """Queue: a new game, then wait until the readers confirm the table stands as it says."""
+    app = driver.app
+    driver.then(lambda: app.new_game(app.fixed_seed))
+    driver.then(
+        lambda: driver.wait_until(
+            "the table set up",
+            lambda: app.session is not None
+            and not app.table_status.actions
+            and not app.table_status.alerts
+            and bool(app.table_status.sensed),
+            frames=3000,
+        )
+    )
+
+
+def pi_buttons(driver: Driver) -> None:
+    """Queue: Next, Confirm and Undo on the mock pins act on the game; the status LED is steady
+    while every node answers and blinks while one is unplugged."""
+    app = driver.app
+    report = driver.report.setdefault("buttons", {})
+    table_set_up(driver)
+    driver.then(lambda: report.update(start_head=_head(driver), focused=[]))
+    for _ in range(2):  # Next + Confirm opens the first hero's cards, then plays the first
+        driver.then(lambda: app.controls.press("next"))
+        driver.then(lambda: driver.wait_until("next", lambda: app.pi_presses[-1:] == ["next"]))
+        driver.then(lambda: report["focused"].append(app._screen().focused))
+        driver.then(lambda: app.controls.press("confirm"))
+        driver.then(
+            lambda: driver.wait_until("confirm", lambda: app.pi_presses[-1:] == ["confirm"])
+        )
+    driver.then(
+        lambda: driver.wait_until("the card played", lambda: _head(driver) > report["start_head"])
+    )
+    driver.then(lambda: report.update(after_confirm=_head(driver)))
+    driver.then(lambda: app.controls.press("undo"))
+    driver.then(
+        lambda: driver.wait_until("undo", lambda: _head(driver) < report["after_confirm"])
+    )
+    driver.then(lambda: report.update(after_undo=_head(driver), presses=list(app.pi_presses)))
+    driver.then(
+        lambda: driver.wait_until("LED steady", lambda: app.controls.status == "ready", 3000)
+    )
+    driver.then(lambda: report.update(steady_lit=app.controls.led_lit()))
+    board = app.board
+    assert board is not None
+    driver.then(lambda: board.wires[room_node(ROOM)].unplug())
+    driver.then(
+        lambda: driver.wait_until("LED blinking", lambda: app.controls.status == "busy", 3000)
+    )
+    driver.then(lambda: report.update(blinking=_blinks(app)))
+    driver.then(lambda: board.wires[room_node(ROOM)].plug())
+    driver.then(
+        lambda: driver.wait_until("LED steady again", lambda: app.controls.status == "ready", 3000)
+    )
+    driver.then(lambda: report.update(status_after_plug=app.controls.status))
+
+
+def _blinks(app: Any) -> list[bool | None]:
+    """The status LED sampled for a second: blinking shows both states."""
+    seen = []
+    for _ in range(20):
+        seen.append(app.controls.led_lit())
+        time.sleep(0.05)
+    return seen
+
+
+def resync_by_touch(driver: Driver) -> None:
+    """Queue: a platform bumped by an elbow, answered on the Resync screen by touch, once "the
+    table is right" (a correction in the log) and once "the app is right" (guided back)."""
+    app = driver.app
+    report = driver.report.setdefault("resync", {})
+    table_set_up(driver)
+    driver.then(lambda: report.update(start=_game_rotation(driver)))
+    driver.then(lambda: _sim(driver).bump(ROOM))
+    driver.then(lambda: driver.wait_until("the alert", lambda: bool(app.table_status.alerts), 3000))
+    driver.then(lambda: report.update(alert_strip=app._screen().alert_text))
+    driver.then(lambda: tap(app._screen().ids.alert))
+    driver.then(lambda: report.update(screen=app.manager.current))
+    driver.then(lambda: driver.press("The table is right"))
+    driver.then(
+        lambda: driver.wait_until(
+            "the correction",
+            lambda: not app.table_status.alerts and _game_rotation(driver) != report["start"],
+            3000,
+        )
+    )
+    driver.then(lambda: report.update(corrected=_game_rotation(driver), head=_head(driver)))
+    driver.then(lambda: _sim(driver).bump(ROOM))
+    driver.then(
+        lambda: driver.wait_until("the second alert", lambda: bool(app.table_status.alerts), 3000)
+    )
+    driver.then(app.open_resync)
+    driver.then(lambda: driver.press("The app is right"))
+    driver.then(
+        lambda: driver.wait_until(
+            "guided back",
+            lambda: [a.step for a in app.table_status.actions] == [Step.TURN],
+            3000,
+        )
+    )
+    driver.then(lambda: report.update(guide=[a.rotation for a in app.table_status.actions]))
+    driver.then(lambda: _sim(driver).turn(ROOM, report["corrected"]))
+    driver.then(
+        lambda: driver.wait_until(
+            "resolved",
+            lambda: not app.table_status.actions and not app.table_status.alerts,
+            3000,
+        )
+    )
+    driver.then(lambda: report.update(final_head=_head(driver), commands=_commands(app)))
+
+
+def _commands(app: Any) -> list[str]:
+    session = app.session
+    rows = session.log.db.query(
+        "select payload from commands where game_id = ? order by seq", [session.game_id]
+    )
+    return [row["payload"] for row in rows]
+
+
+def table_shots(driver: Driver, lang: str) -> None:
+    """Queue (inside the screenshot run): the table panel, and the Resync screen with a bumped
+    platform; then the platform is turned back and the alert goes."""
+    app = driver.app
+    driver.then(lambda: follow_the_game(app))
+    driver.then(app.open_table)
+    driver.then(lambda: driver.shoot(f"table-{lang}"))
+    driver.then(lambda: driver.press("Back"))
+    driver.then(lambda: _sim(driver).bump(ROOM))
+    driver.then(lambda: driver.wait_until("the alert", lambda: bool(app.table_status.alerts), 3000))
+    driver.then(lambda: driver.shoot(f"round-alert-{lang}"))
+    driver.then(app.open_resync)
+    driver.then(lambda: driver.shoot(f"resync-{lang}"))
+    driver.then(lambda: driver.press("The app is right"))
+    driver.then(
+        lambda: driver.wait_until("guided", lambda: bool(app.table_status.actions), 3000)
+    )
+    driver.then(lambda: driver.press("Back"))
+    driver.then(lambda: driver.shoot(f"round-table-{lang}"))
+    driver.then(lambda: _sim(driver).turn(ROOM, _game_rotation(driver)))
+    driver.then(
+        lambda: driver.wait_until(
+            "the table back", lambda: not app.table_status.actions and not app.table_status.alerts,
+            3000,
+        )
+    )
+

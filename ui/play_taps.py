@@ -1,0 +1,97 @@
+"""A tag tapped on the card reader during play, on the round screen: an action card chooses it
+for its hero (R-RND-1; the engine refuses it out of phase), a reward card offers its uses to its
+holder (R-REW-1), a figure tells where its hero or Strigoi stands and how it fares, and an
+unknown tag asks what it is and registers it (companion/app/play_taps.py decides; this module
+only shows)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.app.play_taps import commands_with, holder_of, registration_choices
+from companion.app.resync import strigoi_of_figure
+from companion.app.session import GameSession
+from companion.app.taps import Tap
+from companion.engine.explain import hero_name
+from companion.engine.game import commands as c
+from companion.errors import CompanionError
+from ui.i18n import tr
+from ui.labels import command_label, figure_label, item_name, room_name
+
+if TYPE_CHECKING:
+    from ui.app import ArmataApp
+
+
+def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
+    screen = app._screen()
+    binding = tap.binding
+    if binding is None:
+        ask_what_tag(app, session, tap.uid)
+        return
+    target = binding.target
+    catalog = app.catalog
+    if binding.kind in ("action_card", "advanced_card"):
+        holder = holder_of(session.state, target)
+        if holder is None:
+            screen.banner_text = tr("{card} is in nobody's hand.").format(
+                card=item_name(catalog, target)
+            )
+            return
+        app.execute(c.ChooseCard(hero=holder, card=target))
+    elif binding.kind == "reward_card":
+        holder = holder_of(session.state, target)
+        name = item_name(catalog, target)
+        uses = commands_with(session.legal_commands(), target)
+        if holder is None or not uses:
+            screen.banner_text = tr("{card}: no use for it now.").format(card=name)
+            return
+        screen.show_choices(
+            tr("{hero}: use {card}").format(hero=hero_name(holder), card=name),
+            [(command_label(u, catalog), lambda u=u: app.execute(u)) for u in uses],
+        )
+    elif binding.kind in ("hero", "strigoi"):
+        screen.banner_text = figure_summary(session, target)
+
+
+def figure_summary(session: GameSession, figure: str) -> str:
+    """A figure tapped on the card reader: where it stands and how it fares."""
+    state = session.state
+    if figure in {h.hero for h in state.heroes}:
+        hero = state.hero(figure)
+        room = session.rules.fortress.room_at(hero.at) if hero.at is not None else None
+        return tr("{hero}: {wounds} wound(s), {cards} card(s) in hand, in the {room}.").format(
+            hero=hero_name(figure),
+            wounds=len(hero.wounds),
+            cards=len(hero.hand),
+            room=room_name(room) if room else tr("off the board"),
+        )
+    name = strigoi_of_figure(state, figure)  # the Supreme stands on the flipped card's figure
+    if name is None:
+        return tr("{figure} is not on the board.").format(figure=figure_label(figure))
+    return tr("{figure} stands in the {room}.").format(
+        figure=figure_label(name), room=room_name(state.strigoi[name])
+    )
+
+
+def ask_what_tag(app: ArmataApp, session: GameSession, uid: str) -> None:
+    """Registration in play: the tag is bound to what the player picks."""
+    screen = app._screen()
+
+    def bind(kind: str, target: str) -> None:
+        try:
+            app.registry.bind(uid, kind, target)
+        except CompanionError as refusal:
+            screen.banner_text = str(refusal)
+        else:
+            app.tags.refresh()
+            screen.banner_text = tr("Tag registered.")
+        screen.close_choices()
+
+    choices = []
+    for choice in registration_choices(session.state, app.catalog):
+        if choice.kind in ("hero", "strigoi"):
+            label = tr("the figure of {name}").format(name=figure_label(choice.target))
+        else:
+            label = item_name(app.catalog, choice.target)
+        choices.append((label, lambda k=choice.kind, x=choice.target: bind(k, x)))
+    screen.show_choices(tr("This tag is not registered yet. What is it?"), choices)
