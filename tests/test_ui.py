@@ -450,6 +450,8 @@ def test_the_pi_buttons_on_mock_pins_act_on_the_running_app(tmp_path: Path) -> N
     assert report["steady_lit"] is True
     assert True in report["blinking"] and False in report["blinking"]
     assert report["status_after_plug"] == "ready"
+    assert report["silent_status"] == "busy"  # plugged in but silent for 5 s: blinking
+    assert report["status_after_silence"] == "ready"
 
 
 def test_a_bumped_platform_is_resolved_both_ways_on_the_resync_screen(tmp_path: Path) -> None:

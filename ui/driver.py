@@ -220,7 +220,7 @@ class Driver:
 
         def rim_button() -> Button:
             none_yet = i18n.tr("{done} of 6 registered").format(done=0)
-            return find_button(setup, f"{first_platform()} · {none_yet}")
+            return find_button(setup, f"{setup.platform_name(first_platform())} · {none_yet}")
 
         self.then(lambda: reveal(rim_button()))
         self.then(lambda: tap(rim_button()))

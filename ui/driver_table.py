@@ -59,10 +59,12 @@ def table_set_up(driver: Driver) -> None:
     driver.then(
         lambda: driver.wait_until(
             "the table set up",
-            lambda: app.session is not None
-            and not app.table_status.actions
-            and not app.table_status.alerts
-            and bool(app.table_status.sensed),
+            lambda: (
+                app.session is not None
+                and not app.table_status.actions
+                and not app.table_status.alerts
+                and bool(app.table_status.sensed)
+            ),
             frames=3000,
         )
     )
@@ -88,9 +90,7 @@ def pi_buttons(driver: Driver) -> None:
     )
     driver.then(lambda: report.update(after_confirm=_head(driver)))
     driver.then(lambda: app.controls.press("undo"))
-    driver.then(
-        lambda: driver.wait_until("undo", lambda: _head(driver) < report["after_confirm"])
-    )
+    driver.then(lambda: driver.wait_until("undo", lambda: _head(driver) < report["after_confirm"]))
     driver.then(lambda: report.update(after_undo=_head(driver), presses=list(app.pi_presses)))
     driver.then(
         lambda: driver.wait_until("LED steady", lambda: app.controls.status == "ready", 3000)
@@ -108,6 +108,19 @@ def pi_buttons(driver: Driver) -> None:
         lambda: driver.wait_until("LED steady again", lambda: app.controls.status == "ready", 3000)
     )
     driver.then(lambda: report.update(status_after_plug=app.controls.status))
+    silent = board.nodes[room_node(ROOM)]  # plugged in, but it stops answering (hung)
+    driver.then(lambda: setattr(silent, "ignore_next", 10**9))
+    driver.then(
+        lambda: driver.wait_until(
+            "LED blinks for a silent node", lambda: app.controls.status == "busy", 6000
+        )
+    )
+    driver.then(lambda: report.update(silent_status=app.controls.status))
+    driver.then(lambda: setattr(silent, "ignore_next", 0))
+    driver.then(
+        lambda: driver.wait_until("it answers again", lambda: app.controls.status == "ready", 6000)
+    )
+    driver.then(lambda: report.update(status_after_silence=app.controls.status))
 
 
 def _blinks(app: Any) -> list[bool | None]:
@@ -187,16 +200,14 @@ def table_shots(driver: Driver, lang: str) -> None:
     driver.then(app.open_resync)
     driver.then(lambda: driver.shoot(f"resync-{lang}"))
     driver.then(lambda: driver.press("The app is right"))
-    driver.then(
-        lambda: driver.wait_until("guided", lambda: bool(app.table_status.actions), 3000)
-    )
+    driver.then(lambda: driver.wait_until("guided", lambda: bool(app.table_status.actions), 3000))
     driver.then(lambda: driver.press("Back"))
     driver.then(lambda: driver.shoot(f"round-table-{lang}"))
     driver.then(lambda: _sim(driver).turn(ROOM, _game_rotation(driver)))
     driver.then(
         lambda: driver.wait_until(
-            "the table back", lambda: not app.table_status.actions and not app.table_status.alerts,
+            "the table back",
+            lambda: not app.table_status.actions and not app.table_status.alerts,
             3000,
         )
     )
-

@@ -49,6 +49,17 @@ def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
             tr("{hero}: use {card}").format(hero=hero_name(holder), card=name),
             [(command_label(u, catalog), lambda u=u: app.execute(u)) for u in uses],
         )
+    elif binding.kind == "hero" and target in {h.hero for h in session.state.heroes}:
+        # the hero's panel: how they fare, and where the table says they stand
+        screen.show_choices(
+            figure_summary(session, target),
+            [
+                (
+                    tr("Fix position of {hero}").format(hero=hero_name(target)),
+                    lambda: screen.fix_position_of(target),
+                )
+            ],
+        )
     elif binding.kind in ("hero", "strigoi"):
         screen.banner_text = figure_summary(session, target)
 

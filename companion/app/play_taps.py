@@ -26,7 +26,7 @@ def commands_with(commands: Iterable[c.Command], item: str) -> list[c.Command]:
         if (
             any(r.item == item for r in rewards)
             or (isinstance(source, str) and source != "card" and source_item(source) == item)
-            or any(source_item(s) == item for s in sources)
+            or any(s != "card" and source_item(s) == item for s in sources)
             or item in swapped
         ):
             found.append(command)

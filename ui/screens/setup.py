@@ -33,6 +33,7 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.i18n import N_, tr
+from ui.labels import platform_home
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -291,18 +292,20 @@ class SetupScreen(Screen):
                     else theme.PANEL,
                 )
 
-        self._note(box, tr("Platform rim tags: six per platform, edge 0 first, clockwise."))
+        self._note(box, tr("Platform rim tags: six per platform, one beside each book."))
         for platform in self.platforms():
             missing = rim_edges_missing(registry, platform)
             target = asking[1] if asking is not None and asking[0] == "platform" else ""
             waiting = target.rpartition(":")[0] == platform
             if waiting:
-                status = tr("tap the tag at edge {edge} now").format(edge=missing[0])
+                status = tr("tap the tag beside book {book} now").format(
+                    book=self.book(platform, missing[0])
+                )
             else:
                 status = tr("{done} of 6 registered").format(done=RIM_EDGES - len(missing))
             self._button(
                 box,
-                f"{platform} · {status}",
+                f"{self.platform_name(platform)} · {status}",
                 lambda platform=platform: self._ask_rim(platform),
                 background_color=theme.ACCENT if waiting else theme.PANEL,
             )
@@ -310,6 +313,16 @@ class SetupScreen(Screen):
     def platforms(self) -> list[str]:
         """The platforms of the layout being set up (their rim tags are registered here)."""
         return sorted({r.platform for r in self.plan.fortress.rooms.values() if r.platform})
+
+    def platform_name(self, platform: str) -> str:
+        """A platform as players know it: by the room it lies in ("platform of the east room")."""
+        return tr("platform of the {room}").format(room=platform_home(self.plan.fortress, platform))
+
+    def book(self, platform: str, edge: int) -> str:
+        """The book letter printed beside rim edge `edge` (hardware/README.md, tag layout)."""
+        fortress = self.plan.fortress
+        room = next(r.id for r in fortress.rooms.values() if r.platform == platform)
+        return fortress.platforms[room].books[edge]
 
     def _ask(self, card: str) -> None:
         self.registration.ask("action_card", card)
@@ -321,14 +334,14 @@ class SetupScreen(Screen):
         missing = rim_edges_missing(self.registration.registry, platform)
         if not missing:
             self.registration.cancel()
-            self.message = tr("All six rim tags of {platform} are registered.").format(
-                platform=platform
+            self.message = tr("All six rim tags of the {platform} are registered.").format(
+                platform=self.platform_name(platform)
             )
         else:
             self.registration.ask("platform", rim_target(platform, missing[0]))
-            self.message = tr("Tap the rim tag at edge {edge} of {platform} on a reader.").format(
-                edge=missing[0], platform=platform
-            )
+            self.message = tr(
+                "Tap the rim tag beside book {book} of the {platform} on a reader."
+            ).format(book=self.book(platform, missing[0]), platform=self.platform_name(platform))
         self.rebuild()
 
     def on_tap(self, tap: Tap) -> None:
