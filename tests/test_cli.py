@@ -57,7 +57,7 @@ def test_malformed_board_file_names_path_and_field(tmp_path: Path) -> None:
 def test_demo_shows_the_fortress_and_a_strigoi_turn() -> None:
     done = run()
     assert done.returncode == 0
-    assert "[R-TEL-2] book E in SE points W (direction 3)" in done.stdout
+    assert "[R-TEL-2] book E in SE points W" in done.stdout
     assert "=> matthew takes 3 wound(s) unless protected." in done.stdout
     assert "Threat map for Matthew" in done.stdout
 

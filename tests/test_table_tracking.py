@@ -134,7 +134,7 @@ def test_a_round_where_mechanics_turns_a_platform_by_the_rim_tags(live: LiveTabl
     close the step; undo asks for the turn back and the rings follow the state."""
     assert {a.step for a in live.status.actions} <= {Step.SET_UP}
     until_set_up(live)
-    assert live.rings_match_the_state()
+    live.settled("the rings as set up", live.rings_match_the_state)
     live.do(c.ChooseCard(hero="matthew", card="matthew/armata-strigoi"))
     live.do(c.ChooseCard(hero="roel", card="roel/nightside-of-siberia"))
     before = live.session.state.rotations[NE]

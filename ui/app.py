@@ -50,7 +50,7 @@ from firmware_bridge.mqtt_link import GamePublisher
 from firmware_bridge.node_sim import CARD_READER
 from ui import i18n
 from ui.fortress_view import FortressView
-from ui.labels import item_name, waiting_label
+from ui.labels import item_name, set_ladder_owners, table_name, waiting_label
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
 from ui.screens.gameover import GameOverScreen
@@ -150,7 +150,7 @@ class ArmataApp(App):
         self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
         # LED cues are not sent one by one: the table watch derives every ring from the state
         self.announcer = Announcer(
-            self._banner, self._speak, lambda cue: None, self.feed.announcement, i18n.tr
+            self._banner, self._speak, lambda cue: None, self.feed.announcement, i18n.tr, table_name
         )
 
     @property
@@ -327,6 +327,7 @@ class ArmataApp(App):
             load_board(plan.game_board()),
         )
         self.game_view.fortress = self.session.rules.fortress
+        set_ladder_owners(self.log.game(self.session.game_id).seats)
         self.can_resume = True
         self.feed.after_command(self.session.state, self.session.log.events(self.session.game_id))
         self._new_game_screen()
@@ -349,6 +350,7 @@ class ArmataApp(App):
         )
         if self.session is not None:
             self.game_view.fortress = self.session.rules.fortress
+            set_ladder_owners(self.log.game(self.session.game_id).seats)
             self.feed.state(self.session.state)
             self._new_game_screen()
             self.watch.game(game_view(self.session.rules, self.session.state, Origin.RESUME))
@@ -500,7 +502,7 @@ class ArmataApp(App):
             session.rules,
             session.state,
             session.waiting_for,
-            waiting_label(session.waiting_for),
+            waiting_label(session.waiting_for, self.catalog),
             session.legal_commands(),
             self.execute,
         )

@@ -3,6 +3,7 @@ smaller than 48 px."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from kivy.uix.button import Button
@@ -41,4 +42,41 @@ def small_touch_targets(root: Widget) -> list[str]:
         if isinstance(w, Button)
         and w.opacity > 0
         and (w.width < MIN_TOUCH_PX or w.height < MIN_TOUCH_PX)
+    ]
+
+
+#: What a player must never read: component ids (tokens, cards), coordinates, ladder and platform
+#: ids, compass abbreviations of rooms.
+INTERNAL_ID = re.compile(
+    r"\b(?:red|grey|wound|master|apprentice|token)-[\w-]+"
+    r"|\b(?:attila|falk_maria|matthew|charles|roel)/[a-z0-9-]+"
+    r"|\[-?\d+, ?-?\d+\]"
+    r"|\bL\d\b|\bp\d\b"
+    r"|\b(?:NE|NW|SE|SW)\b"
+)
+MIN_TEXT_PX = 16
+
+
+def _visible_texts(root: Widget) -> Iterator[Label]:
+    for widget in walk(root):
+        if isinstance(widget, Label) and widget.text and widget.opacity > 0:
+            yield widget
+
+
+def internal_ids(root: Widget) -> list[str]:
+    """Visible texts that show an internal id (INTERNAL_ID)."""
+    found = []
+    for label in _visible_texts(root):
+        match = INTERNAL_ID.search(label.text)
+        if match:
+            found.append(f"{match.group(0)!r} in {label.text[:60]!r}")
+    return found
+
+
+def small_texts(root: Widget) -> list[str]:
+    """Visible texts under 16 px: too small to read at arm's length on the 7" panel."""
+    return [
+        f"{label.text[:30]!r}: {label.font_size:.0f} px"
+        for label in _visible_texts(root)
+        if label.font_size < MIN_TEXT_PX - 0.01
     ]

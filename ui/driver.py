@@ -20,7 +20,14 @@ from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
 from ui import i18n
 from ui.app import ArmataApp
-from ui.checks import overflowing_labels, small_touch_targets, walk
+from ui.checks import (
+    internal_ids,
+    overflowing_labels,
+    small_texts,
+    small_touch_targets,
+    walk,
+)
+from ui.labels import site_label
 
 
 def tap(widget: Widget) -> None:
@@ -105,6 +112,8 @@ class Driver:
         entry: dict[str, Any] = {
             "overflow": overflowing_labels(root),
             "small_targets": small_touch_targets(root),
+            "internal_ids": internal_ids(root),
+            "small_texts": small_texts(root),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
@@ -295,7 +304,7 @@ class Driver:
         if all(s.site is not None for s in screen.plan.seats):
             return
         site = next(s for s in screen.plan.sites() if s.allowed)
-        tap(find_button(screen, site.name))  # one per settled frame: the list is rebuilt
+        tap(find_button(screen, site_label(site.room, site.side)))  # the list is rebuilt
         self.queue.insert(0, self.place_ladders)
 
     def place_ladders_then_next(self) -> None:
@@ -384,7 +393,8 @@ class Driver:
             }
         )
         self.report["announcements"] = [a.kind for a in self.app.announcements]
-        self.report["headlines"] = [a.headline for a in self.app.announcements]
+        self.report["headlines"] = [a.headline for a in self.app.announcements]  # published
+        self.report["words"] = [self.app.announcer.words(a) for a in self.app.announcements]
         feed = self.app.feed
         self.report["published"] = feed.sent["announcement"]
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}

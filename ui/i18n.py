@@ -27,9 +27,12 @@ _listeners: list[Callable[[str], None]] = []
 
 
 def _catalog(language: str) -> gettext.NullTranslations:
-    if language == "en":
-        return gettext.NullTranslations()
+    """The language's catalog. English is the source language; its small catalog only reworks
+    the engine's templates around the names the table uses ("teleports from the north-west room"
+    where the engine, with room ids, says "from NW")."""
     source = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language == "en" and not source.exists():
+        return gettext.NullTranslations()
     target = _compiled / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not target.exists() or target.stat().st_mtime < source.stat().st_mtime:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -3,16 +3,17 @@ names stay as printed; the Strigoi are named as each language's rulebook names t
 
 from __future__ import annotations
 
-import msgspec
+from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
 from companion.app.tracking import Action, Step
 from companion.engine.components import Catalog
-from companion.engine.explain import Reason, hero_name, strigoi_name
+from companion.engine.explain import ROOM_FACTS, Fact, Reason, hero_name, strigoi_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game.flow import describe
 from companion.engine.game.state import Task
+from companion.engine.hexgrid import Cell
 from ui.i18n import N_, tr
 
 MODES = {"normal": N_("normal"), "wild": N_("wild")}
@@ -35,21 +36,118 @@ def item_name(catalog: Catalog, item: str) -> str:
     token = catalog.reward_token(source)
     if token is not None:  # a token has no modes
         gives = [f"+{token.strength}"] if token.strength else []
-        gives += [a.replace("_", " ").capitalize() for a in token.abilities]
+        gives += [ability_name(a) for a in token.abilities]
         return tr("token {gives}").format(gives=" ".join(gives))
     if catalog.is_action_card(source):
         return catalog.card(source).title
     return item
 
 
-def command_label(command: c.Command, catalog: Catalog) -> str:
-    """The button's text, cards and tokens by name (the catalog's) instead of id."""
-    data = msgspec.to_builtins(command)
-    kind = data.pop("do")
-    hero = hero_name(data.pop("hero", ""))
+STACK_NAMES = {
+    "red": N_("red"),
+    "grey": N_("grey"),
+    "strigoi": N_("Strigoi action"),
+    "wound": N_("wound"),
+    "reward_token": N_("reward"),
+    "reward_card": N_("reward card"),
+}
+REWARD_NAMES = {"bat": N_("a reward token"), "axe": N_("a reward card"), "blood": N_("blood")}
+WOUND_NAMES = {
+    "plain": N_("wound"),
+    "double": N_("double wound"),
+    "shock": N_("shock"),
+    "movement": N_("wound: movement -{penalty}"),
+    "strength": N_("wound: strength -{penalty}"),
+    "ability": N_("wound: no {ability}"),
+}
+
+
+ABILITY_NAMES = {
+    "protection": N_("Protection"),
+    "heal": N_("Heal"),
+    "retrieval": N_("Retrieval"),
+    "mechanics": N_("Mechanics"),
+    "stealth": N_("Stealth"),
+    "pack": N_("Pack"),
+    "leap": N_("Leap"),
+    "recovery": N_("Recovery"),
+    "gates_of_hell": N_("Gates of Hell"),
+    "destruction": N_("Destruction"),
+}
+
+
+def ability_name(ability: str) -> str:
+    return tr(ABILITY_NAMES[ability]) if ability in ABILITY_NAMES else ability
+
+
+def token_name(catalog: Catalog, token: str | None) -> str:
+    """A drawn token as printed: a monster by colour, strength and rewards, a monk, a Strigoi
+    token by its Strigoi and bonus, a wound by its effect, a reward by what it gives."""
+    if token is None:
+        return "?"
+    for colour in ("red", "grey"):
+        for found in getattr(catalog.encounter_tokens, colour):
+            if found.id == token:
+                if found.kind == "monk":
+                    return tr("{colour} monk").format(colour=tr(STACK_NAMES[colour]))
+                text = tr("{colour} monster, strength {strength}").format(
+                    colour=tr(STACK_NAMES[colour]), strength=found.strength
+                )
+                if found.rewards:
+                    text += " (" + ", ".join(tr(REWARD_NAMES[r]) for r in found.rewards) + ")"
+                return text
+    for strigoi_token in catalog.strigoi_tokens:
+        if strigoi_token.id == token:
+            text = tr("{strigoi} token").format(strigoi=strigoi_label(strigoi_token.strigoi))
+            return text + (f" +{strigoi_token.bonus}" if strigoi_token.bonus else "")
+    for wound in catalog.wound_tokens:
+        if wound.id == token:
+            return tr(WOUND_NAMES[wound.effect]).format(
+                penalty=wound.penalty, ability=ability_name(wound.ability or "")
+            )
+    return item_name(catalog, token)
+
+
+def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
+    """A space as players point at it: a ladder by its hero, stairs or a platform centre by
+    their room, any other space by its room."""
+    if cell is None:
+        return tr("off the board")
+    where = (int(cell[0]), int(cell[1]))
+    if fortress is None:
+        return tr("a space")
+    ladder = fortress.ladder_by_cell.get(where)
+    if ladder is not None:
+        return ladder_name(ladder)
+    room = fortress.room_at(where)
+    if room is None:
+        return tr("a space")
+    if where == fortress.centre(room):
+        return tr("the centre of the {room}").format(room=room_name(room))
+    if fortress.tile_features.get(where) == "stairs":
+        return tr("the stairs in the {room}").format(room=room_name(room))
+    return tr("a space in the {room}").format(room=room_name(room))
+
+
+def source_name(catalog: Catalog, source: str) -> str:
+    """Where an ability comes from: the played card's icon, a card or a reward."""
+    return tr("the played card") if source == "card" else item_name(catalog, source)
+
+
+def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | None = None) -> str:
+    """The button's text: heroes, cards, tokens, rooms and spaces by the names players use,
+    never an id or a coordinate."""
+    hero = hero_name(getattr(command, "hero", "") or "")
 
     def named(items: list[str]) -> str:
         return ", ".join(item_name(catalog, x) for x in items)
+
+    def via(source: str) -> str:
+        return (
+            ""
+            if source == "card"
+            else " " + tr("with {source}").format(source=source_name(catalog, source))
+        )
 
     match command:
         case c.ChooseCard(card=card):
@@ -57,21 +155,75 @@ def command_label(command: c.Command, catalog: Catalog) -> str:
         case c.Stay():
             return tr("{hero}: stay").format(hero=hero)
         case c.Move(to=to, stealth=True):
-            return tr("{hero}: move to {cell} with Stealth").format(hero=hero, cell=list(to))
+            return tr("{hero}: move to {space} with Stealth").format(
+                hero=hero, space=space_name(fortress, to)
+            )
         case c.Move(to=to):
-            return tr("{hero}: move to {cell}").format(hero=hero, cell=list(to))
+            return tr("{hero}: move to {space}").format(hero=hero, space=space_name(fortress, to))
         case c.Draw():
             return tr("{hero}: draw a token").format(hero=hero)
+        case c.EnterDraw(token=token):
+            return tr("{hero}: the table drew {token}").format(
+                hero=hero, token=token_name(catalog, token)
+            )
         case c.SkipFight():
             return tr("{hero}: no fight").format(hero=hero)
+        case c.LeaveMonster():
+            return tr("{hero}: leave the monster face up").format(hero=hero)
+        case c.FreeMonk():
+            return tr("{hero}: free the monk").format(hero=hero)
+        case c.AttackMonk():
+            return tr("{hero}: attack the monk").format(hero=hero)
         case c.Protect(sources=[]):
             return tr("{hero}: take the wounds").format(hero=hero)
         case c.Protect(sources=sources):
             return tr("{hero}: block with {sources}").format(hero=hero, sources=named(sources))
-        case c.UseMechanics(room=room, rotation=rotation):
-            return tr("{hero}: turn {room} to position {rotation}").format(
-                hero=hero, room=room, rotation=rotation
+        case c.DiscardForShock(card=card):
+            return tr("{hero}: discard {card}").format(hero=hero, card=item_name(catalog, card))
+        case c.Relocate(to=to):
+            return tr("{hero}: go to {space}").format(hero=hero, space=space_name(fortress, to))
+        case c.PlaceFightMarker(take_from=cell):
+            return tr("{hero}: take the fight marker from {space}").format(
+                hero=hero, space=space_name(fortress, cell)
             )
+        case c.Leap(to=to, source=source) | c.UseLeap(to=to, source=source):
+            return tr("{hero}: Leap to {space}").format(
+                hero=hero, space=space_name(fortress, to)
+            ) + via(source)
+        case c.UsePack(to=to, source=source):
+            return tr("{hero}: Pack, jump to {space}").format(
+                hero=hero, space=space_name(fortress, to)
+            ) + via(source)
+        case c.Fall():
+            return tr("{hero}: fall with the platform").format(hero=hero)
+        case c.UseMechanics(room=room, rotation=rotation, source=source):
+            book = first_book(fortress, room) if fortress is not None else "?"
+            return tr("{hero}: turn the platform in the {room}, book {book} to {direction}").format(
+                hero=hero, room=room_name(room), book=book, direction=direction_name(rotation)
+            ) + via(source)
+        case c.UseHeal(source=source):
+            return tr("{hero}: Heal").format(hero=hero) + via(source)
+        case c.UseRecovery(source=source):
+            return tr("{hero}: Recovery, take the discard pile back").format(hero=hero) + via(
+                source
+            )
+        case c.UseGatesOfHell(source=source):
+            return tr("{hero}: Gates of Hell, remove every fight marker").format(hero=hero) + via(
+                source
+            )
+        case c.UseRetrieval(card=card, source=source):
+            return tr("{hero}: Retrieval, take back {card}").format(
+                hero=hero, card=item_name(catalog, card)
+            ) + via(source)
+        case c.SwapRewards(other=other, give=give, take=take):
+            return tr("{hero} gives {give} to {other} for {take}").format(
+                hero=hero,
+                other=hero_name(other),
+                give=named(give) or tr("nothing"),
+                take=named(take) or tr("nothing"),
+            )
+        case c.RebelDraw():
+            return tr("{hero}: Nighttime Rebel, draw a reward card").format(hero=hero)
         case c.Fight(rewards=[]):
             return tr("{hero}: fight").format(hero=hero)
         case c.Fight(rewards=rewards):
@@ -85,8 +237,30 @@ def command_label(command: c.Command, catalog: Catalog) -> str:
                 plays = named([f"{r.item}:{r.mode}" for r in rewards])
                 text += " " + tr("with {rewards}").format(rewards=plays)
             return text
-    details = ", ".join(f"{k} {v}" for k, v in data.items() if v not in (None, [], False))
-    return f"{hero}: {kind.replace('_', ' ')}" + (f" ({details})" if details else "")
+        case c.SetHeroPosition(to=to):
+            return tr("Fix: {hero} stands on {space}").format(
+                hero=hero, space=space_name(fortress, to)
+            )
+        case c.SetStrigoiPosition(strigoi=strigoi, room=room):
+            return tr("Fix: {strigoi} stands in the {room}").format(
+                strigoi=strigoi_label(strigoi), room=room_name(room)
+            )
+        case c.SetRotation(room=room, rotation=rotation):
+            book = first_book(fortress, room) if fortress is not None else "?"
+            return tr("Fix: in the {room} book {book} faces {direction}").format(
+                room=room_name(room), book=book, direction=direction_name(rotation)
+            )
+        case c.SetBlood(altar=altar, inferno=inferno):
+            return tr("Fix: Altar {altar}, Inferno {inferno}").format(altar=altar, inferno=inferno)
+        case c.AddWound(token=token):
+            return tr("Fix: {hero} takes {wound}").format(
+                hero=hero, wound=token_name(catalog, token) if token else tr("a wound")
+            )
+        case c.RemoveWound(token=token):
+            return tr("Fix: {hero} loses {wound}").format(
+                hero=hero, wound=token_name(catalog, token)
+            )
+    return hero
 
 
 def group_label(key: tuple[str, ...]) -> str:
@@ -94,8 +268,8 @@ def group_label(key: tuple[str, ...]) -> str:
     if key[0] == "choose":
         return tr("{hero}: pick a card (only you look)").format(hero=hero_name(key[1]))
     if key[0] == "mechanics":
-        return tr("{hero}: Mechanics, turn the platform of {room}").format(
-            hero=hero_name(key[1]), room=key[2]
+        return tr("{hero}: Mechanics, turn the platform in the {room}").format(
+            hero=hero_name(key[1]), room=room_name(key[2])
         )
     if key[0] == "leap":
         return tr("{hero}: Leap to a space of this room").format(hero=hero_name(key[1]))
@@ -109,14 +283,59 @@ def strigoi_label(strigoi: str) -> str:
     return strigoi_name(strigoi, tr)
 
 
+#: ladder id -> the hero who placed it (the game's seats): ladders are named by their hero
+LADDER_OWNERS: dict[str, str] = {}
+
+
+def set_ladder_owners(seats: Sequence[Sequence[str]]) -> None:
+    """The game's seats (hero, ladder id): from now on ladders are named by their hero."""
+    LADDER_OWNERS.clear()
+    LADDER_OWNERS.update({ladder: hero for hero, ladder in seats})
+
+
+def ladder_name(ladder: str) -> str:
+    owner = LADDER_OWNERS.get(ladder)
+    if owner is None:
+        return tr("a ladder")
+    return tr("{hero}'s ladder").format(hero=hero_name(owner))
+
+
+def table_name(key: str, value: Fact) -> Fact:
+    """How the table names an engine fact: rooms by their names, ladders by their heroes,
+    directions in words, in the players' language (explain.Namer)."""
+    if key in ROOM_FACTS and isinstance(value, str):
+        return room_name(value)
+    if key == "ladder" and isinstance(value, str):
+        return ladder_name(value)
+    if key == "direction" and isinstance(value, int) and not isinstance(value, bool):
+        return direction_name(value)
+    return value
+
+
 def render(reason: Reason) -> str:
-    """An engine reason in the players' language."""
-    return reason.text(tr)
+    """An engine reason in the players' language, with rooms and ladders as the table names
+    them."""
+    return reason.text(tr, table_name)
 
 
-def waiting_label(task: Task | None) -> str:
+TASK_TEXTS = {
+    "stealth_choice": N_("{hero} to fight or leave the {token}"),
+    "fight": N_("{hero} to fight the {token}"),
+    "encounter": N_("{hero} to draw a {stack} encounter token"),
+    "reward_draw": N_("{hero} to enter the drawn {stack} (physical)"),
+}
+
+
+def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
+    """What the game waits for, tokens and stacks by their names."""
     if task is None:
         return tr("nothing (game over)")
+    if task.kind in TASK_TEXTS and catalog is not None:
+        return tr(TASK_TEXTS[task.kind]).format(
+            hero=hero_name(task.hero or ""),
+            token=token_name(catalog, task.token),
+            stack=tr(STACK_NAMES.get(task.stack or "", task.stack or "")),
+        )
     return describe(task, tr)
 
 
@@ -260,3 +479,8 @@ def difference_text(fortress: Fortress, difference: Difference) -> str:
     return tr("{room}: {figure} stands on the centre; the game has nobody there.").format(
         room=room, figure=figure_label(str(table))
     )
+
+
+def site_label(room: str, side: int) -> str:
+    """A ladder site of the setup wizard: "north-east room, north-west side"."""
+    return tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))

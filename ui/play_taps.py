@@ -47,7 +47,10 @@ def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
             return
         screen.show_choices(
             tr("{hero}: use {card}").format(hero=hero_name(holder), card=name),
-            [(command_label(u, catalog), lambda u=u: app.execute(u)) for u in uses],
+            [
+                (command_label(u, catalog, session.rules.fortress), lambda u=u: app.execute(u))
+                for u in uses
+            ],
         )
     elif binding.kind == "hero" and target in {h.hero for h in session.state.heroes}:
         # the hero's panel: how they fare, and where the table says they stand

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.engine.explain import Reason, reason
+from companion.engine.explain import Namer, Reason, reason
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
 from companion.engine.game.flow import strigoi_step_now
@@ -44,10 +44,12 @@ HEADLINE_CODES = (
 )
 
 
-def headline_of(reasons: Sequence[Reason], translate: Callable[[str], str] = str) -> str:
+def headline_of(
+    reasons: Sequence[Reason], translate: Callable[[str], str] = str, name: Namer | None = None
+) -> str:
     """The spoken and bannered sentence: the reasons whose codes make headlines, in order."""
     picked = [r for r in reasons if r.code in HEADLINE_CODES] or list(reasons[:1])
-    return "; ".join(r.text(translate) for r in picked)
+    return "; ".join(r.text(translate, name) for r in picked)
 
 
 @dataclass(frozen=True)
@@ -198,14 +200,16 @@ class Announcer:
         led: Callable[[LedCue], None],
         publish: Callable[[bytes], None],
         translate: Callable[[str], str] = str,
+        name: Namer | None = None,
     ) -> None:
         self.banner, self.speak, self.led, self.publish = banner, speak, led, publish
         self.translate = translate  # the players' language; the published event stays English
+        self.name = name  # rooms and ladders as the table names them (the published: ids)
 
     def words(self, announcement: Announcement) -> str:
         if not announcement.reasons:
             return announcement.headline
-        return headline_of(announcement.reasons, self.translate)
+        return headline_of(announcement.reasons, self.translate, self.name)
 
     def announce(self, announcement: Announcement) -> None:
         words = self.words(announcement)

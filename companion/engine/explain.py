@@ -58,7 +58,7 @@ def figure_name(figure: str, translate: Callable[[str], str] = N_) -> str:
 
 _TEMPLATES: Mapping[str, str] = {
     "letter_x": N_("{strigoi} stays in {room}: the card shows X"),
-    "book": N_("book {letter} in {room} points {direction_name} (direction {direction})"),
+    "book": N_("book {letter} in {room} points {direction_name}"),
     "no_room": N_("no room lies {direction_name} of {room}"),
     "collapsed_room": N_("the platform of {target} has collapsed"),
     "centre_not_destination": N_("{target} is the centre room, which has no platform"),
@@ -92,7 +92,7 @@ _TEMPLATES: Mapping[str, str] = {
     "wounds": N_("{wounds} wound(s): card damage {damage} + token bonus {bonus}"),
     "curse": N_("{strigoi} curses {room}: every hero there takes 1 wound"),
     "no_curse": N_("{strigoi} did not move: no curse"),
-    "collapse_book": N_("book {letter} in the centre room {room} points {direction_name}"),
+    "collapse_book": N_("book {letter} in {room} points {direction_name}"),
     "collapse_letter_x": N_("the card shows X: no book in the centre room, nothing collapses"),
     "collapse_no_room": N_("no room lies {direction_name} of the centre room: nothing collapses"),
     "already_collapsed": N_("the platform of {target} has already collapsed: nothing happens"),
@@ -107,6 +107,13 @@ _TEMPLATES: Mapping[str, str] = {
 }
 
 
+#: (key, value) -> how the table names it: the app names rooms, ladders and directions in the
+#: players' language; without one, ids stay as they are (the published events, the tests).
+Namer = Callable[[str, "Fact"], "Fact"]
+#: the fact keys that hold a room id, a ladder id
+ROOM_FACTS = ("room", "start", "to", "target")
+
+
 class Reason(NamedTuple):
     """One step of an explanation. A NamedTuple: immutable and cheap, built on every rule call."""
 
@@ -114,12 +121,19 @@ class Reason(NamedTuple):
     code: str
     facts: Mapping[str, Fact]
 
-    def text(self, translate: Callable[[str], str] = N_) -> str:
-        """The reason in words; `translate` maps the English template to another language's."""
+    def text(self, translate: Callable[[str], str] = N_, name: Namer | None = None) -> str:
+        """The reason in words; `translate` maps the English template to another language's,
+        `name` names rooms, ladders and directions as the table does."""
         facts: dict[str, Fact] = dict(self.facts)
         direction = facts.get("direction")
         if isinstance(direction, int) and not isinstance(direction, bool):
-            facts["direction_name"] = DIRECTION_NAMES[direction]
+            facts["direction_name"] = (
+                DIRECTION_NAMES[direction] if name is None else name("direction", direction)
+            )
+        if name is not None:
+            for key in (*ROOM_FACTS, "ladder"):
+                if key in facts:
+                    facts[key] = name(key, facts[key])
         for key, value in self.facts.items():  # ids as the table names them
             if not isinstance(value, str):
                 continue

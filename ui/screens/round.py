@@ -297,7 +297,8 @@ class RoundScreen(Screen):
             group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
             for command in group.commands:
                 choose = lambda command=command: self._choose(command)  # noqa: E731
-                self._button(box, command_label(command, self.rules.catalog), choose)
+                label = command_label(command, self.rules.catalog, self.rules.fortress)
+                self._button(box, label, choose)
             self._button(box, tr("Close"), self._close_group, muted=True)
             return
         if self.picker is not None:
@@ -308,7 +309,7 @@ class RoundScreen(Screen):
             elif isinstance(item, c.Protect):
                 continue  # offered by the picker
             else:
-                text = command_label(item, self.rules.catalog)
+                text = command_label(item, self.rules.catalog, self.rules.fortress)
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))

@@ -33,7 +33,7 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.i18n import N_, tr
-from ui.labels import platform_home
+from ui.labels import platform_home, site_label
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -236,11 +236,11 @@ class SetupScreen(Screen):
             if site.allowed or (site.room, site.side) == seat.site:
                 self._button(
                     box,
-                    site.name,
+                    site_label(site.room, site.side),
                     lambda site=site: self._place(site.room, site.side),
                 )
         refused = [
-            f"{site.name}: {site.refusal_in(tr)}"
+            f"{site_label(site.room, site.side)}: {site.refusal_in(tr)}"
             for site in self.plan.sites()
             if not site.allowed and (site.room, site.side) != seat.site
         ]
@@ -375,7 +375,7 @@ class SetupScreen(Screen):
                     if site.allowed:
                         self._place(site.room, site.side)
                     else:
-                        self.message = f"{site.name}: {site.refusal_in(tr)}"
+                        self.message = f"{site_label(site.room, site.side)}: {site.refusal_in(tr)}"
                         self.rebuild()
 
     def _on_drag(self, start: Cell, end: Cell) -> None:
