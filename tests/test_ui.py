@@ -28,6 +28,7 @@ SCREENS = (
     "home", "hardware", "settings", "history",
     "setup-players", "setup-layout", "setup-ladders", "setup-stacks", "setup-cards",
     "round-initiative", "round-pick", "round-strigoi", "round-why", "round-threat",
+    "round-zoom", "round-confirm", "round-more", "log", "round-fix",
     "rules", "rules-contents", "rules-teleport",
     "table", "round-alert", "resync", "round-table", "gameover",
 )  # fmt: skip

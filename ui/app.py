@@ -14,7 +14,7 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
@@ -50,9 +50,16 @@ from firmware_bridge.mqtt_link import GamePublisher
 from firmware_bridge.node_sim import CARD_READER
 from ui import i18n
 from ui.fortress_view import FortressView
-from ui.labels import item_name, set_ladder_owners, table_name, waiting_label
+from ui.labels import (
+    item_name,
+    secret_label,
+    set_ladder_owners,
+    table_name,
+    waiting_label,
+)
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
+from ui.screens.gamelog import GameLogScreen
 from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
 from ui.screens.history import HistoryScreen
@@ -90,9 +97,14 @@ def data_dir() -> Path:
     return Path(os.environ.get("ARMATA_DATA_DIR", Path.home() / ".armata-companion"))
 
 
+#: the text size setting: every text a quarter bigger when "large"
+TEXT_SCALES = {"normal": 1.0, "large": 1.25}
+
+
 class ArmataApp(App):
     lang = StringProperty("en")
     can_resume = BooleanProperty(False)
+    text_scale = NumericProperty(1.0)
 
     def __init__(
         self,
@@ -174,9 +186,21 @@ class ArmataApp(App):
 
     def switch_language(self, language: str) -> None:
         i18n.set_language(language)
+        changed = language != self.lang
         self.lang = language
         if self.settings.get("language") != language:
             self.settings.set("language", language)
+        if changed and self.manager.has_screen("round"):
+            self.speaker.interrupt()
+            self._screen().clear_announcements()  # nothing stays in the old language
+            if self.session is not None:
+                self._refresh()
+
+    def toggle_text_size(self) -> None:
+        """Normal or large text (stored with the table's settings)."""
+        size = "large" if self.settings.get("text_size") != "large" else "normal"
+        self.settings.set("text_size", size)
+        self.text_scale = TEXT_SCALES[size]
 
     def open_settings(self) -> None:
         screen = self.manager.get_screen("settings")
@@ -225,11 +249,14 @@ class ArmataApp(App):
             HistoryScreen(name="history"),
             GameOverScreen(name="gameover"),
             RulesScreen(name="rules"),
+            GameLogScreen(name="log"),
             ResyncScreen(name="resync"),
             TableScreen(name="table"),
         ):
             self.manager.add_widget(screen)
         self.switch_language(str(self.settings.get("language")))
+        self.text_scale = TEXT_SCALES.get(str(self.settings.get("text_size")), 1.0)
+        round_screen.repeat = lambda a: self._speak(self.announcer.words(a))
         self.can_resume = self.log.last_unfinished() is not None
         if self.resume_last and self.can_resume:
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
@@ -336,12 +363,19 @@ class ArmataApp(App):
         self.show("round")
 
     def _new_game_screen(self) -> None:
-        """Nothing of an earlier game stays on the round screen."""
+        """Nothing of an earlier game stays on the round screen or in the voice."""
+        self.speaker.interrupt()
         screen = self._screen()
-        screen.banner_text = ""
-        screen.last = None
-        screen.can_explain = False
+        screen.clear_announcements()
         screen.command_done()
+        screen.view.zoom_room = None
+        screen.zoomed = False
+        if self.session is not None and self.session.state.round == 1:
+            screen.hint(
+                i18n.tr(
+                    "Tip: tap a room on the board to zoom in; tap Whole fortress to see it all."
+                )
+            )
 
     def resume_game(self, game_id: str | None = None) -> None:
         """The last unfinished game (or `game_id`), on the screen it was played on."""
@@ -389,11 +423,34 @@ class ArmataApp(App):
 
     def undo(self) -> None:
         if self.session is not None and self.session.head > 0:
-            self.session.undo()
-            self.feed.state(self.session.state)
-            self._screen().command_done()
-            self.watch.game(game_view(self.session.rules, self.session.state, Origin.UNDO))
-            self._refresh()
+            self.rewind(self.session.head - 1)
+
+    def redo(self) -> None:
+        if self.session is not None and self.session.command_at(self.session.head + 1):
+            self.rewind(self.session.head + 1)
+
+    def rewind(self, head: int) -> None:
+        """Undo, redo, or back to any step of the game log: the state, the board, the LEDs
+        and the screen follow; the announcements of the steps left behind go."""
+        session = self.session
+        if session is None:
+            return
+        session.rewind(head)
+        self.feed.state(session.state)
+        screen = self._screen()
+        screen.command_done()
+        screen.clear_announcements()
+        self.speaker.interrupt()
+        self.watch.game(game_view(session.rules, session.state, Origin.UNDO))
+        self._refresh()
+
+    def open_log(self) -> None:
+        """This game's steps in plain words; tapping one goes back to it (after asking)."""
+        screen = self.manager.get_screen("log")
+        assert isinstance(screen, GameLogScreen)
+        if self.session is not None:
+            screen.show(self.session, self.catalog, self.rewind)
+            self.show("log")
 
     # ----- the table watch (its status arrives on its thread) -----------------------------------
     def _table_status(self, status: TableStatus) -> None:
@@ -498,6 +555,10 @@ class ArmataApp(App):
         self._tidy.cancel()  # the countdown starts again from this command
         self._tidy()
         self.game_view.situation = situation(session.rules, session.state)
+        undo = session.command_at(session.head)
+        redo = session.command_at(session.head + 1)
+        fortress = session.rules.fortress
+        hidden = session.state.phase == "initiative"  # choices unrevealed: names stay secret
         self._screen().show_options(
             session.rules,
             session.state,
@@ -505,6 +566,8 @@ class ArmataApp(App):
             waiting_label(session.waiting_for, self.catalog),
             session.legal_commands(),
             self.execute,
+            None if undo is None else secret_label(undo, self.catalog, fortress, hidden),
+            None if redo is None else secret_label(redo, self.catalog, fortress, hidden),
         )
         self.game_view.redraw()
 

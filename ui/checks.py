@@ -19,11 +19,22 @@ def walk(widget: Widget) -> Iterator[Widget]:
         yield from walk(child)
 
 
+def shown(widget: Widget) -> bool:
+    """Seen on the screen: neither it nor a parent is hidden (opacity 0) or folded (no
+    height)."""
+    node: Widget | None = widget
+    while isinstance(node, Widget):
+        if node.opacity <= 0 or node.height <= 0:
+            return False
+        node = node.parent if node.parent is not node else None
+    return True
+
+
 def overflowing_labels(root: Widget) -> list[str]:
     """Labels (buttons too) whose rendered text is larger than the widget."""
     found = []
     for widget in walk(root):
-        if isinstance(widget, Label) and widget.text and widget.opacity > 0:
+        if isinstance(widget, Label) and widget.text and shown(widget):
             widget.texture_update()
             tw, th = widget.texture_size
             if tw > widget.width + 1 or th > widget.height + 1:
@@ -40,7 +51,7 @@ def small_touch_targets(root: Widget) -> list[str]:
         f"{w.text[:30]!r}: {w.width:.0f}x{w.height:.0f}"
         for w in walk(root)
         if isinstance(w, Button)
-        and w.opacity > 0
+        and shown(w)
         and (w.width < MIN_TOUCH_PX or w.height < MIN_TOUCH_PX)
     ]
 
@@ -59,7 +70,7 @@ MIN_TEXT_PX = 16
 
 def _visible_texts(root: Widget) -> Iterator[Label]:
     for widget in walk(root):
-        if isinstance(widget, Label) and widget.text and widget.opacity > 0:
+        if isinstance(widget, Label) and widget.text and shown(widget):
             yield widget
 
 

@@ -15,7 +15,6 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from companion.app.taps import rim_target
-from companion.engine.game import commands as c
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
 from ui import i18n
@@ -28,6 +27,8 @@ from ui.checks import (
     walk,
 )
 from ui.labels import site_label
+
+MAX_STEPS = 20_000  # a script loops somewhere: fail with where, instead of hanging
 
 
 def tap(widget: Widget) -> None:
@@ -43,10 +44,24 @@ def reveal(widget: Widget) -> None:
     from kivy.uix.scrollview import ScrollView
 
     parent = widget.parent
-    while parent is not None and not isinstance(parent, ScrollView):
+    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
         parent = parent.parent
-    if parent is not None:
+    if isinstance(parent, ScrollView):
         parent.scroll_to(widget, padding=10, animate=False)
+
+
+def in_sight(widget: Widget) -> bool:
+    """Its centre is inside the visible part of its scroll view (or it has none)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
+        parent = parent.parent  # the Window above the root is no widget: the climb ends there
+    if not isinstance(parent, ScrollView):
+        return True
+    x, y = widget.to_window(*widget.center)
+    left, bottom = parent.to_window(*parent.pos)
+    return bottom <= y <= bottom + parent.height and left <= x <= left + parent.width
 
 
 def tap_at(x: float, y: float) -> None:
@@ -69,6 +84,7 @@ class Driver:
         self.report: dict[str, Any] = {"screens": {}, "steps": []}
         self.queue: list[Callable[[], None]] = []
         self.holding = False  # stop driving, keep the app running (to be killed)
+        self.ran: list[str] = []  # every step taken (a script that loops says where)
 
     def then(self, step: Callable[[], None]) -> Driver:
         self.queue.append(step)
@@ -94,7 +110,10 @@ class Driver:
             self.app.stop()
             return
         step = self.queue.pop(0)
+        self.ran.append(getattr(step, "__qualname__", repr(step)))
         try:
+            if len(self.ran) > MAX_STEPS:
+                raise AssertionError(f"more than {MAX_STEPS} steps; the last: {self.ran[-12:]}")
             step()
         except Exception:  # say what failed (Kivy's log is off in scripts), then stop
             import sys
@@ -139,10 +158,38 @@ class Driver:
             ("setup-cards", lambda: self.press("Next")),
             ("round-initiative", lambda: app.new_game(seed)),
             ("round-pick", lambda: self.press_first_option()),
-            ("round-strigoi", lambda: self.play_until_announcement(200)),
+            ("round-strigoi", lambda: self.play_until_announcement(200)),  # its card
             ("round-why", lambda: self.press("Why?")),
-            ("round-threat", lambda: (self.press("Why?"), self.press("Threat map"))),
-            ("rules", lambda: (self.press("Threat map"), self.press("Rules"))),
+            (
+                "round-threat",
+                lambda: self.steps(
+                    lambda: self.press("Why?"),
+                    self.done_with_cards,
+                    lambda: self.press("More…"),
+                    lambda: self.press(  # on from an earlier language's game, it stays on
+                        "Threat map: on" if app._screen().threat_on else "Threat map: off"
+                    ),
+                ),
+            ),
+            ("round-zoom", lambda: self.toward_a_space(zoomed=True)),  # one room, big spaces
+            ("round-confirm", lambda: self.toward_a_space(zoomed=True, chosen=True)),
+            (
+                "round-more",
+                lambda: self.steps(lambda: self.press("Cancel"), lambda: self.press("More…")),
+            ),
+            ("log", lambda: self.press("Game log")),
+            (
+                "round-fix",
+                lambda: self.steps(lambda: self.press("Back"), lambda: self.press("Fix")),
+            ),
+            (
+                "rules",
+                lambda: self.steps(
+                    lambda: self.press("Close"),
+                    lambda: self.press("More…"),
+                    lambda: self.press("Rules"),
+                ),
+            ),
             ("rules-contents", lambda: self.press("All rules")),
             ("rules-teleport", lambda: app.open_rules("R-TEL-3")),  # the longest rules
         ]
@@ -155,6 +202,48 @@ class Driver:
         table_shots(self, lang)  # the table panel, an alert, Resync, a table action
         self.then(self.finish_game)
         self.then(lambda: self.shoot(f"gameover-{lang}"))
+
+    def steps(self, *touches: Callable[[], None]) -> None:
+        """Several touches, each in its own settled frame, before anything queued after."""
+        self.queue[0:0] = list(touches)
+
+    def done_with_cards(self) -> None:
+        """Read every Strigoi card to its end: "Done — figures moved" (one touch a frame)."""
+        screen = self.app._screen()
+        if not screen.cards:
+            return
+        from ui.driver_table import follow_the_game
+
+        follow_the_game(self.app)  # the figures go where the card says, then "Done"
+        commits = [b for b in self.option_buttons() if getattr(b, "commit", False)]
+        if commits:
+            self.touch_button(commits[0])
+        self.queue.insert(0, self.done_with_cards)
+
+    def toward_a_space(self, zoomed: bool, chosen: bool = False, limit: int = 300) -> None:
+        """Play on until the game asks for a space, then touch the board until it is zoomed
+        (and, with `chosen`, until a space is chosen and waits for "Move here")."""
+        screen = self.app._screen()
+        choice = screen.choice
+        asking = bool(choice.modes) and not screen.cards and not screen.table.actions
+        if (
+            asking
+            and zoomed == bool(self.app.game_view.zoom_room)
+            and (not chosen or choice.pending is not None)
+        ):
+            return
+        if limit == 0:
+            raise AssertionError(
+                f"the game never asked for a space: modes {list(choice.modes)}, cards "
+                f"{len(screen.cards)}, table {screen.table.actions}, zoom "
+                f"{self.app.game_view.zoom_room}, pending {choice.pending}, steps "
+                f"{self.report['steps'][-3:]}"
+            )
+        if asking:
+            self._touch_board(screen)
+        else:
+            self.play_one()
+        self.queue.insert(0, lambda: self.toward_a_space(zoomed, chosen, limit - 1))
 
     def wait_until(self, what: str, done: Callable[[], bool], frames: int = 200) -> None:
         """A step that repeats (one per settled frame) until `done()`; fails after `frames`."""
@@ -324,6 +413,14 @@ class Driver:
     def press_first_option(self) -> None:
         tap(self.option_buttons()[0])
 
+    def touch_button(self, button: Button) -> None:
+        """A finger on a button of a scrolled list: scrolled into sight first, as a player
+        would (the touch then comes with the next step)."""
+        if not in_sight(button):
+            reveal(button)
+            return
+        tap(button)
+
     def play_until_announcement(self, limit: int, start: int | None = None) -> None:
         """Decisions by touch, one per settled frame, until a Strigoi step is announced."""
         start = len(self.app.announcements) if start is None else start
@@ -344,16 +441,25 @@ class Driver:
         while session.state.phase != "over":
             self.app.execute(rng.choice(session.legal_commands()))
 
-    def press(self, text: str) -> None:
+    def press(self, text: str, tries: int = 20) -> None:
+        """A finger on the button with this text; scrolled into sight first when a list hides
+        it (the touch then comes in the next frame)."""
         button = find_button(self.app.root, i18n.tr(text))
+        if not in_sight(button):
+            if tries == 0:
+                raise AssertionError(f"{text!r} cannot be scrolled into sight")
+            reveal(button)
+            self.queue.insert(0, lambda: self.press(text, tries - 1))
+            return
         self.report.setdefault("pressed", []).append(
             [text, list(button.to_window(*button.center)), list(button.size)]
         )
         tap(button)
 
     def play_one(self) -> None:
-        """One decision by touch: a highlighted space when the game waits for a move, otherwise
-        the first option button."""
+        """One touch of a player: a committing button when the screen has one (Move here, a
+        card's Done, Done by hand, block), else the board when the game waits for a space
+        (zoom out, zoom to the room, tap the space: one touch each), else the first option."""
         session = self.app.session
         assert session is not None
         before = session.state.event_count
@@ -363,19 +469,42 @@ class Driver:
             follow_the_game(self.app)  # the table first, as the app asks
             self.report["steps"].append({"waiting": "the table", "events": 0})
             return
-        options = session.legal_commands()
-        moves = [x for x in options if isinstance(x, c.Move) and not x.stealth]
-        view = self.app.game_view
-        if moves:
-            cell = (moves[-1].to[0], moves[-1].to[1])
-            tap_at(*view.to_window(*view.to_pixel(cell)))
-        else:
-            buttons = self.option_buttons()
-            commits = [b for b in buttons if getattr(b, "commit", False)]
-            tap((commits or buttons)[0])
+        screen = self.app._screen()
+        buttons = self.option_buttons()
+        commits = [b for b in buttons if getattr(b, "commit", False)]
+        if screen.cards and self.app.hardware.table is not None:
+            from ui.driver_table import follow_the_game
+
+            follow_the_game(self.app)  # the figures go where the card says, then "Done"
+        if commits:
+            self.touch_button(commits[0])
+        elif not self._touch_board(screen):
+            self.touch_button(buttons[0])
         self.report["steps"].append(
             {"waiting": session.waiting_text(), "events": session.state.event_count - before}
         )
+
+    def _touch_board(self, screen: Any) -> bool:
+        """One touch towards the last space the board offers; False when it offers none."""
+        choice = screen.choice
+        if choice.mode is None or screen.cards or screen.table.actions:
+            return False
+        cells = list(choice.modes.get(choice.mode, {}))
+        if not cells:
+            return False
+        target = cells[-1]
+        view = self.app.game_view
+        room = view.room_near(target)
+        if view.zoom_room is not None and view.zoom_room != room:
+            tap(screen.ids.zoom_out)
+            touched = "zoom out"
+        else:
+            tap_at(*view.to_window(*view.to_pixel(target)))
+            touched = f"{target} in {room} (zoom {view.zoom_room})"
+        self.report.setdefault("board_touches", []).append(
+            [touched, str(choice.pending) if choice.pending else None]
+        )
+        return True
 
     def summary(self) -> None:
         session = self.app.session

@@ -1,10 +1,17 @@
-"""The fortress drawn from the engine's board tables: spaces by feature (with shape marks),
-platform rims, figures, and each platform's LED ring as the hardware shows it. Touches report
-the cell under the finger; a drag reports where it started and ended.
+"""The fortress drawn from the engine's board tables, as it stands on the table: spaces by
+feature (with shape marks), room names, each platform's book letters turned as the platform is,
+ladders and stairs marked, figures told apart by colour *and* glyph with a legend, and each
+platform's LED ring as the hardware shows it. Touches report the cell under the finger; a drag
+reports where it started and ended.
 
-Overlays the screens set: `tints` shade spaces (threat map), `markers` are dots on any cell
-(ladder sites beside the fortress), `lines` are drawn through cell centres (a Strigoi's teleport
-arrow, its line of sight), `outlined` rings whole rooms (the room being edited)."""
+`zoom_room` fits one room to the view (tapping a room zooms to it when `zoom_on_tap` is set):
+at 800x480 a space is then over 48 px, big enough to be chosen by a finger.
+
+Overlays the screens set: `highlight` rings the spaces that can be chosen (keeping each space's
+own fill and mark), `selected` marks the one chosen and waiting for confirmation, `tints` shade
+spaces and `crosses` mark the deadly ones (threat map), `markers` are dots on any cell (ladder
+sites beside the fortress), `lines` are drawn through cell centres (a Strigoi's teleport arrow,
+its line of sight), `outlined` rings whole rooms (the room being edited)."""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from kivy.graphics import (
     Ellipse,
     Fbo,
     Line,
+    Mesh,
     PopMatrix,
     PushMatrix,
     Rectangle,
@@ -46,6 +54,11 @@ CROSS: RGBA = (0, 0, 0, 0.8)  # deadly on the threat map
 FIGHT: RGBA = (1, 1, 1, 0.9)  # a fight marker (R-ENC)
 
 SQRT3 = math.sqrt(3)
+NAME_PX = 16  # room names
+BOOK_PX = 14  # book letters on the platforms (in a disc, read at a glance)
+FIGURE_TEXT_PX = 16  # a figure's mark
+LEGEND_TEXT_PX = 16
+LEGEND_PX = 30.0  # the legend's strip along the bottom
 
 
 def axial_round(q: float, r: float) -> Cell:
@@ -72,25 +85,55 @@ class FortressView(Widget):
         self.lines: list[OverlayLine] = []
         self.outlined: set[str] = set()
         self.crosses: set[Cell] = set()  # deadly on the threat map: a mark, not colour alone
+        self.selected: Cell | None = None  # a chosen space waiting for confirmation
+        self.zoom_room: str | None = None  # one room fitted to the view
+        self.zoom_on_tap = False  # a tap on the whole fortress zooms to the room tapped
+        self.on_zoom: Callable[[str | None], None] = lambda room: None
+        self.names: Mapping[str, str] = {}  # room id -> its name, in the players' language
+        self.figure_names: Mapping[str, str] = {}  # "hero:roel" -> "Roel" (the legend)
+        self.ladder_owners: Mapping[str, str] = {}  # ladder id -> hero id (its mark's colour)
+        self.show_legend = False
         self.on_cell: Callable[[Cell], None] = lambda cell: None
         self.on_drag: Callable[[Cell, Cell], None] = lambda start, end: None
         self.size_px = 10.0
         self.origin = (0.0, 0.0)
-        self._initials: dict[tuple[str, int], Texture] = {}  # rendered once per name and size
+        self._textures: dict[tuple[str, int, bool], Texture] = {}
         self._fbo: Fbo | None = None
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
+    def shown_cells(self) -> list[Cell]:
+        """The cells the view fits: the zoomed room (all of it, collapsed platform too), or
+        every space of the fortress."""
+        tables = self.fortress.tables(self.situation.board)
+        room = self.zoom_room
+        if room is not None and room in self.fortress.rooms:
+            centre = self.fortress.centre(room)
+            radius = self.fortress.room_radius
+            return [
+                (centre[0] + dq, centre[1] + dr)
+                for dq in range(-radius, radius + 1)
+                for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+            ]
+        return list(tables.spaces)
+
     def _layout(self) -> None:
-        cells = self.fortress.tables(self.situation.board).spaces
+        cells = self.shown_cells()
         xs = [SQRT3 * (q + r / 2) for q, r in cells]
         ys = [1.5 * r for _, r in cells]
-        span_x = max(xs) - min(xs) + 2
-        span_y = max(ys) - min(ys) + 2
-        self.size_px = min(self.width / span_x, self.height / span_y)
+        margin = 2.4 if self.zoom_room is None else 2.2  # room names above, books around
+        span_x = max(xs) - min(xs) + margin
+        span_y = max(ys) - min(ys) + margin
+        legend = LEGEND_PX if self.show_legend else 0.0
+        self.size_px = min(self.width / span_x, max(1.0, self.height - legend) / span_y)
         mid_x = (max(xs) + min(xs)) / 2
         mid_y = (max(ys) + min(ys)) / 2
-        self.origin = (self.center_x - mid_x * self.size_px, self.center_y + mid_y * self.size_px)
+        centre_y = self.y + legend + (self.height - legend) / 2
+        self.origin = (self.center_x - mid_x * self.size_px, centre_y + mid_y * self.size_px)
+
+    def space_px(self) -> float:
+        """The width of one space on screen (flat side to flat side), for the touch check."""
+        return self.size_px * SQRT3 * 0.95
 
     def to_pixel(self, cell: Cell) -> tuple[float, float]:
         q, r = cell
@@ -147,12 +190,20 @@ class FortressView(Widget):
             for room, colour in self.leds.items():
                 if colour is not None and room in self.fortress.rooms:
                     self._ring(room, colour)
+            for room in self.fortress.rooms:
+                self._books(room)
+                self._room_name(room)
+            for ladder in self.fortress.ladders.values():
+                if ladder.id in self.situation.board.ladders:
+                    self._ladder(ladder.id, ladder.cell)
             for cell, colour in self.markers.items():
                 self._marker(cell, colour)
+            for cells, colour, arrow in self.lines:
+                self._line(cells, colour, arrow, figures)
             for cell, figure in figures.items():
                 self._figure(cell, figure)
-            for cells, colour, arrow in self.lines:
-                self._line(cells, colour, arrow)
+            if self.show_legend:
+                self._legend(figures)
 
     def _spaces(self, target: Fbo, tables: BoardTables) -> None:
         """Every space: fill by feature (highlight, tint), outline, and a shape mark so red and
@@ -164,12 +215,11 @@ class FortressView(Widget):
         outline = Shape.ring(corners, self._hexagon(0.95 - 1.0 / max(self.size_px, 1.0)))
         mark = self.size_px * 0.3
         thin = max(1.0, self.size_px * 0.06)
+        deadly = Shape.ring(self._hexagon(0.62), self._hexagon(0.62 - 0.18))
         for cell in tables.spaces:
             cx, cy = self.to_pixel(cell)
             feature = self.fortress.feature(cell, board)
-            if cell in self.highlight:
-                colour = theme.ACCENT
-            elif feature is not None and feature in SPACE_COLOURS:
+            if feature is not None and feature in SPACE_COLOURS:
                 colour = SPACE_COLOURS[feature]
             elif self.fortress.on_platform(cell, board) is not None:
                 colour = theme.PLATFORM_SPACE
@@ -187,8 +237,8 @@ class FortressView(Widget):
                 for k in (-1, 0, 1):
                     y = cy + k * mark / 2
                     marks.segment(MARK, cx - mark, y, cx + mark, y, thin)
-            if cell in self.crosses:
-                marks.segment(CROSS, cx - mark, cy, cx + mark, cy, thin * 2)
+            if cell in self.crosses:  # deadly: a red ring inside the space, like no feature
+                marks.stamp(theme.DEADLY, deadly, cx, cy)
             if cell in self.situation.fight_markers:
                 marks.segment(FIGHT, cx - mark, cy - mark, cx + mark, cy + mark, thin * 1.5)
                 marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
@@ -196,9 +246,22 @@ class FortressView(Widget):
         for cell, tint in self.tints.items():
             if cell in tables.adjacency:
                 tints.stamp(tint, hexagon, *self.to_pixel(cell))
+        choices = MeshBatch()  # over everything: what can be chosen keeps its own fill
+        choice_ring = Shape.ring(self._hexagon(0.9), self._hexagon(0.9 - 0.16))
+        for cell in self.highlight:
+            if cell in tables.adjacency:
+                cx, cy = self.to_pixel(cell)
+                choices.stamp(theme.CHOICE, choice_ring, cx, cy)
+                choices.circle(theme.CHOICE, cx, cy, max(2.0, self.size_px * 0.14), sides=10)
+        if self.selected is not None:
+            cx, cy = self.to_pixel(self.selected)
+            choices.stamp(
+                theme.SELECTED, Shape.ring(self._hexagon(1.0), self._hexagon(0.7)), cx, cy
+            )
         fills.draw_into(target)
         tints.draw_into(target)
         marks.draw_into(target)
+        choices.draw_into(target)
 
     def _hexagon(self, shrink: float) -> list[float]:
         """A pointy-top hexagon's corners around (0, 0) at the current size."""
@@ -231,16 +294,23 @@ class FortressView(Widget):
         Color(*theme.OUTLINE)
         Line(circle=(cx, cy, radius), width=1)
 
-    def _line(self, cells: list[Cell], colour: RGBA, arrow: bool) -> None:
+    def _line(
+        self, cells: list[Cell], colour: RGBA, arrow: bool, figures: Mapping[Cell, str]
+    ) -> None:
         points = [v for cell in cells for v in self.to_pixel(cell)]
         if len(points) < 4:
             return
+        x0, y0, x1, y1 = points[-4:]
+        angle = math.atan2(y1 - y0, x1 - x0)
+        if arrow and cells[-1] in figures:  # the head stops at the figure, never covers it
+            back = self.figure_radius() + self.size_px * 0.15
+            x1, y1 = x1 - back * math.cos(angle), y1 - back * math.sin(angle)
+            points[-2:] = [x1, y1]
+        width = max(2.0, self.size_px * 0.16)
         Color(*colour)
-        Line(points=points, width=max(1.5, self.size_px * 0.15))
+        Line(points=points, width=width)
         if arrow:  # a head at the last point, along the last segment
-            x0, y0, x1, y1 = points[-4:]
-            angle = math.atan2(y1 - y0, x1 - x0)
-            head = self.size_px * 0.9
+            head = max(10.0, self.size_px * 0.9)
             Line(
                 points=[
                     x1 + head * math.cos(angle + 2.6),
@@ -250,36 +320,176 @@ class FortressView(Widget):
                     x1 + head * math.cos(angle - 2.6),
                     y1 + head * math.sin(angle - 2.6),
                 ],
-                width=max(1.5, self.size_px * 0.15),
+                width=width,
             )
 
+    def figure_radius(self) -> float:
+        """Figures stay readable when the whole fortress is shown: never under 13 px."""
+        return max(13.0, self.size_px * 0.8)
+
     def _figure(self, cell: Cell, figure: str) -> None:
+        """A hero: a disc in the hero's colour with a two-letter mark; a Strigoi: a diamond
+        with a one-letter mark. Colour and shape and letters: never colour alone."""
         kind, _, name = figure.partition(":")
         cx, cy = self.to_pixel(cell)
-        radius = self.size_px * 0.72
-        Color(*(theme.STRIGOI if kind == "strigoi" else theme.HERO))
-        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
-        texture = self._initials_of(name, max(8, int(self.size_px * 0.8)))
-        Color(1, 1, 1, 1)
-        Rectangle(
-            texture=texture,
-            pos=(cx - texture.width / 2, cy - texture.height / 2),
-            size=texture.size,
-        )
+        radius = self.figure_radius()
+        colour = theme.FIGURE_COLOURS.get(name, theme.HERO if kind == "hero" else theme.STRIGOI)
+        Color(*theme.OUTLINE)
+        if kind == "strigoi":
+            outer = radius * 1.25
+            Mesh(
+                vertices=[cx, cy + outer, 0, 0, cx + outer, cy, 0, 0, cx, cy - outer, 0, 0,
+                          cx - outer, cy, 0, 0],
+                indices=[0, 1, 2, 0, 2, 3],
+                mode="triangles",
+            )  # fmt: skip
+            inner = outer - 2
+            Color(*colour)
+            Mesh(
+                vertices=[cx, cy + inner, 0, 0, cx + inner, cy, 0, 0, cx, cy - inner, 0, 0,
+                          cx - inner, cy, 0, 0],
+                indices=[0, 1, 2, 0, 2, 3],
+                mode="triangles",
+            )  # fmt: skip
+        else:
+            Ellipse(pos=(cx - radius - 2, cy - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
+            Color(*colour)
+            Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+        mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
+        self._text(mark, cx, cy, FIGURE_TEXT_PX, bold=True, colour=theme.ink_on(colour))
 
-    def _initials_of(self, name: str, font_size: int) -> Texture:
-        texture = self._initials.get((name, font_size))
+    def _books(self, room: str) -> None:
+        """The six book letters of a room's platform (or of the centre room), each where it
+        points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform."""
+        board = self.situation.board
+        if room == self.fortress.centre_room:
+            books, turn = self.fortress.centre_books, self.fortress.rooms[room].orientation
+            radius = self.size_px * SQRT3 * 1.0
+        elif room in self.fortress.platforms and room not in board.collapsed:
+            books = self.fortress.platforms[room].books
+            turn = board.rotations.get(room, self.fortress.rooms[room].rotation)
+            radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.5)
+        else:
+            return
+        if self.size_px < 10:
+            return  # a small overview (home, wizard): the letters would hide the board
+        cx, cy = self.to_pixel(self.fortress.centre(room))
+        for index, letter in enumerate(books):
+            direction = (index + turn) % 6
+            angle = math.radians(60 * direction)  # direction 0 is east, counter-clockwise
+            x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+            Color(*theme.BOOK)
+            Ellipse(pos=(x - BOOK_PX * 0.62, y - BOOK_PX * 0.62), size=(BOOK_PX * 1.24,) * 2)
+            self._text(letter, x, y, BOOK_PX, bold=True, colour=theme.OUTLINE)
+
+    def _room_name(self, room: str) -> None:
+        """The room's name above it (the zoomed room's at the view's top)."""
+        name = self.names.get(room)
+        if not name:
+            return
+        cx, cy = self.to_pixel(self.fortress.centre(room))
+        top = cy + self.size_px * 1.5 * (self.fortress.room_radius + 0.55)
+        if self.zoom_room == room:
+            top = min(top, self.top - NAME_PX)
+        elif self.zoom_room is not None:
+            return
+        self._text(name, cx, top, NAME_PX, colour=theme.TEXT, shadow=True)
+
+    def _ladder(self, ladder: str, cell: Cell) -> None:
+        """A ladder: two rails and rungs in its hero's colour (stairs have plain steps)."""
+        cx, cy = self.to_pixel(cell)
+        owner = self.ladder_owners.get(ladder, "")
+        colour = theme.FIGURE_COLOURS.get(owner, theme.TEXT)
+        half = self.size_px * 0.5
+        width = max(1.5, self.size_px * 0.08)
+        Color(*colour)
+        Line(points=[cx - half * 0.6, cy - half, cx - half * 0.6, cy + half], width=width)
+        Line(points=[cx + half * 0.6, cy - half, cx + half * 0.6, cy + half], width=width)
+        for k in (-0.5, 0.0, 0.5):
+            Line(
+                points=[cx - half * 0.6, cy + k * half, cx + half * 0.6, cy + k * half], width=width
+            )
+
+    def _legend(self, figures: Mapping[Cell, str]) -> None:
+        """Who is who, along the bottom of the view: each figure's glyph mark and its name."""
+        shown = [f for f in self.figure_names if f in set(figures.values())]
+        x = self.x + 8.0
+        y = self.y + LEGEND_PX / 2
+        for figure in shown:
+            kind, _, name = figure.partition(":")
+            colour = theme.FIGURE_COLOURS.get(name, theme.HERO)
+            mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
+            Color(*colour)
+            if kind == "hero":
+                Ellipse(pos=(x, y - 11), size=(22, 22))
+            else:
+                Mesh(
+                    vertices=[x + 11, y + 13, 0, 0, x + 24, y, 0, 0, x + 11, y - 13, 0, 0,
+                              x - 2, y, 0, 0],
+                    indices=[0, 1, 2, 0, 2, 3],
+                    mode="triangles",
+                )  # fmt: skip
+            self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
+            texture = self._texture(self.figure_names[figure], LEGEND_TEXT_PX, False)
+            Color(*theme.TEXT)
+            Rectangle(texture=texture, pos=(x + 28, y - texture.height / 2), size=texture.size)
+            x += 28 + texture.width + 14
+
+    def _text(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        font_size: int,
+        bold: bool = False,
+        colour: RGBA = (1, 1, 1, 1),
+        shadow: bool = False,
+    ) -> None:
+        texture = self._texture(text, font_size, bold)
+        pos = (x - texture.width / 2, y - texture.height / 2)
+        if shadow:
+            Color(0, 0, 0, 0.7)
+            Rectangle(texture=texture, pos=(pos[0] + 1, pos[1] - 1), size=texture.size)
+        Color(*colour)
+        Rectangle(texture=texture, pos=pos, size=texture.size)
+
+    def _texture(self, text: str, font_size: int, bold: bool) -> Texture:
+        """Rendered once per text and size (white: drawn in any colour)."""
+        key = (text, font_size, bold)
+        texture = self._textures.get(key)
         if texture is None:
-            label = CoreLabel(text=name[:2].upper(), font_size=font_size, bold=True)
+            label = CoreLabel(text=text, font_size=font_size, bold=bold)
             label.refresh()
-            texture = self._initials[(name, font_size)] = label.texture
+            texture = self._textures[key] = label.texture
         return texture
 
     # ----- touch -------------------------------------------------------------------------------
+    def room_near(self, cell: Cell) -> str | None:
+        """The room a tap meant: the room of the cell, or of the ladder on it."""
+        room = self.fortress.room_at(cell)
+        if room is None and cell in self.fortress.ladder_by_cell:
+            room = self.fortress.ladders[self.fortress.ladder_by_cell[cell]].room
+        return room
+
+    def zoom_to(self, room: str | None) -> None:
+        if room != self.zoom_room:
+            self.zoom_room = room
+            self.redraw()
+            self.on_zoom(room)
+
     def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.collide_point(*touch.pos):
             return False
         cell = self.cell_at(*touch.pos)
+        if self.zoom_on_tap:
+            room = self.room_near(cell)
+            if self.zoom_room is None and room is not None:
+                self.zoom_to(room)  # first the room, big enough to choose a space in
+                return True
+            beside = self.zoom_room is not None and room is not None and room != self.zoom_room
+            if beside and cell not in self.highlight:  # a neighbour's edge: zoom over to it
+                self.zoom_to(room)
+                return True
         if cell in self.fortress.tables(self.situation.board).adjacency or cell in self.markers:
             touch.grab(self)
             touch.ud["fortress_start"] = cell

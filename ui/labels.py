@@ -118,7 +118,10 @@ def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
         return tr("a space")
     ladder = fortress.ladder_by_cell.get(where)
     if ladder is not None:
-        return ladder_name(ladder)
+        owner = LADDER_OWNERS.get(ladder)
+        if owner is None:
+            return tr("a ladder (space)")
+        return tr("the ladder of {hero}").format(hero=hero_name(owner))
     room = fortress.room_at(where)
     if room is None:
         return tr("a space")
@@ -132,6 +135,16 @@ def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
 def source_name(catalog: Catalog, source: str) -> str:
     """Where an ability comes from: the played card's icon, a card or a reward."""
     return tr("the played card") if source == "card" else item_name(catalog, source)
+
+
+def secret_label(
+    command: c.Command, catalog: Catalog, fortress: Fortress | None, hidden: bool
+) -> str:
+    """A command's label, a card choice kept secret while `hidden` (R-RND-1: nobody sees a
+    chosen card before all are revealed, not even in Undo or the game log)."""
+    if hidden and isinstance(command, c.ChooseCard):
+        return tr("{hero} chose a card").format(hero=hero_name(command.hero))
+    return command_label(command, catalog, fortress)
 
 
 def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | None = None) -> str:

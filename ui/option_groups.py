@@ -3,9 +3,10 @@ be long or must stay private — those become one group button that opens its co
 
 - Initiative: one group per hero, so a player opens only their own hand and the other cards
   stay hidden (R-RND-1: choices are secret until all are in).
-- Mechanics: one group per room (6 rooms x 5 turns would be 30 buttons); Leap and Pack: one
-  group each (one command per reachable space).
+- Mechanics: one group per room (6 rooms x 5 turns would be 30 buttons).
 - Protection: the sources are toggled one by one, then "block" (`ProtectPicker`).
+- Commands that go to a space (move, relocate, leap, pack, take a fight marker) are chosen on
+  the board, not from a list: `board_modes` sorts them by what they do.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.engine.game import commands as c
+from companion.engine.hexgrid import Cell
 
 
 @dataclass(frozen=True)
@@ -30,11 +32,51 @@ def group_key(command: c.Command) -> tuple[str, ...] | None:
             return ("choose", hero)
         case c.UseMechanics(hero=hero, room=room):
             return ("mechanics", hero, room)
-        case c.UseLeap(hero=hero):
-            return ("leap", hero)
-        case c.UsePack(hero=hero):
-            return ("pack", hero)
     return None
+
+
+#: a board mode: what a tap on a space does, and with which source
+Mode = tuple[str, str]
+BOARD_COMMANDS = (c.Move, c.Relocate, c.Leap, c.PlaceFightMarker, c.UseLeap, c.UsePack)
+
+
+def target_cell(command: c.Command) -> Cell | None:
+    """The space a board command goes to (or takes a fight marker from)."""
+    match command:
+        case c.PlaceFightMarker(take_from=cell):
+            return (cell[0], cell[1])
+        case c.Move(to=cell) | c.Relocate(to=cell) | c.Leap(to=cell):
+            return (cell[0], cell[1])
+        case c.UseLeap(to=cell) | c.UsePack(to=cell):
+            return (cell[0], cell[1])
+    return None
+
+
+def board_mode(command: c.Command) -> Mode | None:
+    match command:
+        case c.Move(stealth=stealth):
+            return ("stealth" if stealth else "move", "")
+        case c.Relocate():
+            return ("relocate", "")
+        case c.Leap(source=source):
+            return ("escape", source)
+        case c.PlaceFightMarker():
+            return ("marker", "")
+        case c.UseLeap(source=source):
+            return ("leap", source)
+        case c.UsePack(source=source):
+            return ("pack", source)
+    return None
+
+
+def board_modes(commands: list[c.Command]) -> dict[Mode, dict[Cell, c.Command]]:
+    """The commands chosen on the board, by mode, each mode's cells in the engine's order."""
+    modes: dict[Mode, dict[Cell, c.Command]] = {}
+    for command in commands:
+        mode, cell = board_mode(command), target_cell(command)
+        if mode is not None and cell is not None:
+            modes.setdefault(mode, {}).setdefault(cell, command)
+    return modes
 
 
 def arrange(commands: list[c.Command]) -> list[Item]:
@@ -42,6 +84,8 @@ def arrange(commands: list[c.Command]) -> list[Item]:
     items: list[Item] = []
     groups: dict[tuple[str, ...], list[c.Command]] = {}
     for command in commands:
+        if isinstance(command, BOARD_COMMANDS):
+            continue  # chosen on the board
         key = group_key(command)
         if key is None:
             items.append(command)

@@ -24,6 +24,7 @@ def hex_colour(text: str) -> tuple[float, float, float, float]:
 
 MUTED = (0.70, 0.70, 0.74, 1)
 FOCUS = (0.20, 0.35, 0.60, 1)  # the option the Pi's Next button highlighted
+COMMIT = (0.16, 0.32, 0.22, 1)  # a committing button (Move here, Done)
 ALERT = (0.55, 0.38, 0.02, 1)  # the table differs from the game
 GOOD = (0.30, 0.75, 0.45, 1)
 #: threat map shades: safe / risky / deadly next Strigoi step (deadly also gets a cross)
@@ -32,3 +33,36 @@ THREAT = {
     "risky": (0.95, 0.75, 0.1, 0.45),
     "deadly": (0.85, 0.05, 0.1, 0.55),
 }
+
+#: what can be chosen on the board: a bright ring and dot that keep the space's own fill
+CHOICE = (0.35, 0.95, 1.0, 1)
+SELECTED = (1.0, 1.0, 1.0, 1)  # the space chosen, waiting for "Move here"
+DEADLY = (0.95, 0.1, 0.15, 1)  # the threat map's deadly mark: a red ring, unlike any feature
+BOOK = (0.93, 0.86, 0.62, 1)  # a book letter's disc (parchment)
+#: each figure its colour (Okabe-Ito, told apart by most colour-blind eyes) and its mark
+FIGURE_COLOURS: dict[str, tuple[float, float, float, float]] = {
+    "attila": (0.00, 0.45, 0.70, 1),
+    "falk_maria": (0.00, 0.62, 0.45, 1),
+    "matthew": (0.94, 0.89, 0.26, 1),
+    "charles": (0.34, 0.71, 0.91, 1),
+    "roel": (0.90, 0.62, 0.00, 1),
+    "master": (0.84, 0.37, 0.00, 1),
+    "apprentice": (0.80, 0.47, 0.65, 1),
+    "supreme": (0.55, 0.10, 0.55, 1),
+}
+FIGURE_MARKS = {
+    "attila": "AT",
+    "falk_maria": "FM",
+    "matthew": "MT",
+    "charles": "CH",
+    "roel": "RO",
+    "master": "M",
+    "apprentice": "A",
+    "supreme": "S",
+}
+
+
+def ink_on(colour: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Black or white text, whichever reads better on `colour`."""
+    luminance = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+    return (0.0, 0.0, 0.0, 1.0) if luminance > 0.55 else (1.0, 1.0, 1.0, 1.0)

@@ -22,7 +22,7 @@ from companion.engine.game.game import GameView
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState
 from companion.engine.options import Options
-from companion.store.gamelog import GameLog
+from companion.store.gamelog import CommandRecord, GameLog
 
 Listener = Callable[[list[e.Event]], None]
 
@@ -102,6 +102,24 @@ class GameSession(GameView):
 
     def redo(self, steps: int = 1) -> None:
         self._move_head(self.head + steps)
+
+    def rewind(self, head: int) -> None:
+        """Back (or forward again) to just after the `head`-th command (0: the start)."""
+        self._move_head(head)
+
+    def command_at(self, seq: int) -> Command | None:
+        """The `seq`-th command (1-based; undone ones too), or None."""
+        if seq < 1:
+            return None
+        record = self.log.command(self.game_id, seq)
+        return None if record is None else record.command
+
+    def history(self) -> list[CommandRecord]:
+        """Every command of this game, the undone ones (after the head) included."""
+        return self.log.commands(self.game_id, upto=self.log.top(self.game_id))
+
+    def events_of(self, record: CommandRecord) -> list[e.Event]:
+        return self.log.events(self.game_id, upto=record.last_event, after=record.first_event - 1)
 
     def _move_head(self, head: int) -> None:
         self.log.set_head(self.game_id, head)

@@ -258,6 +258,26 @@ class GameLog:
             )
         return found
 
+    def command(self, game_id: str, seq: int) -> CommandRecord | None:
+        """The `seq`-th command stored (undone ones too), or None."""
+        row = self.db.execute(
+            "select payload, first_event, last_event, at from commands "
+            "where game_id = ? and seq = ?",
+            [game_id, seq],
+        ).fetchone()
+        if row is None:
+            return None
+        payload, first_event, last_event, at = row
+        try:
+            command = _COMMAND.decode(payload)
+        except (msgspec.DecodeError, TypeError) as exc:
+            raise StoreCorrupt(f"game {game_id}: commands row {seq}: {exc}") from None
+        return CommandRecord(seq, command, first_event, last_event, at)
+
+    def top(self, game_id: str) -> int:
+        """The number of stored commands, undone ones included."""
+        return self._top(game_id)
+
     def events(self, game_id: str, upto: int | None = None, after: int = 0) -> list[e.Event]:
         """Events in effect (up to the head, or up to event seq `upto`), after seq `after`."""
         last = self._last_event(game_id, self._head(game_id)) if upto is None else upto

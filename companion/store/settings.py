@@ -10,7 +10,13 @@ from sqlite_utils.db import NotFoundError
 
 from companion.store.schema import migrations
 
-DEFAULTS: dict[str, Any] = {"language": "en", "voice": True, "volume": 100, "speed": 165}
+DEFAULTS: dict[str, Any] = {
+    "language": "en",
+    "voice": True,
+    "volume": 100,
+    "speed": 165,
+    "text_size": "normal",  # or "large": every text a quarter bigger
+}
 
 
 class Settings:

@@ -1,8 +1,10 @@
-"""The round, driven by the engine: what the game waits for, the legal commands (moves as
-highlighted spaces on the fortress: tap one; private or long lists behind one group button),
-counters always visible, the fight helper, the threat map, "Why?" for the last Strigoi result,
-a manual position fix, Undo, and the announcement banner. A card choice stays hidden until all
-players have chosen (R-RND-1)."""
+"""The round, board first: the fortress takes most of the screen; tapping a room zooms to it so
+every space is big enough for a finger, and a space is chosen in two steps (tap, then "Move
+here"). The panel beside it holds the Altar and Inferno counters, what the game waits for, the
+options the engine allows, Undo and Redo that say what they undo, and a row of tools (Why?,
+Fix, More). A Strigoi step or a curse comes as a card, one after the other, until the players
+say the figures are moved. What the table must do first (companion/app/tracking.py) holds the
+options back. A card choice stays hidden until all players have chosen (R-RND-1)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
 from companion.engine.game.flow import fight_odds
 from companion.engine.game.state import GameState, Task
 from companion.engine.hexgrid import Cell
+from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
@@ -38,35 +41,33 @@ from ui.labels import (
     group_label,
     item_name,
     render,
+    room_name,
     strigoi_label,
 )
-from ui.option_groups import Group, ProtectPicker, arrange
+from ui.option_groups import Group, ProtectPicker, arrange, target_cell
+from ui.screens.round_board import MODE_NAMES, BoardChoice, FixTarget
+from ui.screens.strigoi_card import card_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 Run = Callable[[c.Command], None]
+Choices = list[tuple[str, Callable[[], None]]]
 
 
 def status_text(state: GameState) -> str:
-    players = state.players
+    """Round and phase, each hero's wounds, each Strigoi's wound markers."""
     lines = [
-        tr("Round {round} · {phase} · Altar {altar}/{needed} · Inferno {inferno}/{loses}").format(
-            round=state.round,
-            phase=tr(PHASES.get(state.phase, state.phase)),
-            altar=state.altar,
-            needed=ALTAR_NEEDED[players],
-            inferno=state.inferno,
-            loses=INFERNO_LOSES[players],
+        tr("Round {round} · {phase}").format(
+            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
         )
     ]
-    for h in sorted(state.heroes, key=lambda h: h.seat):
-        line = tr("{hero}: {wounds} wound(s), {cards} card(s)").format(
-            hero=hero_name(h.hero), wounds=len(h.wounds), cards=len(h.hand)
-        )
-        if state.phase == "initiative" and h.chosen:
-            line += " · " + tr("card chosen")  # which card stays hidden until all chose
-        lines.append(line)
-    strigoi = ", ".join(
+    wounds = " · ".join(
+        f"{hero_name(h.hero)} {len(h.wounds)}"
+        + (" ✓" if state.phase == "initiative" and h.chosen else "")
+        for h in sorted(state.heroes, key=lambda h: h.seat)
+    )
+    lines.append(tr("Wounds: {list}").format(list=wounds))
+    strigoi = " · ".join(
         f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
     )
     if strigoi:
@@ -92,28 +93,44 @@ def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine
 
 class RoundScreen(Screen):
     banner_text = StringProperty("")
+    banner_strong = BooleanProperty(False)  # an announcement (red), not a hint (grey)
     status_text = StringProperty("")
     waiting_text = StringProperty("")
+    altar_text = StringProperty("")
+    inferno_text = StringProperty("")
+    undo_text = StringProperty("")
+    redo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
     can_explain = BooleanProperty(False)
     threat_on = BooleanProperty(False)
     fixing = BooleanProperty(False)
+    zoomed = BooleanProperty(False)
+    card_showing = BooleanProperty(False)  # a Strigoi card takes the whole panel
     alert_text = StringProperty("")  # a lasting difference between table and game: Resync
     alerts = NumericProperty(0)
 
     def attach_board(self, view: FortressView) -> None:
         self.view = view
+        view.zoom_on_tap = True
+        view.show_legend = True
+        view.on_zoom = self._zoomed
+        view.on_cell = self._on_cell
+        self.choice = BoardChoice()
         self.open_group: tuple[str, ...] | None = None
         self.picker: ProtectPicker | None = None
         self.showing_why = False
+        self.showing_more = False
         self.last: Announcement | None = None
+        self.cards: list[Announcement] = []  # Strigoi steps and curses still to be read
         self.step_overlay: list[OverlayLine] = []
         self.stale = True  # no options until the app shows the first ones
         self._pool: list[Widget] = []  # option buttons off screen, ready to be reused
         self.table = TableStatus((), (), ())
         self.focused = -1  # the option the Pi's Next button moved to (-1: none)
         self.by_hand: Callable[[], None] = lambda: None
-        self.fix_hero: str | None = None  # Fix position for this hero (else the one waited for)
-        self.choices: tuple[str, list[tuple[str, Callable[[], None]]]] | None = None
+        self.repeat: Callable[[Announcement], None] = lambda announcement: None
+        self.choices: tuple[str, Choices] | None = None
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
@@ -126,16 +143,25 @@ class RoundScreen(Screen):
         waiting: str,
         options: list[c.Command],
         run: Run,
+        undo: str | None = None,
+        redo: str | None = None,
     ) -> None:
+        """The state after a command (or undo, redo, resume): counters, what the game waits
+        for, the options; `undo`/`redo` name the commands they would take back or bring."""
         self.rules, self.state, self.task, self.options = rules, state, task, options
         self.waiting, self.run = waiting, run
         self.stale = False
+        players = state.players
+        self.altar_text = tr("Altar {altar}/{needed}").format(
+            altar=state.altar, needed=ALTAR_NEEDED[players]
+        )
+        self.inferno_text = tr("Inferno {inferno}/{loses}").format(
+            inferno=state.inferno, loses=INFERNO_LOSES[players]
+        )
         self.status_text = status_text(state)
-        self.waiting_text = tr("Waiting for: {what}").format(what=waiting)
-        if self.fixing:
-            self.waiting_text = tr("Tap the space where {hero} really stands.").format(
-                hero=hero_name(self.fix_hero or self._waiting_hero() or "-")
-            )
+        self.can_undo, self.can_redo = undo is not None, redo is not None
+        self.undo_text = tr("Undo: {what}").format(what=undo) if undo else tr("Undo")
+        self.redo_text = tr("Redo: {what}").format(what=redo) if redo else tr("Redo")
         keys = {getattr(item, "key", None) for item in arrange(options)}
         if self.open_group not in keys:
             self.open_group = None
@@ -144,11 +170,37 @@ class RoundScreen(Screen):
             self.picker = None
         elif self.picker is None or self.picker.options != protects:
             self.picker = ProtectPicker(protects)
+        self.choice.offer(options)
+        self._update_waiting()
+        self._auto_zoom()
         self._board()
         self._fill()
 
+    def _update_waiting(self) -> None:
+        fix = self.choice.fix
+        if fix is not None:
+            self.waiting_text = self._fix_prompt(fix)
+        elif self.choice.modes and not self.zoomed:
+            self.waiting_text = tr("{what}: tap a room to zoom in, then a space.").format(
+                what=self.waiting
+            )
+        else:
+            self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
+
+    def _auto_zoom(self) -> None:
+        """When every space to choose lies in one room, zoom to it at once."""
+        cells = self.choice.cells(self.rules.fortress, self.state)
+        rooms = {self.view.room_near(cell) for cell in cells}
+        if len(rooms) == 1 and None not in rooms and self.view.zoom_room is None:
+            self.view.zoom_room = rooms.pop()
+            self.zoomed = True
+        elif not cells and self.choice.fix is None and self.view.zoom_room is not None:
+            self.view.zoom_room = None
+            self.zoomed = False
+
     def _choose(self, command: c.Command) -> None:
         if not self.stale:  # a second tap before the new options are shown is not a choice
+            self.choice.cancel()
             self.run(command)
 
     def show_table(self, status: TableStatus, by_hand: Callable[[], None]) -> None:
@@ -168,7 +220,7 @@ class RoundScreen(Screen):
         if changed and hasattr(self, "options"):
             self._fill()
 
-    def show_choices(self, title: str, choices: list[tuple[str, Callable[[], None]]]) -> None:
+    def show_choices(self, title: str, choices: Choices) -> None:
         """A short list to pick from (a tapped reward card's uses, what a new tag is), over the
         options until one is picked, Close is tapped or a command is made."""
         self.choices = (title, choices)
@@ -176,14 +228,30 @@ class RoundScreen(Screen):
 
     def close_choices(self) -> None:
         self.choices = None
+        self.showing_more = False
         self._fill()
 
+    def hint(self, text: str) -> None:
+        """A quiet line in the banner (grey, not an announcement)."""
+        self.banner_text, self.banner_strong = text, False
+
     def announced(self, announcement: Announcement, headline: str) -> None:
-        self.banner_text = headline
+        """A Strigoi step, a curse or a collapse: the banner, the arrow, and a card in turn."""
+        self.banner_text, self.banner_strong = headline, True
+        self.cards.append(announcement)
         if announcement.kind == "strigoi_step":
             self.last = announcement
             self.step_overlay = step_lines(self.rules, announcement)
             self.can_explain = bool(announcement.reasons)
+
+    def clear_announcements(self) -> None:
+        """A new game, undo, redo, resume, a new language: nothing stale stays."""
+        self.banner_text, self.banner_strong = "", False
+        self.cards = []
+        self.last = None
+        self.can_explain = False
+        self.step_overlay = []
+        self.showing_why = False
 
     def command_done(self) -> None:
         """A new command: the last step's arrow and sight line go, "Why?" stays available. The
@@ -191,39 +259,70 @@ class RoundScreen(Screen):
         self.stale = True
         self.step_overlay = []
         self.showing_why = False
+        self.showing_more = False
         self.choices = None
+        self.choice.cancel()
+        if self.choice.fix is not None:
+            self.choice.fix = None
+            self.fixing = False
 
     # ----- the board ---------------------------------------------------------------------------
-    def _moves(self) -> dict[Cell, c.Move]:
-        moves: dict[Cell, c.Move] = {}
-        for command in self.options:
-            if isinstance(command, c.Move):
-                cell = (command.to[0], command.to[1])
-                if cell not in moves or moves[cell].stealth:
-                    moves[cell] = command  # a plain move where both exist
-        return moves
-
     def _board(self) -> None:
         view = self.view
-        moves = {} if self.fixing else self._moves()
-        view.highlight = set(moves)
-        view.on_cell = self._on_cell
+        fortress = self.rules.fortress
+        view.highlight = self.choice.cells(fortress, self.state)
+        pending = self.choice.pending
+        view.selected = target_cell(pending) if pending is not None else None
+        if isinstance(pending, c.SetStrigoiPosition):
+            view.selected = fortress.centre(pending.room)
+        elif isinstance(pending, c.SetRotation):
+            view.selected = None
         levels = self._threat_levels() if self.threat_on else {}
         view.tints = {cell: theme.THREAT[level] for cell, level in levels.items()}
         view.crosses = {cell for cell, level in levels.items() if level == "deadly"}
         view.lines = self.step_overlay
+        view.names = {room: room_name(room) for room in fortress.rooms}
+        view.figure_names = {
+            **{f"hero:{h.hero}": hero_name(h.hero) for h in sorted(self.state.heroes, key=_seat)},
+            **{
+                f"strigoi:{name}": f"{strigoi_label(name)} {self.state.strigoi_wounds.get(name, 0)}"
+                f"/{self.rules.catalog.strigoi[name].existence}"
+                for name in STRIGOI
+                if name in self.rules.catalog.strigoi
+            },
+        }
 
     def _on_cell(self, cell: Cell) -> None:
-        if self.fixing:
-            hero = self.fix_hero or self._waiting_hero()
-            self.fixing = False
-            self.fix_hero = None
-            if hero is not None:
-                self._choose(c.SetHeroPosition(hero=hero, to=cell))  # R: the table's reality wins
+        if self.stale:
             return
-        moves = self._moves()
-        if cell in moves:
-            self._choose(moves[cell])
+        command = self.choice.tap(cell, self.rules.fortress, self.state)
+        fix = self.choice.fix
+        if command is None and fix is not None and fix.kind == "rotation" and fix.name:
+            self.view.zoom_to(fix.name)  # the platform chosen: now the edge its book faces
+        self._update_waiting()
+        self._board()
+        self.view.redraw()
+        self._fill()
+
+    def _zoomed(self, room: str | None) -> None:
+        self.zoomed = room is not None
+        if hasattr(self, "options"):
+            self._update_waiting()
+
+    def zoom_out(self) -> None:
+        self.view.zoom_to(None)
+
+    def confirm(self) -> None:
+        """Commit the chosen space (or the correction)."""
+        pending = self.choice.pending
+        if pending is not None:
+            self._choose(pending)
+
+    def cancel(self) -> None:
+        self.choice.cancel()
+        self._board()
+        self.view.redraw()
+        self._fill()
 
     def _waiting_hero(self) -> str | None:
         if self.task is not None and self.task.hero is not None:
@@ -256,43 +355,130 @@ class RoundScreen(Screen):
         self._board()
         self.view.redraw()
 
+    # ----- corrections (Fix) -------------------------------------------------------------------
+    def toggle_fix(self) -> None:
+        """Fix: pick what to correct, then tap where it really is (two taps on the board)."""
+        self.fixing = not self.fixing
+        self.choice.fix = None
+        self.choice.cancel()
+        self._update_waiting()
+        self._board()
+        self.view.redraw()
+        self._fill()
+
     def fix_position_of(self, hero: str) -> None:
         """Fix position for this hero (the Resync screen: a figure the readers miss)."""
-        self.fix_hero = hero
         self.fixing = True
-        self.show_options(self.rules, self.state, self.task, self.waiting, self.options, self.run)
-        self.view.redraw()
+        self._fix(FixTarget("hero", hero))
 
-    def toggle_fix(self) -> None:
-        self.fixing = not self.fixing
-        self.fix_hero = None
-        self.show_options(self.rules, self.state, self.task, self.waiting, self.options, self.run)
+    def _fix(self, target: FixTarget) -> None:
+        self.choice.fix = target
+        self.choice.cancel()
+        if target.kind != "hero" or self.view.zoom_room is None:
+            self.view.zoom_to(None)
+        self._update_waiting()
+        self._board()
         self.view.redraw()
+        self._fill()
 
+    def _fix_prompt(self, fix: FixTarget) -> str:
+        if fix.kind == "hero":
+            return tr("Tap the space where {hero} really stands.").format(hero=hero_name(fix.name))
+        if fix.kind == "strigoi":
+            return tr("Tap the platform centre where {strigoi} really stands.").format(
+                strigoi=strigoi_label(fix.name)
+            )
+        if not fix.name:
+            return tr("Tap the platform whose rotation is wrong.")
+        return tr("Tap the edge that book {book} of the {room} really faces.").format(
+            book=self.rules.fortress.platforms[fix.name].books[0], room=room_name(fix.name)
+        )
+
+    def _fix_menu(self, box: BoxLayout) -> None:
+        box.add_widget(Factory.InfoLabel(text=tr("What is not as on the table?")))
+        for hero in sorted(self.state.heroes, key=_seat):
+            self._button(
+                box,
+                tr("Where {hero} stands").format(hero=hero_name(hero.hero)),
+                lambda h=hero.hero: self._fix(FixTarget("hero", h)),
+            )
+        for name in sorted(self.state.strigoi):
+            self._button(
+                box,
+                tr("Where {strigoi} stands").format(strigoi=strigoi_label(name)),
+                lambda n=name: self._fix(FixTarget("strigoi", n)),
+            )
+        self._button(box, tr("A platform's rotation"), lambda: self._fix(FixTarget("rotation")))
+        self._button(box, tr("Close"), self.toggle_fix, muted=True)
+
+    # ----- the panel ---------------------------------------------------------------------------
     def toggle_why(self) -> None:
         self.showing_why = not self.showing_why and self.last is not None
         self._fill()
 
-    # ----- the options -------------------------------------------------------------------------
+    def open_more(self) -> None:
+        self.showing_more = not self.showing_more
+        self._fill()
+
+    def _more(self, box: BoxLayout) -> None:
+        app = App.get_running_app()
+
+        def closing(action: Callable[[], None]) -> Callable[[], None]:
+            def run() -> None:
+                self.showing_more = False
+                action()
+                self._fill()
+
+            return run
+
+        threat = tr("Threat map: on") if self.threat_on else tr("Threat map: off")
+        self._button(box, threat, closing(self.toggle_threat))
+        self._button(box, tr("Game log"), closing(app.open_log))
+        self._button(box, tr("Rules"), closing(lambda: app.open_rules()))
+        self._button(box, tr("Table"), closing(app.open_table))
+        self._button(box, tr("Text size"), closing(app.toggle_text_size))
+        self._button(box, tr("Home"), closing(lambda: app.show("home")))
+        self._button(box, tr("Close"), self.open_more, muted=True)
+
     def _fill(self) -> None:
         box = self.ids.options
         self._pool += [w for w in box.children if getattr(w, "pooled", False)]
         box.clear_widgets()
         self.focused = -1
+        self.card_showing = bool(self.cards) and not self.showing_why and not self.showing_more
         if self.showing_why and self.last is not None:
             self._why(box)
-            return
-        if self.table.actions:
+        elif self.showing_more:
+            self._more(box)
+        elif self.cards:
+            self._card(box, self.cards[0])
+        elif self.table.actions:
             self._table_actions(box)
-            return
-        if self.choices is not None:
+        elif self.choice.pending is not None:
+            self._confirm(box, self.choice.pending)
+        elif self.fixing and self.choice.fix is None:
+            self._fix_menu(box)
+        elif self.fixing:
+            self._button(box, tr("Cancel"), self.toggle_fix, muted=True)
+        elif self.choices is not None:
             title, choices = self.choices
             box.add_widget(Factory.InfoLabel(text=title))
             for label, action in choices:
                 self._button(box, label, action)
             self._button(box, tr("Close"), self.close_choices, muted=True)
-            return
-        items = arrange([o for o in self.options if not isinstance(o, c.Move)])
+        else:
+            self._options(box)
+
+    def _options(self, box: BoxLayout) -> None:
+        modes = self.choice.ordered_modes()
+        if len(modes) > 1:  # what a tap on the board does: move, Leap, Pack...
+            for mode in modes:
+                text = tr(MODE_NAMES[mode[0]])
+                if mode[1] and mode[1] != "card":
+                    text += " · " + item_name(self.rules.catalog, mode[1])
+                mark = "• " if mode == self.choice.mode else ""  # the glyph the font has
+                self._button(box, mark + text, lambda m=mode: self._set_mode(m))
+        items = arrange(self.options)
         if self.open_group is not None:
             group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
             for command in group.commands:
@@ -313,6 +499,48 @@ class RoundScreen(Screen):
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))
+
+    def _set_mode(self, mode: tuple[str, str]) -> None:
+        self.choice.mode = mode
+        self.choice.cancel()
+        self._auto_zoom()
+        self._board()
+        self.view.redraw()
+        self._fill()
+
+    def _confirm(self, box: BoxLayout, pending: c.Command) -> None:
+        """The space chosen on the board, to confirm or cancel."""
+        box.add_widget(
+            Factory.InfoLabel(text=command_label(pending, self.rules.catalog, self.rules.fortress))
+        )
+        here = tr("Fix it") if isinstance(pending, c.CORRECTIONS) else tr("Move here")
+        if isinstance(pending, c.PlaceFightMarker):
+            here = tr("Take it from here")
+        self._button(box, here, self.confirm, commit=True)
+        self._button(box, tr("Cancel"), self.cancel, muted=True)
+
+    def _card(self, box: BoxLayout, announcement: Announcement) -> None:
+        """A Strigoi step, curse or collapse as a card: who, from where to where, the token,
+        the target and the wounds, and what the table must do."""
+        title, lines = card_lines(self.rules, self.state, announcement)
+        box.add_widget(Factory.TitleLabel(text=title))
+        for line in lines:
+            box.add_widget(Factory.InfoLabel(text=line))
+        if announcement.reasons:
+            self._button(box, tr("Why?"), self.toggle_why)
+        self._button(box, tr("Repeat"), lambda: self.repeat(announcement))
+        more = len(self.cards) - 1
+        done = (
+            tr("Done — figures moved") if not more else tr("Next ({count} more)").format(count=more)
+        )
+        self._button(box, done, self._card_done, commit=True)
+
+    def _card_done(self) -> None:
+        if self.cards:
+            self.cards.pop(0)
+        if not self.cards:
+            self.by_hand()  # the players say the figures stand where the card said
+        self._fill()
 
     def _table_actions(self, box: BoxLayout) -> None:
         """What the table must do before the game goes on; the readers tick it off, or a player
@@ -342,8 +570,9 @@ class RoundScreen(Screen):
             button.background_color = theme.FOCUS if i == self.focused else theme.PANEL
 
     def primary(self) -> bool:
-        """Confirm: the highlighted option, else the screen's one committing button (done by
-        hand, the protection picker's choice), else the only option. False: nothing to do."""
+        """Confirm: the highlighted option, else the screen's one committing button (Move
+        here, Done by hand, the card's Done, the protection picker's choice), else the only
+        option. False: nothing to do."""
         buttons = self.option_widgets()
         chosen = None
         if 0 <= self.focused < len(buttons):
@@ -441,6 +670,12 @@ class RoundScreen(Screen):
             button.pooled = True
             button.bind(on_release=lambda b: b.action())
         button.action = action
-        button.commit = commit  # the picker's "block" button: what a scripted player taps
+        button.commit = commit  # a committing button: what Confirm and scripted players tap
         button.background_color = theme.BACKGROUND if muted else theme.PANEL
+        if commit:
+            button.background_color = theme.COMMIT
         box.add_widget(button)
+
+
+def _seat(hero: object) -> int:
+    return int(getattr(hero, "seat", 0))
