@@ -52,16 +52,23 @@ def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
 
 
 def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
+    import re
+
     out = quick_run("benchmarks/ui.py", 600)
     for label in (
         "cold start to first frame",
         "fortress redraw after an event",
-        "tap to announcement banner",
+        "zoomed room redraw",
+        "tap to Strigoi card (and banner)",
         "resident memory after the game",
     ):
         assert label in out, label
     assert "baseline: bare Kivy window" in out and "engine decide" in out
     assert "baseline: a frame changing only the banner" in out
+    medians = [float(x) for x in re.findall(r"median +([\d.]+) ms", out)]
+    assert len(medians) >= 3 and all(0 < m < 1000 for m in medians), out  # measured, sane
+    memory = float(re.search(r"after the game +([\d.]+) MB", out).group(1))  # type: ignore[union-attr]
+    assert 20 < memory < 2000, out
 
 
 def test_firmware_benchmark_prints_numbers_in_a_sane_range() -> None:

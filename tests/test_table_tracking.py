@@ -252,3 +252,52 @@ def test_a_strigoi_landing_is_confirmed_by_its_figure_tag(live: LiveTable) -> No
     )
     if any(isinstance(x, e.StrigoiMoved) for x in events):
         assert live.last  # a teleport is also announced
+
+
+def test_the_rings_follow_a_strigoi_step_undo_redo_and_a_new_game(live: LiveTable) -> None:
+    """Issue 14: every ring equals what the state (and the last command's announcements)
+    implies, read back from what the simulated nodes really show: a Strigoi's landing pulses
+    in its colour; undo takes it back, redo brings the state (not the stale pulse) back; a new
+    game leaves nothing of the old one lit."""
+    from companion.app.announce import STRIGOI_COLOUR
+
+    until_set_up(live)
+    rng = random.Random(11)
+    for _ in range(3000):  # play until a Strigoi teleports (an announced step)
+        live.do(rng.choice(live.session.legal_commands()))
+        steps = [
+            a for a in live.last if a.kind == "strigoi_step" and a.facts["from"] != a.facts["to"]
+        ]
+        if steps:
+            break
+    else:
+        pytest.fail("no Strigoi teleported")
+    step = steps[0]
+    landed = str(step.facts["to"])
+    live.settled("the landing lit", live.rings_match_the_state)
+    assert live.ring(landed).ring.pattern == "pulse"
+    assert live.ring(landed).ring.colour == STRIGOI_COLOUR[str(step.facts["strigoi"])]
+    head = live.session.head
+    live.undo()
+    live.table.arrange(  # the players put the table back as the game now says
+        {
+            r.id: (r.platform, live.session.state.rotations.get(r.id, 0))
+            for r in FORTRESS.rooms.values()
+            if r.platform
+        },
+        {room: None for room in FORTRESS.rooms}
+        | {room: name for name, room in live.session.state.strigoi.items()},
+    )
+    live.settled("undone: no pulse", live.rings_match_the_state)
+    assert live.ring(landed).ring.pattern != "pulse"
+    live.session.redo()
+    live.last = []
+    live.watch.game(game_view(live.session.rules, live.session.state, Origin.UNDO))
+    assert live.session.head == head
+    live.settled("redone", live.rings_match_the_state)
+    assert live.session.state.strigoi[str(step.facts["strigoi"])] == landed
+    live.session = GameSession.start(live.log, 99, [("roel", "L1"), ("attila", "L2")])
+    live.last = []
+    live.watch.game(game_view(live.session.rules, live.session.state, Origin.NEW_GAME))
+    live.settled("a new game: the old one's rings off", live.rings_match_the_state)
+    assert all(live.ring(room).ring.pattern == "off" for room in FORTRESS.rooms)

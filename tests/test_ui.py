@@ -472,3 +472,16 @@ def test_a_bumped_platform_is_resolved_both_ways_on_the_resync_screen(tmp_path: 
     assert report["head"] == 1 and '"set_rotation"' in report["commands"][-1]
     assert report["guide"] == [report["corrected"]]
     assert report["final_head"] == report["head"]  # the app was right: nothing recorded
+
+
+def test_two_announcements_of_one_command_are_shown_and_spoken_in_order(tmp_path: Path) -> None:
+    """A Strigoi step and the curse that follows it in the same command: two cards, read one
+    after the other, and two sentences spoken in the same order (one voice queue). Then Fix
+    moves a Strigoi to another platform centre by two taps on the board and a confirmation."""
+    report = ui("cards", data=tmp_path)["cards"]
+    assert len(report["made"]) >= 2 and report["made"][0] == "strigoi_step"
+    assert report["cards"] == report["made"]  # every result of the command, none overwritten
+    assert report["shown"] == report["made"][:2] and report["left"] == len(report["made"]) - 2
+    assert report["spoken"] == report["words"]  # spoken in the order shown
+    assert report["room_after"] == report["room_wanted"] != report["room_before"]
+    assert report["last_command"] == "SetStrigoiPosition"  # a correction, undoable

@@ -14,6 +14,7 @@ Scripts (for the tests, under Xvfb; they print a JSON report and exit):
   buttons            the Pi's Next, Confirm and Undo on mock pins act on the game; the status
                      LED blinks while a node is unplugged (ui/driver_table.py)
   resync             a bumped platform answered on the Resync screen by touch, both ways
+  cards              two announcements of one command read card after card; Fix a Strigoi
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (see that script)
@@ -181,6 +182,7 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
         for _ in range(int(rest[0])):
             driver.then(bench.measure_step)
         driver.then(bench.measure_bare_redraw)
+        driver.then(bench.measure_zoomed_redraw)
         driver.then(lambda: bench.rest(3.0))
         driver.then(bench.report)
     elif name == "first-frame":
@@ -195,10 +197,11 @@ def _script(app: object, script: list[str], seed: int, out: Path | None) -> None
 
         Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
         return
-    elif name in ("buttons", "resync"):
-        from ui.driver_table import pi_buttons, resync_by_touch
+    elif name in ("buttons", "resync", "cards"):
+        from ui.driver_table import cards_and_fix, pi_buttons, resync_by_touch
 
-        (pi_buttons if name == "buttons" else resync_by_touch)(driver)
+        scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
+        scripts[name](driver)
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

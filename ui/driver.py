@@ -441,15 +441,16 @@ class Driver:
         while session.state.phase != "over":
             self.app.execute(rng.choice(session.legal_commands()))
 
-    def press(self, text: str, tries: int = 20) -> None:
-        """A finger on the button with this text; scrolled into sight first when a list hides
-        it (the touch then comes in the next frame)."""
-        button = find_button(self.app.root, i18n.tr(text))
+    def press(self, text: str, tries: int = 20, translate: bool = True) -> None:
+        """A finger on the button with this text (the English one, translated; or the exact
+        text with `translate` False); scrolled into sight first when a list hides it (the
+        touch then comes in the next frame)."""
+        button = find_button(self.app.root, i18n.tr(text) if translate else text)
         if not in_sight(button):
             if tries == 0:
                 raise AssertionError(f"{text!r} cannot be scrolled into sight")
             reveal(button)
-            self.queue.insert(0, lambda: self.press(text, tries - 1))
+            self.queue.insert(0, lambda: self.press(text, tries - 1, translate))
             return
         self.report.setdefault("pressed", []).append(
             [text, list(button.to_window(*button.center)), list(button.size)]
@@ -575,6 +576,7 @@ class Bench:
         self.app = driver.app
         self.redraw_ms: list[float] = []
         self.bare_redraw_ms: list[float] = []
+        self.zoomed_redraw_ms: list[float] = []
         self.tap_ms: list[float] = []
         self.engine_ms: list[float] = []
         self.frame_ms: list[float] = []
@@ -598,7 +600,9 @@ class Bench:
         if session.state.phase == "over":
             return
         task = session.waiting_for
-        if task is not None and task.kind == "strigoi":
+        screen = self.app._screen()
+        busy = screen.cards or screen.table.actions  # a card or the table first
+        if task is not None and task.kind == "strigoi" and not busy:
             command = session.legal_commands()[0]
             start = time.perf_counter()
             decide(session.rules, session.state, command)
@@ -636,6 +640,18 @@ class Bench:
         until = time.monotonic() + seconds
         self.driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
 
+    def measure_zoomed_redraw(self) -> None:
+        """The board zoomed to one room (what a player sees while choosing a space)."""
+        view = self.app.game_view
+        rooms = list(view.fortress.rooms)
+        for i in range(60):
+            view.zoom_room = rooms[i % len(rooms)]
+            start = time.perf_counter()
+            view.redraw()
+            self.zoomed_redraw_ms.append((time.perf_counter() - start) * 1000)
+        view.zoom_room = None
+        view.redraw()
+
     def measure_bare_redraw(self) -> None:
         from kivy.graphics import Color, Rectangle
 
@@ -653,6 +669,7 @@ class Bench:
         self.driver.report["bench"] = {
             "redraw_ms": self.redraw_ms,
             "bare_redraw_ms": self.bare_redraw_ms,
+            "zoomed_redraw_ms": self.zoomed_redraw_ms,
             "tap_to_banner_ms": self.tap_ms,
             "engine_ms": self.engine_ms,
             "banner_frame_ms": self.frame_ms,

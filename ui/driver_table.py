@@ -11,7 +11,7 @@ from typing import Any
 from companion.app.differences import expected_from_game
 from companion.app.tracking import Step
 from firmware_bridge.board import room_node
-from ui.driver import Driver, tap
+from ui.driver import Driver, tap, tap_at
 
 ROOM = "NE"
 
@@ -209,5 +209,93 @@ def table_shots(driver: Driver, lang: str) -> None:
             "the table back",
             lambda: not app.table_status.actions and not app.table_status.alerts,
             3000,
+        )
+    )
+
+
+def cards_and_fix(driver: Driver) -> None:
+    """Queue: play (engine speed, through the app's own command path) until one command makes
+    two announcements (a Strigoi step and the curse after it); read its cards one after the
+    other by touch; then Fix moves a Strigoi to another platform centre by two taps."""
+    import random
+
+    from ui import i18n
+    from ui.labels import strigoi_label
+
+    app = driver.app
+    report = driver.report.setdefault("cards", {})
+
+    def until_two() -> None:
+        session = app.session
+        assert session is not None
+        rng = random.Random(3)
+        for _ in range(20_000):
+            if session.state.phase == "over":
+                app.new_game(rng.randrange(10**6))
+                session = app.session
+            before = len(app.announcements)
+            spoken = len(app.speaker.said)
+            app.execute(rng.choice(session.legal_commands()))
+            made = app.announcements[before:]
+            if len(made) >= 2:
+                report["made"] = [a.kind for a in made]
+                report["words"] = [app.announcer.words(a) for a in made]
+                report["spoken"] = [text for text, _ in app.speaker.said[spoken:]]
+                return
+        raise AssertionError("no command made two announcements")
+
+    def read_card() -> None:
+        screen = app._screen()
+        report.setdefault("shown", []).append(screen.cards[0].kind if screen.cards else None)
+        follow_the_game(app)
+        done = [b for b in driver.option_buttons() if getattr(b, "commit", False)]
+        driver.touch_button(done[0])
+
+    table_set_up(driver)
+    driver.then(until_two)
+    driver.then(lambda: report.update(cards=[a.kind for a in app._screen().cards]))
+    driver.then(lambda: driver.shoot("cards-first"))
+    driver.then(read_card)
+    driver.then(lambda: driver.shoot("cards-second"))
+    driver.then(read_card)
+    driver.then(lambda: report.update(left=len(app._screen().cards)))
+
+    # Fix: the Master to another free platform centre, by two taps
+    def fix_master() -> None:
+        session = app.session
+        assert session is not None
+        name = "master" if "master" in session.state.strigoi else next(iter(session.state.strigoi))
+        report["fixed"] = name
+        report["room_before"] = session.state.strigoi[name]
+        label = i18n.tr("Where {strigoi} stands").format(strigoi=strigoi_label(name))
+        driver.press(label, translate=False)
+
+    def tap_a_centre() -> None:
+        session = app.session
+        assert session is not None
+        fortress = session.rules.fortress
+        taken = set(session.state.strigoi.values())
+        heroes = {h.at for h in session.state.heroes}
+        room = next(
+            r
+            for r in sorted(fortress.platforms)
+            if r not in taken
+            and r not in session.state.collapsed
+            and fortress.centre(r) not in heroes
+        )
+        report["room_wanted"] = room
+        view = app.game_view
+        tap_at(*view.to_window(*view.to_pixel(fortress.centre(room))))
+
+    driver.then(lambda: driver.press("Fix"))
+    driver.then(fix_master)
+    driver.then(tap_a_centre)  # the whole fortress: this tap zooms to the room
+    driver.then(tap_a_centre)  # zoomed: this one chooses its centre
+    driver.then(lambda: driver.shoot("fix-strigoi"))
+    driver.then(lambda: driver.press("Fix it"))
+    driver.then(
+        lambda: report.update(
+            room_after=app.session.state.strigoi[report["fixed"]],
+            last_command=type(app.session.command_at(app.session.head)).__name__,
         )
     )

@@ -110,11 +110,13 @@ class FortressView(Widget):
         if room is not None and room in self.fortress.rooms:
             centre = self.fortress.centre(room)
             radius = self.fortress.room_radius
-            return [
+            cells = [
                 (centre[0] + dq, centre[1] + dr)
                 for dq in range(-radius, radius + 1)
                 for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
             ]
+            # the room's ladders stand outside it: in the view too, to be chosen
+            return cells + [x.cell for x in self.fortress.ladders.values() if x.room == room]
         return list(tables.spaces)
 
     def _layout(self) -> None:
@@ -356,7 +358,8 @@ class FortressView(Widget):
             Color(*colour)
             Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
         mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
-        self._text(mark, cx, cy, FIGURE_TEXT_PX, bold=True, colour=theme.ink_on(colour))
+        size = int(min(32, max(FIGURE_TEXT_PX, radius * 0.7)))  # grows with the zoom
+        self._text(mark, cx, cy, size, bold=True, colour=theme.ink_on(colour))
 
     def _books(self, room: str) -> None:
         """The six book letters of a room's platform (or of the centre room), each where it
@@ -374,13 +377,14 @@ class FortressView(Widget):
         if self.size_px < 10:
             return  # a small overview (home, wizard): the letters would hide the board
         cx, cy = self.to_pixel(self.fortress.centre(room))
+        size = int(min(28, max(BOOK_PX, self.size_px * 0.45)))  # grows with the zoom
         for index, letter in enumerate(books):
             direction = (index + turn) % 6
             angle = math.radians(60 * direction)  # direction 0 is east, counter-clockwise
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
             Color(*theme.BOOK)
-            Ellipse(pos=(x - BOOK_PX * 0.62, y - BOOK_PX * 0.62), size=(BOOK_PX * 1.24,) * 2)
-            self._text(letter, x, y, BOOK_PX, bold=True, colour=theme.OUTLINE)
+            Ellipse(pos=(x - size * 0.62, y - size * 0.62), size=(size * 1.24,) * 2)
+            self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
 
     def _room_name(self, room: str) -> None:
         """The room's name above it (the zoomed room's at the view's top)."""

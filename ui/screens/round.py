@@ -239,6 +239,8 @@ class RoundScreen(Screen):
         """A Strigoi step, a curse or a collapse: the banner, the arrow, and a card in turn."""
         self.banner_text, self.banner_strong = headline, True
         self.cards.append(announcement)
+        if len(self.cards) == 1 and hasattr(self, "options"):
+            self._fill()  # the card in the same frame as the banner
         if announcement.kind == "strigoi_step":
             self.last = announcement
             self.step_overlay = step_lines(self.rules, announcement)
@@ -261,6 +263,7 @@ class RoundScreen(Screen):
         self.showing_why = False
         self.showing_more = False
         self.choices = None
+        self.cards = []  # the cards of the command before; this one's follow in order
         self.choice.cancel()
         if self.choice.fix is not None:
             self.choice.fix = None
@@ -416,6 +419,12 @@ class RoundScreen(Screen):
         self.showing_why = not self.showing_why and self.last is not None
         self._fill()
 
+    def _why_of(self, announcement: Announcement) -> None:
+        """Why? on a card: the reasons of that card (a curse's, a step's)."""
+        self.last = announcement
+        self.showing_why = True
+        self._fill()
+
     def open_more(self) -> None:
         self.showing_more = not self.showing_more
         self._fill()
@@ -527,7 +536,7 @@ class RoundScreen(Screen):
         for line in lines:
             box.add_widget(Factory.InfoLabel(text=line))
         if announcement.reasons:
-            self._button(box, tr("Why?"), self.toggle_why)
+            self._button(box, tr("Why?"), lambda: self._why_of(announcement))
         self._button(box, tr("Repeat"), lambda: self.repeat(announcement))
         more = len(self.cards) - 1
         done = (
