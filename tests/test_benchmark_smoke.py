@@ -58,7 +58,8 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
     for label in (
         "cold start to first frame",
         "fortress redraw after an event",
-        "zoomed room redraw",
+        "zoomed room redraw after an event",
+        "zoom to a room",
         "tap to Strigoi card (and banner)",
         "resident memory after the game",
     ):

@@ -46,14 +46,25 @@ def overflowing_labels(root: Widget) -> list[str]:
 
 
 def small_touch_targets(root: Widget) -> list[str]:
-    """Buttons a finger may need, under 48 px (a hidden one, at opacity 0, is none)."""
-    return [
+    """Buttons a finger may need, under 48 px (a hidden one, at opacity 0, is none), and the
+    board's spaces while one is being chosen: a tap on the whole fortress only zooms to a room,
+    so the spaces a finger picks are the zoomed room's, and those must be 48 px too."""
+    from ui.fortress_view import FortressView
+
+    found = [
         f"{w.text[:30]!r}: {w.width:.0f}x{w.height:.0f}"
         for w in walk(root)
         if isinstance(w, Button)
         and shown(w)
         and (w.width < MIN_TOUCH_PX or w.height < MIN_TOUCH_PX)
     ]
+    for view in walk(root):
+        if not isinstance(view, FortressView) or not shown(view) or not view.highlight:
+            continue
+        direct = view.zoom_room is not None or not view.zoom_on_tap  # spaces tapped directly
+        if direct and view.space_px() < MIN_TOUCH_PX:
+            found.append(f"board space to choose: {view.space_px():.0f} px")
+    return found
 
 
 #: What a player must never read: component ids (tokens, cards), coordinates, ladder and platform

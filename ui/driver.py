@@ -215,9 +215,8 @@ class Driver:
         from ui.driver_table import follow_the_game
 
         follow_the_game(self.app)  # the figures go where the card says, then "Done"
-        commits = [b for b in self.option_buttons() if getattr(b, "commit", False)]
-        if commits:
-            self.touch_button(commits[0])
+        if screen.card_showing:
+            tap(screen.ids.card_done)
         self.queue.insert(0, self.done_with_cards)
 
     def toward_a_space(self, zoomed: bool, chosen: bool = False, limit: int = 300) -> None:
@@ -473,11 +472,13 @@ class Driver:
         screen = self.app._screen()
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
-        if screen.cards and self.app.hardware.table is not None:
-            from ui.driver_table import follow_the_game
+        if screen.card_showing:
+            if self.app.hardware.table is not None:
+                from ui.driver_table import follow_the_game
 
-            follow_the_game(self.app)  # the figures go where the card says, then "Done"
-        if commits:
+                follow_the_game(self.app)  # the figures go where the card says, then "Done"
+            tap(screen.ids.card_done)
+        elif commits:
             self.touch_button(commits[0])
         elif not self._touch_board(screen):
             self.touch_button(buttons[0])
@@ -577,6 +578,7 @@ class Bench:
         self.redraw_ms: list[float] = []
         self.bare_redraw_ms: list[float] = []
         self.zoomed_redraw_ms: list[float] = []
+        self.zoom_ms: list[float] = []
         self.tap_ms: list[float] = []
         self.engine_ms: list[float] = []
         self.frame_ms: list[float] = []
@@ -601,7 +603,7 @@ class Bench:
             return
         task = session.waiting_for
         screen = self.app._screen()
-        busy = screen.cards or screen.table.actions  # a card or the table first
+        busy = screen.card_showing or screen.table.actions  # a card or the table first
         if task is not None and task.kind == "strigoi" and not busy:
             command = session.legal_commands()[0]
             start = time.perf_counter()
@@ -641,15 +643,23 @@ class Bench:
         self.driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
 
     def measure_zoomed_redraw(self) -> None:
-        """The board zoomed to one room (what a player sees while choosing a space)."""
+        """The board zoomed to one room (what a player sees while choosing a space): a zoom
+        (the static layer drawn for it), then redraws after events (choices changing)."""
         view = self.app.game_view
         rooms = list(view.fortress.rooms)
-        for i in range(60):
+        for i in range(len(rooms) * 3):
             view.zoom_room = rooms[i % len(rooms)]
             start = time.perf_counter()
             view.redraw()
-            self.zoomed_redraw_ms.append((time.perf_counter() - start) * 1000)
+            self.zoom_ms.append((time.perf_counter() - start) * 1000)
+            cells = list(view.shown_cells())
+            for k in range(8):  # events while zoomed: a different space highlighted each time
+                view.highlight = {cells[(k * 5) % len(cells)]}
+                start = time.perf_counter()
+                view.redraw()
+                self.zoomed_redraw_ms.append((time.perf_counter() - start) * 1000)
         view.zoom_room = None
+        view.highlight = set()
         view.redraw()
 
     def measure_bare_redraw(self) -> None:
@@ -670,6 +680,7 @@ class Bench:
             "redraw_ms": self.redraw_ms,
             "bare_redraw_ms": self.bare_redraw_ms,
             "zoomed_redraw_ms": self.zoomed_redraw_ms,
+            "zoom_ms": self.zoom_ms,
             "tap_to_banner_ms": self.tap_ms,
             "engine_ms": self.engine_ms,
             "banner_frame_ms": self.frame_ms,

@@ -246,10 +246,9 @@ def cards_and_fix(driver: Driver) -> None:
 
     def read_card() -> None:
         screen = app._screen()
-        report.setdefault("shown", []).append(screen.cards[0].kind if screen.cards else None)
+        report.setdefault("shown", []).append(screen.cards[0].kind if screen.card_showing else None)
         follow_the_game(app)
-        done = [b for b in driver.option_buttons() if getattr(b, "commit", False)]
-        driver.touch_button(done[0])
+        tap(screen.ids.card_done)
 
     table_set_up(driver)
     driver.then(until_two)

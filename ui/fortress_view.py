@@ -99,6 +99,9 @@ class FortressView(Widget):
         self.origin = (0.0, 0.0)
         self._textures: dict[tuple[str, int, bool], Texture] = {}
         self._fbo: Fbo | None = None
+        self._static: Fbo | None = None  # spaces, books, names, ladders: redrawn when they change
+        self._static_key: tuple[object, ...] | None = None
+        self.static_builds = 0  # how often the static layer was drawn (benchmarks/ui.py)
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
@@ -154,37 +157,81 @@ class FortressView(Widget):
     # ----- drawing -----------------------------------------------------------------------------
     def redraw(self, *_: object) -> None:
         """Draw the board into an offscreen buffer, shown as one texture: the frames between
-        two events (a banner, a button press) cost one rectangle instead of every space."""
+        two events (a banner, a button press) cost one rectangle instead of every space. What
+        changes only with the board, the zoom or the size (spaces, books, room names, ladders)
+        is drawn into a buffer of its own, kept until one of those changes: an event redraws
+        only the figures, choices and overlays over it."""
         if self.width <= 1 or self.height <= 1:
             return
         self._layout()
         size = (int(self.width), int(self.height))
-        if self._fbo is None:
-            self._fbo = Fbo(size=size)
-        elif tuple(self._fbo.size) != size:
+        self._fbo = self._sized(self._fbo, size)
+        board = self.situation.board
+        static_key = (
+            size,
+            tuple(self.pos),
+            self.zoom_room,
+            self.size_px,
+            id(self.fortress),
+            tuple(sorted(board.rotations.items())),
+            board.collapsed,
+            board.ladders,
+            tuple(sorted(self.names.items())),
+            tuple(sorted(self.ladder_owners.items())),
+        )
+        if static_key != self._static_key:
+            self.static_builds += 1
+            self._static = self._sized(self._static, size)
+            self._paint(self._static, self._draw_static)
+            self._static.draw()  # rendered now, once: it is in no canvas, only its texture is
+            self._static_key = static_key
+        self._paint(self._fbo, self._draw)
+        self.canvas.clear()
+        self.canvas.add(self._fbo)
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=self._fbo.texture, pos=self.pos, size=size)
+
+    @staticmethod
+    def _sized(fbo: Fbo | None, size: tuple[int, int]) -> Fbo:
+        if fbo is None:
+            return Fbo(size=size)
+        if tuple(fbo.size) != size:
             # Resized, not replaced: each new Fbo links its own shader program, and the GL
             # driver keeps compiled variants per program (about 15 MB over a game under Mesa).
-            self._fbo.size = size
-        fbo = self._fbo
+            fbo.size = size
+        return fbo
+
+    def _paint(self, fbo: Fbo, draw: Callable[[Fbo], None]) -> None:
         fbo.clear()
         with fbo:
             ClearColor(*theme.BACKGROUND)
             ClearBuffers()
             PushMatrix()
             Translate(-self.x, -self.y)  # the drawing below is in window coordinates
-        self._draw(fbo)
+        draw(fbo)
         with fbo:
             PopMatrix()
-        self.canvas.clear()
-        self.canvas.add(fbo)
-        with self.canvas:
-            Color(1, 1, 1, 1)
-            Rectangle(texture=fbo.texture, pos=self.pos, size=size)
+
+    def _draw_static(self, target: Fbo) -> None:
+        tables = self.fortress.tables(self.situation.board)
+        self._spaces(target, tables)
+        with target:
+            for room in self.fortress.rooms:
+                self._books(room)
+                self._room_name(room)
+            for ladder in self.fortress.ladders.values():
+                if ladder.id in self.situation.board.ladders:
+                    self._ladder(ladder.id, ladder.cell)
 
     def _draw(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         figures = self.situation.occupants(self.fortress)
-        self._spaces(target, tables)
+        assert self._static is not None
+        with target:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=self._static.texture, pos=self.pos, size=self._static.size)
+        self._overlays(target, tables)
         with target:
             for room in self.outlined:
                 if room in self.fortress.rooms:
@@ -192,12 +239,6 @@ class FortressView(Widget):
             for room, colour in self.leds.items():
                 if colour is not None and room in self.fortress.rooms:
                     self._ring(room, colour)
-            for room in self.fortress.rooms:
-                self._books(room)
-                self._room_name(room)
-            for ladder in self.fortress.ladders.values():
-                if ladder.id in self.situation.board.ladders:
-                    self._ladder(ladder.id, ladder.cell)
             for cell, colour in self.markers.items():
                 self._marker(cell, colour)
             for cells, colour, arrow in self.lines:
@@ -208,8 +249,8 @@ class FortressView(Widget):
                 self._legend(figures)
 
     def _spaces(self, target: Fbo, tables: BoardTables) -> None:
-        """Every space: fill by feature (highlight, tint), outline, and a shape mark so red and
-        grey differ by more than colour; crosses (deadly) and fight markers on top."""
+        """Every space: fill by feature, outline, and a shape mark so red and grey differ by
+        more than colour (the static layer)."""
         board = self.situation.board
         fills, marks = MeshBatch(), MeshBatch()
         corners = self._hexagon(0.95)
@@ -217,7 +258,6 @@ class FortressView(Widget):
         outline = Shape.ring(corners, self._hexagon(0.95 - 1.0 / max(self.size_px, 1.0)))
         mark = self.size_px * 0.3
         thin = max(1.0, self.size_px * 0.06)
-        deadly = Shape.ring(self._hexagon(0.62), self._hexagon(0.62 - 0.18))
         for cell in tables.spaces:
             cx, cy = self.to_pixel(cell)
             feature = self.fortress.feature(cell, board)
@@ -239,16 +279,28 @@ class FortressView(Widget):
                 for k in (-1, 0, 1):
                     y = cy + k * mark / 2
                     marks.segment(MARK, cx - mark, y, cx + mark, y, thin)
-            if cell in self.crosses:  # deadly: a red ring inside the space, like no feature
-                marks.stamp(theme.DEADLY, deadly, cx, cy)
-            if cell in self.situation.fight_markers:
-                marks.segment(FIGHT, cx - mark, cy - mark, cx + mark, cy + mark, thin * 1.5)
-                marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
-        tints = MeshBatch()  # over the fills, under the outlines and marks
+        fills.draw_into(target)
+        marks.draw_into(target)
+
+    def _overlays(self, target: Fbo, tables: BoardTables) -> None:
+        """What changes with each event, over the static layer: threat tints and the deadly
+        mark, fight markers, the spaces to choose (rings that keep each space's own fill) and
+        the one chosen."""
+        hexagon = Shape.polygon(self._hexagon(0.95))
+        mark = self.size_px * 0.3
+        thin = max(1.0, self.size_px * 0.06)
+        tints, marks, choices = MeshBatch(), MeshBatch(), MeshBatch()
         for cell, tint in self.tints.items():
             if cell in tables.adjacency:
                 tints.stamp(tint, hexagon, *self.to_pixel(cell))
-        choices = MeshBatch()  # over everything: what can be chosen keeps its own fill
+        deadly = Shape.ring(self._hexagon(0.62), self._hexagon(0.62 - 0.18))
+        for cell in self.crosses:  # deadly: a red ring inside the space, like no feature
+            if cell in tables.adjacency:
+                marks.stamp(theme.DEADLY, deadly, *self.to_pixel(cell))
+        for cell in self.situation.fight_markers:
+            cx, cy = self.to_pixel(cell)
+            marks.segment(FIGHT, cx - mark, cy - mark, cx + mark, cy + mark, thin * 1.5)
+            marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
         choice_ring = Shape.ring(self._hexagon(0.9), self._hexagon(0.9 - 0.16))
         for cell in self.highlight:
             if cell in tables.adjacency:
@@ -260,7 +312,6 @@ class FortressView(Widget):
             choices.stamp(
                 theme.SELECTED, Shape.ring(self._hexagon(1.0), self._hexagon(0.7)), cx, cy
             )
-        fills.draw_into(target)
         tints.draw_into(target)
         marks.draw_into(target)
         choices.draw_into(target)

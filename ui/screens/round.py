@@ -106,7 +106,11 @@ class RoundScreen(Screen):
     threat_on = BooleanProperty(False)
     fixing = BooleanProperty(False)
     zoomed = BooleanProperty(False)
-    card_showing = BooleanProperty(False)  # a Strigoi card takes the whole panel
+    card_showing = BooleanProperty(False)  # a Strigoi card over the panel
+    card_title = StringProperty("")
+    card_body = StringProperty("")
+    card_done_text = StringProperty("")
+    card_has_reasons = BooleanProperty(False)
     alert_text = StringProperty("")  # a lasting difference between table and game: Resync
     alerts = NumericProperty(0)
 
@@ -126,6 +130,7 @@ class RoundScreen(Screen):
         self.step_overlay: list[OverlayLine] = []
         self.stale = True  # no options until the app shows the first ones
         self._pool: list[Widget] = []  # option buttons off screen, ready to be reused
+        self._labels: dict[str, list[Widget]] = {"InfoLabel": [], "TitleLabel": []}
         self.table = TableStatus((), (), ())
         self.focused = -1  # the option the Pi's Next button moved to (-1: none)
         self.by_hand: Callable[[], None] = lambda: None
@@ -239,8 +244,8 @@ class RoundScreen(Screen):
         """A Strigoi step, a curse or a collapse: the banner, the arrow, and a card in turn."""
         self.banner_text, self.banner_strong = headline, True
         self.cards.append(announcement)
-        if len(self.cards) == 1 and hasattr(self, "options"):
-            self._fill()  # the card in the same frame as the banner
+        if hasattr(self, "options"):
+            self._show_card()  # in the same frame as the banner: two texts and an opacity
         if announcement.kind == "strigoi_step":
             self.last = announcement
             self.step_overlay = step_lines(self.rules, announcement)
@@ -250,6 +255,7 @@ class RoundScreen(Screen):
         """A new game, undo, redo, resume, a new language: nothing stale stays."""
         self.banner_text, self.banner_strong = "", False
         self.cards = []
+        self.card_showing = False
         self.last = None
         self.can_explain = False
         self.step_overlay = []
@@ -264,6 +270,7 @@ class RoundScreen(Screen):
         self.showing_more = False
         self.choices = None
         self.cards = []  # the cards of the command before; this one's follow in order
+        self.card_showing = False
         self.choice.cancel()
         if self.choice.fix is not None:
             self.choice.fix = None
@@ -398,7 +405,7 @@ class RoundScreen(Screen):
         )
 
     def _fix_menu(self, box: BoxLayout) -> None:
-        box.add_widget(Factory.InfoLabel(text=tr("What is not as on the table?")))
+        self._label(box, tr("What is not as on the table?"))
         for hero in sorted(self.state.heroes, key=_seat):
             self._button(
                 box,
@@ -452,15 +459,17 @@ class RoundScreen(Screen):
     def _fill(self) -> None:
         box = self.ids.options
         self._pool += [w for w in box.children if getattr(w, "pooled", False)]
+        for widget in box.children:
+            kind = getattr(widget, "label_kind", None)
+            if kind is not None:
+                self._labels[kind].append(widget)
         box.clear_widgets()
         self.focused = -1
-        self.card_showing = bool(self.cards) and not self.showing_why and not self.showing_more
+        self._show_card()
         if self.showing_why and self.last is not None:
             self._why(box)
         elif self.showing_more:
             self._more(box)
-        elif self.cards:
-            self._card(box, self.cards[0])
         elif self.table.actions:
             self._table_actions(box)
         elif self.choice.pending is not None:
@@ -471,7 +480,7 @@ class RoundScreen(Screen):
             self._button(box, tr("Cancel"), self.toggle_fix, muted=True)
         elif self.choices is not None:
             title, choices = self.choices
-            box.add_widget(Factory.InfoLabel(text=title))
+            self._label(box, title)
             for label, action in choices:
                 self._button(box, label, action)
             self._button(box, tr("Close"), self.close_choices, muted=True)
@@ -519,32 +528,38 @@ class RoundScreen(Screen):
 
     def _confirm(self, box: BoxLayout, pending: c.Command) -> None:
         """The space chosen on the board, to confirm or cancel."""
-        box.add_widget(
-            Factory.InfoLabel(text=command_label(pending, self.rules.catalog, self.rules.fortress))
-        )
+        self._label(box, command_label(pending, self.rules.catalog, self.rules.fortress))
         here = tr("Fix it") if isinstance(pending, c.CORRECTIONS) else tr("Move here")
         if isinstance(pending, c.PlaceFightMarker):
             here = tr("Take it from here")
         self._button(box, here, self.confirm, commit=True)
         self._button(box, tr("Cancel"), self.cancel, muted=True)
 
-    def _card(self, box: BoxLayout, announcement: Announcement) -> None:
-        """A Strigoi step, curse or collapse as a card: who, from where to where, the token,
-        the target and the wounds, and what the table must do."""
-        title, lines = card_lines(self.rules, self.state, announcement)
-        box.add_widget(Factory.TitleLabel(text=title))
-        for line in lines:
-            box.add_widget(Factory.InfoLabel(text=line))
-        if announcement.reasons:
-            self._button(box, tr("Why?"), lambda: self._why_of(announcement))
-        self._button(box, tr("Repeat"), lambda: self.repeat(announcement))
-        more = len(self.cards) - 1
-        done = (
-            tr("Done — figures moved") if not more else tr("Next ({count} more)").format(count=more)
-        )
-        self._button(box, done, self._card_done, commit=True)
+    def _show_card(self) -> None:
+        """The first card still to be read, over the panel (hidden while Why? is open)."""
+        showing = bool(self.cards) and not self.showing_why and not self.showing_more
+        if showing:
+            announcement = self.cards[0]
+            title, lines = card_lines(self.rules, self.state, announcement)
+            self.card_title = title
+            self.card_body = "\n".join(lines)
+            self.card_has_reasons = bool(announcement.reasons)
+            more = len(self.cards) - 1
+            self.card_done_text = (
+                tr("Next ({count} more)").format(count=more) if more else tr("Done — figures moved")
+            )
+        self.card_showing = showing
 
-    def _card_done(self) -> None:
+    def card_why(self) -> None:
+        """Why? on a card: the reasons of that card (a curse's, a step's)."""
+        if self.cards:
+            self._why_of(self.cards[0])
+
+    def card_repeat(self) -> None:
+        if self.cards:
+            self.repeat(self.cards[0])
+
+    def card_done(self) -> None:
         if self.cards:
             self.cards.pop(0)
         if not self.cards:
@@ -554,13 +569,13 @@ class RoundScreen(Screen):
     def _table_actions(self, box: BoxLayout) -> None:
         """What the table must do before the game goes on; the readers tick it off, or a player
         says it is done (a table without tags)."""
-        box.add_widget(Factory.InfoLabel(text=tr("At the table:")))
+        self._label(box, tr("At the table:"))
         fortress = self.rules.fortress
         for action in self.table.actions:
             text = action_text(fortress, action)
             if action.sensed:
                 text += " " + tr("(the readers will see it)")
-            box.add_widget(Factory.InfoLabel(text="• " + text))
+            self._label(box, "• " + text)
         label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
         self._button(box, label, self.by_hand, commit=True)
 
@@ -572,7 +587,7 @@ class RoundScreen(Screen):
     def focus_next(self) -> None:
         """Next: move the highlight to the following option (round and round)."""
         buttons = self.option_widgets()
-        if not buttons:
+        if not buttons or self.card_showing:
             return
         self.focused = (self.focused + 1) % len(buttons)
         for i, button in enumerate(buttons):
@@ -582,6 +597,9 @@ class RoundScreen(Screen):
         """Confirm: the highlighted option, else the screen's one committing button (Move
         here, Done by hand, the card's Done, the protection picker's choice), else the only
         option. False: nothing to do."""
+        if self.card_showing:
+            self.card_done()
+            return True
         buttons = self.option_widgets()
         chosen = None
         if 0 <= self.focused < len(buttons):
@@ -612,13 +630,8 @@ class RoundScreen(Screen):
         task = self.task
         wounds = task.wounds if task is not None else 0
         hero = hero_name(picker.options[0].hero)
-        box.add_widget(
-            Factory.InfoLabel(
-                text=tr("{hero}: {wounds} wound(s) coming. Block with:").format(
-                    hero=hero, wounds=wounds
-                )
-            )
-        )
+        coming = tr("{hero}: {wounds} wound(s) coming. Block with:")
+        self._label(box, coming.format(hero=hero, wounds=wounds))
         for source in picker.sources:
             mark = "[x] " if source in picker.chosen else "[  ] "
             name = (
@@ -636,7 +649,7 @@ class RoundScreen(Screen):
             )
             self._button(box, text, lambda: self._choose(command), commit=True)
         else:
-            box.add_widget(Factory.InfoLabel(text=tr("The rules do not allow this combination.")))
+            self._label(box, tr("The rules do not allow this combination."))
 
     def _toggle(self, source: str) -> None:
         if self.picker is not None:
@@ -645,7 +658,7 @@ class RoundScreen(Screen):
 
     def _why(self, box: BoxLayout) -> None:
         assert self.last is not None
-        box.add_widget(Factory.InfoLabel(text=tr("Why?")))
+        self._label(box, tr("Why?"))
         app = App.get_running_app()
         for reason in self.last.reasons:  # each opens its rule in the rules reference
             self._button(
@@ -662,6 +675,17 @@ class RoundScreen(Screen):
     def _close_group(self) -> None:
         self.open_group = None
         self._fill()
+
+    def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:
+        """A text in the panel, reused (a new kv widget per card costs more than a frame)."""
+        pool = self._labels[kind]
+        if pool:
+            label = pool.pop()
+            label.text = text
+        else:
+            label = getattr(Factory, kind)(text=text)
+            label.label_kind = kind
+        box.add_widget(label)
 
     def _button(
         self,
