@@ -66,7 +66,9 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         png = Path(result["png"])
         assert png.stat().st_size > 5_000, f"{name}: the screenshot looks empty"
         assert result["overflow"] == [], (name, result["overflow"])
-        assert result["small_targets"] == [], (name, result["small_targets"])
+        assert result["small_targets"] == [], (name, result["small_targets"])  # spaces too
+        assert result["small_texts"] == [], (name, result["small_texts"])  # 16 px and up
+        assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
 
 
 def test_every_message_is_translated_in_each_catalog() -> None:
@@ -168,6 +170,49 @@ def test_fortress_view_maps_touches_back_to_cells() -> None:
         assert view.cell_at(x, y) == cell
         assert view.cell_at(x + view.size_px * 0.4, y - view.size_px * 0.3) == cell
 
+
+
+def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
+    """Spaces count as touch targets only while one is to be chosen, and only where a finger
+    picks them directly (zoomed, or a board that does not zoom on tap)."""
+    from companion.boardfile import load_board_file
+    from companion.engine.situation import Situation
+    from ui.checks import MIN_TOUCH_PX, small_touch_targets
+    from ui.fortress_view import FortressView
+
+    fortress = load_board_file()
+    view = FortressView(fortress, Situation(board=fortress.initial_state()))
+    view.size = (540, 380)  # the round screen's board at 800x480
+    view.zoom_on_tap = False
+    view._layout()
+    assert view.space_px() < MIN_TOUCH_PX  # the whole fortress on a small panel
+    assert small_touch_targets(view) == []  # nothing to choose: no target
+    cell = next(iter(fortress.tables(fortress.initial_state()).spaces))
+    view.highlight = {cell}
+    assert [r for r in small_touch_targets(view) if "board space" in r]
+    view.zoom_on_tap = True  # a tap only zooms to a room first: the whole view is no target
+    assert small_touch_targets(view) == []
+    view.zoom_room = view.room_near(cell) or next(iter(fortress.rooms))
+    view._layout()
+    assert view.space_px() >= MIN_TOUCH_PX  # zoomed, the same panel gives fingers room
+    assert small_touch_targets(view) == []
+
+
+def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
+    from companion.engine.game import commands as c
+    from tests.table import Table
+    from ui.screens.round import status_text, wound_chips
+
+    t = Table(seats=[("roel", "L1"), ("matthew", "L2"), ("attila", "L3")])
+    t.do(c.AddWound(hero="matthew", token="wound-double"))
+    t.do(c.AddWound(hero="attila", token="wound-1"))
+    # R-WND-1: the Double Wound counts as 2
+    assert wound_chips(t.rules, t.state) == [
+        ("roel", "RO", 0), ("matthew", "MT", 2), ("attila", "AT", 1)
+    ]
+    lines = status_text(t.state).splitlines()
+    assert lines[0].startswith("Round 1")
+    assert lines[-1] == "Hero wounds:"  # the caption of the counters below it
 
 RESIZE_PROBE = """
 import json, os
@@ -277,6 +322,8 @@ def test_every_screen_fits_at_the_larger_displays(tmp_path: Path, size: str) -> 
     for name, result in report.items():
         assert result["overflow"] == [], (size, name, result["overflow"])
         assert result["small_targets"] == [], (size, name, result["small_targets"])
+        assert result["small_texts"] == [], (size, name, result["small_texts"])
+        assert result["internal_ids"] == [], (size, name, result["internal_ids"])
 
 
 def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:

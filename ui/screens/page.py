@@ -12,6 +12,8 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
+from ui.glyphs import printable
+
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
@@ -29,7 +31,8 @@ class PageScreen(Screen):
 
     def text(self, text: str, markup: str = "") -> None:
         """Plain text (escaped); `markup` is put before it as Kivy markup (a rule id in bold)."""
-        self.ids.content.add_widget(Factory.PageText(text=markup + escape_markup(text)))
+        shown = escape_markup(printable(text))
+        self.ids.content.add_widget(Factory.PageText(text=markup + shown))
 
     def button(self, text: str, action: Callable[[], None]) -> None:
         button = Factory.PageButton(text=text)

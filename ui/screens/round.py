@@ -25,7 +25,7 @@ from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
 from companion.engine.game.flow import fight_odds
-from companion.engine.game.state import GameState, Task
+from companion.engine.game.state import GameState, HeroState, Task
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level, threat_map
@@ -55,24 +55,41 @@ Choices = list[tuple[str, Callable[[], None]]]
 
 
 def status_text(state: GameState) -> str:
-    """Round and phase, each hero's wounds, each Strigoi's wound markers."""
+    """Round and phase, who has chosen a card, each Strigoi's wound markers; the heroes' wounds
+    follow below it as large counters (`wound_chips`)."""
     lines = [
         tr("Round {round} · {phase}").format(
             round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
         )
     ]
-    wounds = " · ".join(
-        f"{hero_name(h.hero)} {len(h.wounds)}"
-        + (" ✓" if state.phase == "initiative" and h.chosen else "")
-        for h in sorted(state.heroes, key=lambda h: h.seat)
-    )
-    lines.append(tr("Wounds: {list}").format(list=wounds))
+    if state.phase == "initiative":
+        chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
+        if chosen:
+            lines.append(tr("Card chosen: {list}").format(list=chosen))
     strigoi = " · ".join(
         f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
     )
     if strigoi:
         lines.append(tr("Strigoi wounds: {list}").format(list=strigoi))
+    lines.append(tr("Hero wounds:"))
     return "\n".join(lines)
+
+
+def seated(state: GameState) -> list[HeroState]:
+    return sorted(state.heroes, key=lambda h: h.seat)
+
+
+def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]]:
+    """One large counter per hero, in seat order: (hero id, its mark, its wounds), the wounds
+    counted as toward defeat (R-WND-1: the Double Wound counts 2)."""
+    return [
+        (
+            h.hero,
+            theme.FIGURE_MARKS.get(h.hero, h.hero[:2].upper()),
+            sum(rules.catalog.wound(w).value for w in h.wounds),
+        )
+        for h in seated(state)
+    ]
 
 
 def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine]:
@@ -164,6 +181,7 @@ class RoundScreen(Screen):
             inferno=state.inferno, loses=INFERNO_LOSES[players]
         )
         self.status_text = status_text(state)
+        self._show_wounds(wound_chips(rules, state))
         self.can_undo, self.can_redo = undo is not None, redo is not None
         self.undo_text = tr("Undo: {what}").format(what=undo) if undo else tr("Undo")
         self.redo_text = tr("Redo: {what}").format(what=redo) if redo else tr("Redo")
@@ -675,6 +693,22 @@ class RoundScreen(Screen):
     def _close_group(self) -> None:
         self.open_group = None
         self._fill()
+
+    def _show_wounds(self, chips: list[tuple[str, str, int]]) -> None:
+        """The heroes' wounds as large counters in their figures' colours and marks (the
+        legend on the board says whose mark is whose); rebuilt only when the heroes change."""
+        box = self.ids.wounds
+        if [w.hero for w in reversed(box.children)] != [hero for hero, _, _ in chips]:
+            box.clear_widgets()
+            for hero, _, _ in chips:
+                chip = Factory.WoundChip()
+                chip.hero = hero
+                chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
+                chip.color = theme.ink_on(chip.chip_colour)
+                box.add_widget(chip)
+        gap = " " if len(chips) <= 4 else ""  # five chips share 244 px at 800x480
+        for chip, (hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
+            chip.text = f"{mark}{gap}{wounds}"
 
     def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:
         """A text in the panel, reused (a new kv widget per card costs more than a frame)."""

@@ -1,0 +1,22 @@
+"""Characters the app's font (Kivy's Roboto) does not have, written with ones it has.
+
+Kivy does not fall back to another font: a missing glyph is drawn as an empty box. The rules
+text uses arrows; everything a screen shows goes through `printable` or is checked by
+`tests/test_glyphs.py` against the font itself."""
+
+from __future__ import annotations
+
+#: Replacements, each made of characters the font has.
+SUBSTITUTES = {
+    "→": "->",
+    "←": "<-",
+    "✓": "*",
+    "✗": "x",
+}
+
+
+def printable(text: str) -> str:
+    """`text` with every character the font lacks (of those known) replaced."""
+    if text.isascii():
+        return text
+    return "".join(SUBSTITUTES.get(ch, ch) for ch in text)
