@@ -1,7 +1,7 @@
-"""Command line: `python -m companion [board show | scenario run | demo]`.
+"""Command line: `python -m companion [board show | scenario run | replay | export | sim | native |
+demo]`; `python -m ui` starts the touchscreen app.
 
-Without arguments it shows the default fortress and resolves a demonstration Strigoi turn
-(until the touchscreen app replaces it as the default job).
+Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
 
 from __future__ import annotations
@@ -62,6 +62,37 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0 if not report.problems else 1
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion.transcript import run
+
+    return run(args.paths, args.json, sys.stdout)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.store.gamelog import GameLog
+    from companion.store.location import default_database
+    from companion.transcript import dumps, export_game
+
+    path = Path(args.db) if args.db else default_database()
+    if not path.exists():
+        print(f"error: no game log at {path}", file=sys.stderr)
+        return 2
+    with GameLog(path) as log:
+        game_id = args.game
+        if game_id == "last":
+            games = log.games()
+            if not games:
+                print(f"error: no game in {path}", file=sys.stderr)
+                return 2
+            game_id = max(games, key=lambda g: g.created_at).id
+        text = dumps(export_game(log, game_id))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_native(args: argparse.Namespace) -> int:
     from companion import native
 
@@ -110,6 +141,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw every stack physically (random tokens entered)",
     )
     sim.set_defaults(func=cmd_sim)
+    replay = sub.add_parser("replay", help="replay armata-transcript/1 files or folders")
+    replay.add_argument("paths", nargs="+", metavar="FILE|DIR")
+    replay.add_argument("--json", action="store_true", help="one JSON object per transcript")
+    replay.set_defaults(func=cmd_replay)
+    export = sub.add_parser("export", help="write a stored game as an armata-transcript/1")
+    export.add_argument("game", metavar="GAME", help="the game's id, or 'last'")
+    export.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
+    export.add_argument("-o", "--output", help="write to this file (default: standard output)")
+    export.set_defaults(func=cmd_export)
     native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
     native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)

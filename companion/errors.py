@@ -44,3 +44,7 @@ class TagError(CompanionError, ValueError):
 
 class SetupError(CompanionError, ValueError):
     """A new game's setup cannot be changed as asked (too many players, a refused ladder...)."""
+
+
+class TranscriptError(CompanionError, ValueError):
+    """An `armata-transcript/1` document (or one of its names) cannot be read."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game import events as ev
+from companion.engine.game.commands import Command
 from companion.engine.game.context import GameOptions, GameRules
 from companion.engine.game.flow import decide_in_place, started_state
 from companion.engine.game.invariants import violations
@@ -64,8 +65,14 @@ def ladders_for(rules: GameRules, count: int, rng: random.Random) -> list[str]:
 
 
 def play_one(
-    rules: GameRules, seed: int, players: int, report: SimReport, check: bool = True
-) -> None:
+    rules: GameRules,
+    seed: int,
+    players: int,
+    report: SimReport,
+    check: bool = True,
+    record: list[Command] | None = None,
+) -> ev.GameStarted:
+    """One random game to its end; `record` receives its commands. Its first event returned."""
     rng = random.Random(seed)
     heroes = rng.sample(HEROES, players)
     started = new_game(
@@ -90,6 +97,8 @@ def play_one(
             break
         report.commands += 1
         report.events += len(events)
+        if record is not None:
+            record.append(command)
         if check:
             for event in events:
                 ev.apply(shadow, event)
@@ -102,6 +111,7 @@ def play_one(
     report.rounds.append(state.round)
     if state.phase != "over":
         report.problems.append(f"seed {seed}: no end after {MAX_COMMANDS} commands")
+    return started
 
 
 def simulate(

@@ -85,6 +85,8 @@ class Table:
             elif kind == "strigoi":
                 token = next(t for t in self.state.stacks["strigoi"].draw)
                 self.do(c.EnterDraw(hero=self.state.active_hero or hero, token=token))
+            elif kind == "abilities":
+                self.do(c.Proceed(hero=hero))  # no token: abilities were still possible
             else:
                 return
 

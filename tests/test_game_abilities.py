@@ -162,6 +162,8 @@ def test_nighttime_rebel_goes_to_the_one_with_fewest_reward_cards() -> None:  # 
     t.walk_onto("roel", t.red()[0])
     t.do(c.EnterDraw(hero="roel", token="red-05"))  # an axe: the third reward card
     t.do(c.Fight(hero="roel", rewards=[]))
+    assert t.state.hero("matthew").pending == ["nighttime-rebel"]
+    t.finish_turn("roel")  # R-ADV: joins the hand at the end of the earning turn
     assert "nighttime-rebel" in t.state.hero("matthew").hand
 
 

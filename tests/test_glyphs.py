@@ -25,7 +25,9 @@ BOLD = characters("Roboto-Bold.ttf")
 
 
 def missing(text: str) -> set[str]:
-    return {ch for ch in text if not ch.isspace() and (ord(ch) not in REGULAR or ord(ch) not in BOLD)}
+    return {
+        ch for ch in text if not ch.isspace() and (ord(ch) not in REGULAR or ord(ch) not in BOLD)
+    }
 
 
 def sources() -> list[Path]:
@@ -51,7 +53,9 @@ def test_every_translation_is_in_the_font(language: str) -> None:
             assert missing(string) == set(), (language, message.id)
 
 
-@pytest.mark.parametrize("path", sorted(ROOT.glob("companion/data/RULES*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(ROOT.glob("companion/data/RULES*.md")), ids=lambda p: p.name
+)
 def test_the_rules_screen_shows_every_rule_in_the_font(path: Path) -> None:
     shown = printable(path.read_text(encoding="utf-8"))
     assert missing(shown) == set(), path.name

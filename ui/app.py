@@ -41,6 +41,7 @@ from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, situation
 from companion.engine.game.state import GameState
 from companion.errors import CompanionError
+from companion.store import location as store_location
 from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
@@ -94,7 +95,7 @@ def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> st
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("ARMATA_DATA_DIR", Path.home() / ".armata-companion"))
+    return store_location.data_dir()
 
 
 #: the text size setting: every text a quarter bigger when "large"

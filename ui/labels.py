@@ -167,18 +167,26 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
             return tr("{hero}: play {card}").format(hero=hero, card=item_name(catalog, card))
         case c.Stay():
             return tr("{hero}: stay").format(hero=hero)
-        case c.Move(to=to, stealth=True):
+        case c.Move(to=to, stealth=True, source=source):
             return tr("{hero}: move to {space} with Stealth").format(
                 hero=hero, space=space_name(fortress, to)
-            )
+            ) + via(source)
         case c.Move(to=to):
             return tr("{hero}: move to {space}").format(hero=hero, space=space_name(fortress, to))
+        case c.Draw(stealth=str(source)):
+            return tr("{hero}: draw a token with Stealth").format(hero=hero) + via(source)
         case c.Draw():
             return tr("{hero}: draw a token").format(hero=hero)
+        case c.EnterDraw(token=token, stealth=str(source)):
+            return tr("{hero}: the table drew {token}, with Stealth").format(
+                hero=hero, token=token_name(catalog, token)
+            ) + via(source)
         case c.EnterDraw(token=token):
             return tr("{hero}: the table drew {token}").format(
                 hero=hero, token=token_name(catalog, token)
             )
+        case c.Proceed():
+            return tr("{hero}: no more abilities, go on").format(hero=hero)
         case c.SkipFight():
             return tr("{hero}: no fight").format(hero=hero)
         case c.LeaveMonster():
@@ -214,8 +222,20 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
             return tr("{hero}: turn the platform in the {room}, book {book} to {direction}").format(
                 hero=hero, room=room_name(room), book=book, direction=direction_name(rotation)
             ) + via(source)
-        case c.UseHeal(source=source):
-            return tr("{hero}: Heal").format(hero=hero) + via(source)
+        case c.UseHeal(source=source, tokens=tokens):
+            text = tr("{hero}: Heal").format(hero=hero) + via(source)
+            if tokens:  # which wound each healed hero discards (R-ABL Heal)
+                text += (
+                    " ("
+                    + ", ".join(
+                        tr("{hero} discards {wound}").format(
+                            hero=hero_name(who), wound=token_name(catalog, token)
+                        )
+                        for who, token in tokens.items()
+                    )
+                    + ")"
+                )
+            return text
         case c.UseRecovery(source=source):
             return tr("{hero}: Recovery, take the discard pile back").format(hero=hero) + via(
                 source

@@ -42,8 +42,6 @@ def table_is_right(rules: GameRules, state: GameState, difference: Difference) -
 def missing_hero(state: GameState, difference: Difference) -> str | None:
     """A hero the table does not show where the game has them: the player shows where they
     really stand (Fix position)."""
-    if difference.kind == Kind.FIGURE_MISSING and difference.game in {
-        h.hero for h in state.heroes
-    }:
+    if difference.kind == Kind.FIGURE_MISSING and difference.game in {h.hero for h in state.heroes}:
         return str(difference.game)
     return None

@@ -124,6 +124,7 @@ class RewardCard(msgspec.Struct):
     title: str
     wild: RewardUse
     normal: RewardUse | None = None  # None: wild-only (R-REW-1)
+    wound_icon: bool = False  # wounds its user in each fight it is used in (R-WND-3)
 
 
 class Catalog(msgspec.Struct, dict=True):

@@ -52,8 +52,13 @@ def reachable_on(
     heroes: Iterable[Cell],
     strigoi_rooms: Iterable[str],
     fight_markers: Iterable[Cell],
+    through_encounters: bool | None = None,
 ) -> list[Cell]:
-    """`reachable` from the figures' places alone (no situation to build first)."""
+    """`reachable` from the figures' places alone (no situation to build first).
+
+    `through_encounters` (default: as `stealth`, the SCENARIOS.md contract of `reachable`) lets
+    the move cross active encounter spaces; the game passes False, as RULES.md R-MOV-2 decides
+    (Stealth passes a Strigoi, never an encounter unflipped)."""
     tables = fortress.tables(board)
     bits = fortress.bits
     near = tables.neighbour_masks
@@ -62,7 +67,8 @@ def reachable_on(
     strigoi = bits.mask(fortress.centre(room) for room in strigoi_rooms) & ~here
     markers = bits.mask(fight_markers)
     # R-MOV-2: an active encounter ends the move (the start is left whatever it holds)
-    stops = 0 if stealth else tables.encounter_mask & ~markers & ~comrades & ~here
+    walk_over = stealth if through_encounters is None else through_encounters
+    stops = 0 if walk_over else tables.encounter_mask & ~markers & ~comrades & ~here
     blocked = 0 if stealth else strigoi  # R-MOV-4
     stairs = tables.stairs_mask
     seen = layer = here

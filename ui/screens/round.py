@@ -707,7 +707,7 @@ class RoundScreen(Screen):
                 chip.color = theme.ink_on(chip.chip_colour)
                 box.add_widget(chip)
         gap = " " if len(chips) <= 4 else ""  # five chips share 244 px at 800x480
-        for chip, (hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
+        for chip, (_hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
             chip.text = f"{mark}{gap}{wounds}"
 
     def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:

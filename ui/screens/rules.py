@@ -20,8 +20,13 @@ TASK_SECTIONS = {
     "wounds": "R-WND",
     "fight_choice": "R-HIT",
     "counterattack": "R-HIT",
-    "leap": "R-COL",
     "escape": "R-COL",
+    "relocate": "R-LOS",
+    "marker": "R-ENC",
+    "shock": "R-WND",
+    "reward_draw": "R-REW",
+    "wound_draw": "R-WND",
+    "abilities": "R-ABL",
 }
 
 

@@ -27,7 +27,10 @@ class ChooseCard(Command, tag="choose_card"):
 class Move(Command, tag="move"):
     hero: str
     to: Cell
-    stealth: bool = False  # use the played card's Stealth to pass a Strigoi (R-MOV-4)
+    stealth: bool = False  # use Stealth to pass a Strigoi (R-MOV-4)
+    #: where the Stealth comes from: "card" (the played card's icon), an action card discarded
+    #: from the hand, "<reward card>:normal|wild" or a reward token (R-MOV-4)
+    source: str = "card"
 
 
 class Stay(Command, tag="stay"):
@@ -38,6 +41,9 @@ class Draw(Command, tag="draw"):
     """Draw the top token of the stack the game waits on (digital draw)."""
 
     hero: str
+    #: at an encounter: Stealth from a source other than the played card (an action card
+    #: discarded from the hand, a reward card or token), used before the flip (R-ENC-6)
+    stealth: str | None = None
 
 
 class EnterDraw(Command, tag="enter_draw"):
@@ -45,11 +51,19 @@ class EnterDraw(Command, tag="enter_draw"):
 
     hero: str
     token: str
+    stealth: str | None = None  # as for `Draw`
 
 
 class Fight(Command, tag="fight"):
     hero: str
     rewards: list[RewardPlay] = []
+
+
+class Proceed(Command, tag="proceed"):
+    """No more abilities this turn: the Supreme Strigoi moves, or (no Strigoi on the board) the
+    turn ends. Asked only when the hero could still use one after the fight (R-ABL "When")."""
+
+    hero: str
 
 
 class LeaveMonster(Command, tag="leave_monster"):
@@ -119,6 +133,9 @@ class UseMechanics(Command, tag="use_mechanics"):
 class UseHeal(Command, tag="use_heal"):
     hero: str
     source: str = "card"
+    #: the wound token each healed hero discards, by hero (the players choose, R-ABL Heal);
+    #: a healed hero not named discards their oldest
+    tokens: dict[str, str] = {}
 
 
 class UseRecovery(Command, tag="use_recovery"):
@@ -202,6 +219,7 @@ AnyCommand = (
     | Draw
     | EnterDraw
     | Fight
+    | Proceed
     | LeaveMonster
     | FreeMonk
     | AttackMonk

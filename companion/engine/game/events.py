@@ -216,6 +216,10 @@ class PlatformCollapsed(Event, tag="platform_collapsed"):
 class PlatformRotated(Event, tag="platform_rotated"):
     room: str
     rotation: int
+    #: heroes on the platform, turned with it: (hero, new space) (R-ABL Mechanics)
+    carried: list[tuple[str, Cell]] = []
+    #: fight markers on the platform, turned with it: (old space, new space)
+    markers: list[tuple[Cell, Cell]] = []
 
 
 class RoundEnded(Event, tag="round_ended"):
@@ -229,6 +233,9 @@ class TasksQueued(Event, tag="tasks_queued"):
 
 class TaskDone(Event, tag="task_done"):
     kind: str
+    #: tasks that take its place at the head of the queue, in the same step (a hero who falls
+    #: is asked where to go in the event that ends the escape: no state between them)
+    then: list[Task] = []
 
 
 class Drew(Event, tag="drew"):
@@ -308,12 +315,13 @@ Fold = Callable[[GameState, Any], None]
 _APPLY: dict[type[Event], Fold] = {}
 
 
-def _folds(*kinds: type[Event]) -> Callable[[Fold], None]:
+def _folds(*kinds: type[Event]) -> Callable[[Fold], Fold]:
     """Register the fold of these event types (a dict lookup beats a long `match`)."""
 
-    def register(fold: Fold) -> None:
+    def register(fold: Fold) -> Fold:
         for kind in kinds:
             _APPLY[kind] = fold
+        return fold
 
     return register
 
@@ -559,6 +567,11 @@ def _platform_collapsed(state: GameState, event: PlatformCollapsed) -> None:
 @_folds(PlatformRotated)
 def _platform_rotated(state: GameState, event: PlatformRotated) -> None:
     state.rotations[event.room] = event.rotation
+    for hero, cell in event.carried:
+        state.hero(hero).at = (cell[0], cell[1])
+    if event.markers:
+        moved = {(a[0], a[1]): (b[0], b[1]) for a, b in event.markers}
+        state.fight_markers = [moved.get(m, m) for m in state.fight_markers]
 
 
 @_folds(RoundEnded)
@@ -579,7 +592,7 @@ def _tasks_queued(state: GameState, event: TasksQueued) -> None:
 
 @_folds(TaskDone)
 def _task_done(state: GameState, event: TaskDone) -> None:
-    state.tasks.pop(0)
+    state.tasks[:1] = event.then
 
 
 @_folds(Drew)

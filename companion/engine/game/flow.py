@@ -32,7 +32,7 @@ from companion.engine.game.context import (
     situation,
 )
 from companion.engine.game.state import Cell, GameState, HeroState, Task
-from companion.engine.hexgrid import direction_between
+from companion.engine.hexgrid import add, direction_between, rotate, sub
 from companion.engine.movement import reachable_on
 from companion.engine.sight import first_on_ray
 from companion.engine.strigoi import StrigoiStep, curse, cursing_strigoi, strigoi_step
@@ -126,9 +126,10 @@ def _card_abilities(rules: GameRules, item: str) -> list[str]:
     return list(rules.card(item).abilities)
 
 
-#: Abilities a hero may also get by discarding an action card showing them (R-MOV-4, R-ENC-2,
-#: R-COL-2); other icons on action cards work only on the played card.
-DISCARDABLE = ("protection", "stealth", "leap")
+#: Abilities a hero may also get by discarding an action card showing them (R-MOV-4, R-ENC-6,
+#: R-LOS-2); other icons on action cards work only on the played card ("each turn, they use only
+#: the Abilities shown on the card they played"), except Leap to escape a collapse (R-COL-2).
+DISCARDABLE = ("protection", "stealth")
 
 
 def possible_abilities(rules: GameRules, hero: HeroState) -> set[str]:
@@ -151,11 +152,17 @@ def possible_abilities(rules: GameRules, hero: HeroState) -> set[str]:
 
 
 def ability_sources(
-    rules: GameRules, hero: HeroState, ability: str, icons: int | None = None
+    rules: GameRules,
+    hero: HeroState,
+    ability: str,
+    icons: int | None = None,
+    discard: bool | None = None,
 ) -> list[str]:
     """Where `hero` can take `ability` from now (R-ABL): "card" once per unused icon of the
-    played card, "<reward card>:normal" / ":wild" from the hand, reward tokens, and for
-    Protection, Stealth and Leap an action card discarded from the hand."""
+    played card, "<reward card>:normal" / ":wild" from the hand, reward tokens, and an action
+    card discarded from the hand when `discard` (default: Protection and Stealth)."""
+    if discard is None:
+        discard = ability in DISCARDABLE
     if _blocked(rules, hero, ability):
         return []
     left = card_icons_left(rules, hero, ability)
@@ -167,7 +174,7 @@ def ability_sources(
                 sources.append(f"{item}:normal")
             if ability in reward.wild.abilities:
                 sources.append(f"{item}:wild")
-        elif ability in DISCARDABLE and ability in rules.card(item).abilities:
+        elif discard and ability in rules.card(item).abilities:
             sources.append(item)
     sources += [
         t
@@ -188,10 +195,16 @@ def protection_sources(rules: GameRules, hero: HeroState) -> list[str]:
 
 
 def spend_ability(
-    rules: GameRules, em: Emitter, cmd: c.Command, hero: str, ability: str, source: str
+    rules: GameRules,
+    em: Emitter,
+    cmd: c.Command,
+    hero: str,
+    ability: str,
+    source: str,
+    discard: bool | None = None,
 ) -> None:
-    """Use one `ability` from `source`, or refuse the command."""
-    if source not in ability_sources(rules, em.state.hero(hero), ability):
+    """Use one `ability` from `source`, or refuse the command (`discard`: as `ability_sources`)."""
+    if source not in ability_sources(rules, em.state.hero(hero), ability, discard=discard):
         raise refuse(cmd, f"{source!r} gives {hero} no {ability.replace('_', ' ')} now")
     if source == "card":
         em(e.AbilityUsed(hero=hero, ability=ability))
@@ -230,15 +243,23 @@ def _taken(rules: GameRules, state: GameState) -> set[Cell | None]:
 
 
 def _relocation_cells(rules: GameRules, state: GameState, ladders_first: bool) -> list[Cell]:
-    """R-LOS-4 / R-TEL-4 / R-COL-2: a free ladder (or, when none is left, stairs)."""
+    """Where a displaced hero may go: with `ladders_first` a free ladder, or free stairs when no
+    ladder is free (R-LOS-4, R-COL-3); otherwise any free ladder or stairs (R-TEL-4, R-COL-2).
+
+    Occupied places are left out before choosing, and a hero is never left off the board: with
+    no free ladder or stairs at all (every one taken), any free space that holds no encounter.
+    """
     board = board_state(state)
-    taken = {h.at for h in state.heroes} | {
-        rules.fortress.centre(r) for r in state.strigoi.values()
-    }
+    taken = _taken(rules, state)
     ladders = [rules.fortress.ladders[x].cell for x in sorted(state.ladders)]
     stairs = [s for s in rules.fortress.stairs(board) if s not in ladders]
-    pool = (ladders or stairs) if ladders_first else ladders + stairs
-    return [cell for cell in pool if cell not in taken]
+    free_ladders = [x for x in ladders if x not in taken]
+    free_stairs = [x for x in stairs if x not in taken]
+    pool = (free_ladders or free_stairs) if ladders_first else free_ladders + free_stairs
+    if pool:
+        return pool
+    encounters = rules.fortress.encounter_cells(board)
+    return [x for x in rules.fortress.spaces(board) if x not in taken and x not in encounters]
 
 
 def _relocate_task(rules: GameRules, state: GameState, hero: str, ladders_first: bool) -> Task:
@@ -382,6 +403,7 @@ TASK_TEXTS: dict[str, str] = {
     "fight": N_("{hero} to fight {token}"),
     "fight_choice": N_("{hero} to attack a Strigoi or skip the fight"),
     "strigoi": N_("the Strigoi action token"),
+    "abilities": N_("{hero} to use an ability or go on"),
     "protect": N_("{hero} to block up to {wounds} wound(s) with Protection"),
     "shock": N_("{hero} to discard a card for Shock"),
     "counterattack": N_("{hero} to counterattack {strigoi} or not"),
@@ -447,20 +469,30 @@ def _skip_if_moot(rules: GameRules, em: Emitter, task: Task) -> bool:
             _protect(rules, em, task, c.Protect(hero=h.hero, sources=[]))
             return True
     elif task.kind == "strigoi":
-        if not state.strigoi:
-            _done(em)
-            return True
-        if "supreme" in state.strigoi:  # R-TEL-1: the Supreme moves without a token
-            _done(em)
-            _queue(em, Task(kind="strigoi_resolve", strigoi="supreme"))
-            return True
+        if state.strigoi and "supreme" not in state.strigoi:
+            return False  # the token is drawn by a person
+        _done(em)  # no token to draw (R-TEL-1): the Supreme moves, or no Strigoi is on the board
+        if _abilities_left(rules, state):  # R-ABL "When": first the abilities the hero may use
+            _queue(em, Task(kind="abilities", hero=state.active_hero))
+        else:
+            _supreme_steps(em)
+        return True
+    elif task.kind == "abilities":
+        if _abilities_left(rules, state):
+            return False
+        _done(em)
+        _supreme_steps(em)
+        return True
     elif task.kind == "shock":
         if not em.state.hero(task.hero or "").hand:
             _done(em)
             return True
-    elif task.kind in ("relocate", "marker") and len(task.cells) <= 1:
-        if task.cells:
-            _settle_cell(em, task, task.cells[0])
+    elif task.kind in ("relocate", "marker"):
+        cells = cell_choices(rules, state, task)
+        if len(cells) > 1:
+            return False
+        if cells:
+            _settle_cell(em, task, cells[0])
         else:
             _done(em)
         return True
@@ -540,6 +572,7 @@ def move_options(rules: GameRules, state: GameState, hero: str, stealth: bool) -
             [x.at for x in state.heroes if x.at is not None],
             state.strigoi.values(),
             state.fight_markers,
+            through_encounters=False,  # R-MOV-2 Decision: Stealth passes a Strigoi only
         )
         memo[key] = found
     return found  # type: ignore[return-value]
@@ -553,12 +586,12 @@ def _move(rules: GameRules, em: Emitter, task: Task, cmd: c.Move | c.Stay) -> No
     if isinstance(cmd, c.Stay):
         _queue(em, Task(kind="fight_choice", hero=cmd.hero))
         return
-    if cmd.stealth and card_icons_left(rules, h, "stealth") < 1:
-        raise refuse(cmd, "no unused Stealth on the played card")
+    if cmd.stealth and cmd.source not in ability_sources(rules, h, "stealth"):
+        raise refuse(cmd, f"{cmd.source!r} gives {cmd.hero} no stealth now")
     if tuple(cmd.to) not in move_options(rules, state, cmd.hero, cmd.stealth):
         raise refuse(cmd, f"{cmd.hero} cannot end a move on {list(cmd.to)}")
-    if cmd.stealth:
-        em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
+    if cmd.stealth:  # R-MOV-4: from the played card or anything else that shows it
+        spend_ability(rules, em, cmd, cmd.hero, "stealth", cmd.source)
     to = (cmd.to[0], cmd.to[1])
     em(e.HeroMoved(hero=cmd.hero, to=to))
     feature = rules.fortress.feature(to, board_state(em.state))
@@ -576,6 +609,14 @@ def _encounter(rules: GameRules, em: Emitter, task: Task, cmd: c.Draw | c.EnterD
     if isinstance(cmd, c.EnterDraw) != physical:
         how = "enter the physical token" if physical else "draw digitally"
         raise refuse(cmd, f"the {stack} stack is set to {how}")
+    if cmd.stealth is not None:  # R-ENC-6: Stealth from another source, before the flip
+        if task.reason == "monk":
+            raise refuse(cmd, "the attacked monk's grey monster is fought as drawn (R-ENC-3)")
+        if card_icons_left(rules, em.state.hero(cmd.hero), "stealth") > 0:
+            raise refuse(cmd, "the played card's Stealth is used first, after the flip")
+        if cmd.stealth == "card":
+            raise refuse(cmd, "'card' gives no stealth now")
+        spend_ability(rules, em, cmd, cmd.hero, "stealth", cmd.stealth)
     token = draw_token(em, rules, stack, cmd.token if isinstance(cmd, c.EnterDraw) else None)
     _done(em)
     em(e.FoughtThisTurn())
@@ -584,7 +625,7 @@ def _encounter(rules: GameRules, em: Emitter, task: Task, cmd: c.Draw | c.EnterD
     if task.reason == "monk":  # the attacked monk's grey monster is fought as drawn
         _queue(em, Task(kind="fight", hero=cmd.hero, stack=stack, token=token))
         return
-    _after_flip(rules, em, cmd.hero, stack, token)
+    _after_flip(rules, em, cmd.hero, stack, token, spent=cmd.stealth is not None)
 
 
 def _encounter_token(rules: GameRules, stack: str, token: str) -> Any:
@@ -596,16 +637,23 @@ def _encounter_token(rules: GameRules, stack: str, token: str) -> Any:
     return next(t for t in pool if t.id == token)
 
 
-def _after_flip(rules: GameRules, em: Emitter, hero: str, stack: str, token: str) -> None:
+def _after_flip(
+    rules: GameRules, em: Emitter, hero: str, stack: str, token: str, spent: bool
+) -> None:
+    """After the flip: with Stealth (the played card's icon, or `spent` from another source
+    before the flip) the hero decides (R-ENC-6); without it, the monk or the fight."""
     h = em.state.hero(hero)
     info = _encounter_token(rules, stack, token)
-    stealth = card_icons_left(rules, h, "stealth") > 0
+    card = not spent and card_icons_left(rules, h, "stealth") > 0
     if info.kind == "monk":
-        if stealth:  # R-ABL Stealth: the monk's gift comes automatically
-            em(e.AbilityUsed(hero=hero, ability="stealth"), e.HandRecovered(hero=hero))
+        if card:  # R-ABL Stealth: the monk's gift comes automatically
+            em(e.AbilityUsed(hero=hero, ability="stealth"))
+        if card or spent:
+            em(e.HandRecovered(hero=hero))
         _queue(em, Task(kind="monk", hero=hero, stack=stack, token=token))
-    elif stealth:
-        _queue(em, Task(kind="stealth_choice", hero=hero, stack=stack, token=token))
+    elif card or spent:
+        reason = "spent" if spent else None
+        _queue(em, Task(kind="stealth_choice", hero=hero, stack=stack, token=token, reason=reason))
     else:
         _queue(em, Task(kind="fight", hero=hero, stack=stack, token=token))
 
@@ -613,7 +661,8 @@ def _after_flip(rules: GameRules, em: Emitter, hero: str, stack: str, token: str
 @handles("stealth_choice", c.Fight, c.LeaveMonster)
 def _stealth_choice(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
     _done(em)
-    em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
+    if task.reason != "spent":  # the played card's icon, used now
+        em(e.AbilityUsed(hero=cmd.hero, ability="stealth"))
     if isinstance(cmd, c.LeaveMonster):  # R-ENC-6
         em(e.TokenLeftFaceUp(stack=task.stack or "red", token=task.token or ""))
         em(e.FoughtThisTurn(value=False))
@@ -719,14 +768,37 @@ def _resolve_monster_fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fig
         _earn(em, rules, hero, stack)
     else:  # R-ENC-2: monsters always deal exactly one wound
         tasks.append(Task(kind="protect", hero=hero, wounds=1, reason=token))
-    _wound_icon(rules, em, hero, tasks)
+    _wound_icon(rules, em, hero, tasks, cmd.rewards)
     _fight_marker(rules, em, hero, tasks)
 
 
-def _wound_icon(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> None:
-    card = played_card(rules, em.state.hero(hero))
-    if card is not None and card.wound_icon:  # R-WND-3
-        tasks.append(Task(kind="protect", hero=hero, wounds=1, protectable=False, reason="own"))
+#: Recorded in `HeroState.used` once the played card's wound icon has wounded its hero.
+WOUND_ICON = "wound_icon"
+
+
+def _wound_icon(
+    rules: GameRules,
+    em: Emitter,
+    hero: str,
+    tasks: list[Task],
+    rewards: Iterable[c.RewardPlay] = (),
+) -> None:
+    """R-WND-3: a wound icon wounds the fighting hero, unblockable. The played card's icon once
+    per round (a counterattack is a fight too: Decision); a reward card's whenever it is used
+    in a fight."""
+    h = em.state.hero(hero)
+    wounds = 0
+    card = played_card(rules, h)
+    if card is not None and card.wound_icon and WOUND_ICON not in h.used:
+        em(e.AbilityUsed(hero=hero, ability=WOUND_ICON))
+        wounds += 1
+    for play in rewards:
+        reward = _reward_card(rules, play.item)
+        wounds += reward is not None and reward.wound_icon
+    if wounds:
+        tasks.append(
+            Task(kind="protect", hero=hero, wounds=wounds, protectable=False, reason="own")
+        )
 
 
 def _fight_marker(
@@ -754,14 +826,27 @@ def _fight_marker(
 
 def _settle_cell(em: Emitter, task: Task, cell: Cell) -> None:
     """Finish a "choose one of these cells" task: relocate the hero or move a fight marker."""
-    _done(em)
     hero = task.hero or ""
     if task.kind == "relocate":
-        em(e.HeroMoved(hero=hero, to=cell))
+        em(e.HeroMoved(hero=hero, to=cell))  # placed, then the task is done
+        _done(em)
         return
+    _done(em)
     at = em.state.hero(hero).at
     if at is not None:
         em(e.FightMarkerPlaced(cell=at, taken_from=cell))
+
+
+def cell_choices(rules: GameRules, state: GameState, task: Task) -> list[Cell]:
+    """The cells a relocate or marker task offers now. A relocation's places were listed when it
+    was queued; one taken since (by another hero placed first) is no longer offered, and when
+    none is left the choice is made again, so nobody is left off the board (R-LOS-4)."""
+    if task.kind != "relocate":
+        return list(task.cells)
+    taken = _taken(rules, state)
+    board = board_state(state)  # a ladder destroyed since is no place any more
+    free = [x for x in task.cells if x not in taken and rules.fortress.is_space(x, board)]
+    return free or _relocation_cells(rules, state, ladders_first=False)
 
 
 @handles("marker", c.PlaceFightMarker)
@@ -769,8 +854,9 @@ def _settle_cell(em: Emitter, task: Task, cell: Cell) -> None:
 def _choose_cell(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
     raw = cmd.take_from if isinstance(cmd, c.PlaceFightMarker) else cmd.to
     cell = (raw[0], raw[1])
-    if cell not in task.cells:
-        raise refuse(cmd, f"choose one of {[list(x) for x in task.cells]}")
+    cells = cell_choices(rules, em.state, task)
+    if cell not in cells:
+        raise refuse(cmd, f"choose one of {[list(x) for x in cells]}")
     _settle_cell(em, task, cell)
 
 
@@ -840,14 +926,13 @@ def _attack_strigoi(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None
             em(e.StrigoiDestroyed(strigoi=cmd.strigoi, supreme=other))
             _earn(em, rules, hero, "destroyed_first_strigoi")
         elif cmd.strigoi == "supreme":
-            _collapse(rules, em, hero, tasks)
-    if task.kind == "fight_choice":
-        _wound_icon(rules, em, hero, tasks)
+            _collapse(rules, em, hero)
+    _wound_icon(rules, em, hero, tasks, cmd.rewards)
     if tasks:
         _queue(em, *tasks)
 
 
-def _collapse(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> None:
+def _collapse(rules: GameRules, em: Emitter, hero: str) -> None:
     """R-COL: the letter of the wounding hero's card, read on the centre room's books."""
     card = played_card(rules, em.state.hero(hero))
     if card is None:
@@ -858,13 +943,22 @@ def _collapse(rules: GameRules, em: Emitter, hero: str, tasks: list[Task]) -> No
     room = fall.room
     platform = rules.fortress.platforms[room].cells
     victims = [h for h in sorted(em.state.heroes, key=lambda h: h.seat) if h.at in platform]
+    # the heroes on the falling platform escape or fall (R-COL-2), asked with the collapse itself
+    # so no state shows them on a fallen platform unasked
+    escapes = [Task(kind="escape", hero=h.hero, room=room) for h in victims]
+    if escapes:
+        _queue(em, *escapes)
     em(e.PlatformCollapsed(room=room))
     if fall.strigoi_moved_to is not None:
+        # R-COL-3 Decision: a hero on the centre the Supreme moves to steps off to a free ladder
+        # (else stairs) of the player's choice, without wound or blood loss.
+        centre = rules.fortress.centre(fall.strigoi_moved_to)
+        for h in [h for h in em.state.heroes if h.at == centre]:
+            _queue(em, _relocate_task(rules, em.state, h.hero, ladders_first=True))
+            em(e.HeroMoved(hero=h.hero, to=None))
         for name, where in list(em.state.strigoi.items()):
             if where == room:
                 em(e.StrigoiMoved(strigoi=name, room=fall.strigoi_moved_to))
-    for h in victims:
-        tasks.append(Task(kind="escape", hero=h.hero, room=room))
 
 
 def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
@@ -873,30 +967,57 @@ def leap_cells(rules: GameRules, state: GameState, room: str) -> list[Cell]:
 
 
 def leap_sources(rules: GameRules, hero: HeroState) -> list[str]:
-    return list(dict.fromkeys(ability_sources(rules, hero, "leap")))
+    """R-COL-2: the played card's Leap, or a card or token with Leap discarded to escape."""
+    return list(dict.fromkeys(ability_sources(rules, hero, "leap", discard=True)))
 
 
 @handles("escape", c.Leap, c.Fall)
 def _escape(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
     room = task.room or ""
-    _done(em)
     if isinstance(cmd, c.Leap):  # R-COL-2
         to = (cmd.to[0], cmd.to[1])
         if to not in leap_cells(rules, em.state, room):
             raise refuse(cmd, f"{list(to)} is not a free space of {room}")
-        spend_ability(rules, em, cmd, cmd.hero, "leap", cmd.source)
+        spend_ability(rules, em, cmd, cmd.hero, "leap", cmd.source, discard=True)
         em(e.HeroMoved(hero=cmd.hero, to=to))
+        _done(em)
         return
     _lose_blood(em, f"{cmd.hero} fell with the platform of {room}")
+    relocate = _relocate_task(rules, em.state, cmd.hero, ladders_first=False)
+    em(e.TaskDone(kind="escape", then=[relocate]))
     em(e.HeroMoved(hero=cmd.hero, to=None))
-    _queue(em, _relocate_task(rules, em.state, cmd.hero, ladders_first=False))
 
 
 # ----- phase 2c: the Strigoi step (R-TEL, R-LOS) -------------------------------------------------
+def _abilities_left(rules: GameRules, state: GameState) -> bool:
+    """Whether the active hero could still use an ability this turn (R-ABL "When")."""
+    from companion.engine.game.legal import turn_abilities  # legal is built on this module
+
+    active = state.active_hero
+    return active is not None and bool(turn_abilities(rules, state, state.hero(active)))
+
+
+def _supreme_steps(em: Emitter) -> None:
+    """The Supreme moves without a token (R-TEL-1); with no Strigoi on the board, nothing does."""
+    if "supreme" in em.state.strigoi:
+        _queue(em, Task(kind="strigoi_resolve", strigoi="supreme"))
+
+
+@handles("abilities", c.Proceed)
+def _proceed(rules: GameRules, em: Emitter, task: Task, cmd: c.Proceed) -> None:
+    """No more abilities: on to the Supreme's step or the end of the turn."""
+    _done(em)
+    _supreme_steps(em)
+
+
 @handles("strigoi", c.Draw, c.EnterDraw)
 def _strigoi_token(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
     if cmd.hero != em.state.active_hero:
         raise refuse(cmd, f"{em.state.active_hero} draws the Strigoi token")
+    if cmd.stealth is not None:
+        raise refuse(cmd, "Stealth is for encounters (R-ENC-6)")
+    if "supreme" in em.state.strigoi or not em.state.strigoi:
+        raise refuse(cmd, "no Strigoi action token is drawn now (R-TEL-1)")
     physical = "strigoi" in rules.options.physical
     if isinstance(cmd, c.EnterDraw) != physical:
         raise refuse(cmd, "the strigoi stack is set to " + ("physical" if physical else "digital"))
@@ -937,7 +1058,27 @@ def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
     step = strigoi_step_now(rules, em.state, name, task.wounds)
     if step is None:
         return
+    attack = step.attack
     tasks: list[Task] = []
+    if attack is not None:
+        tasks.append(
+            Task(
+                kind="protect",
+                hero=attack.hero,
+                wounds=attack.wounds,
+                protectable=attack.protectable,
+                attacker=name,
+            )
+        )
+    # R-LOS-4: a landed-on hero goes to a free ladder (else stairs); R-TEL-4: a destroyed ladder's
+    # hero to any free ladder or stairs. Placed before the counterattack, which the R-LOS-4
+    # Decision allows from the new space.
+    ladders_first = step.ladder_destroyed is None
+    tasks += [_relocate_task(rules, em.state, x, ladders_first) for x in step.relocate]
+    if attack is not None:
+        tasks.append(Task(kind="counterattack", hero=attack.hero, strigoi=name))
+    if tasks:  # asked first: no state shows a hero off the board that nobody is asked to place
+        _queue(em, *tasks)
     for hero in step.relocate:  # off the board until placed: never two figures on a space
         em(e.HeroMoved(hero=hero, to=None))
     if step.teleport.moved:
@@ -946,7 +1087,6 @@ def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
         em(e.LadderDestroyed(ladder=step.ladder_destroyed))
     for _ in range(step.blood_lost):
         _lose_blood(em, f"{name}'s step")
-    attack = step.attack
     if attack is not None:
         em(
             e.StrigoiAttacked(
@@ -958,20 +1098,6 @@ def _strigoi_resolve(rules: GameRules, em: Emitter, task: Task) -> None:
             )
         )
         em(e.AttackMarker(on=True))  # R-LOS-3
-        tasks.append(
-            Task(
-                kind="protect",
-                hero=attack.hero,
-                wounds=attack.wounds,
-                protectable=attack.protectable,
-                attacker=name,
-            )
-        )
-        tasks.append(Task(kind="counterattack", hero=attack.hero, strigoi=name))
-    for hero in step.relocate:
-        tasks.append(_relocate_task(rules, em.state, hero, ladders_first=True))
-    if tasks:
-        _queue(em, *tasks)
 
 
 @handles("strigoi_resolve")
@@ -1015,7 +1141,10 @@ def _take_wound(
         em(e.HeroDefeated(hero=hero, tokens=list(em.state.hero(hero).wounds)))
         _lose_blood(em, f"{hero} took a third wound")
         _earn(em, rules, hero, "first_hero_defeated")
-        active = em.state.active_hero
+        # R-ADV-2: the player whose card moved the Strigoi; in a curse, the player who went
+        # first, whose card the curse used (Decision)
+        state = em.state
+        active = state.turn_order[0] if state.phase == "curse" else state.active_hero
         if attacker is not None and active is not None and active != hero:
             _earn(em, rules, active, "card_let_strigoi_deal_comrades_third_wound")
         return True, False
@@ -1088,8 +1217,16 @@ def _reward_draw(rules: GameRules, em: Emitter, task: Task, cmd: c.EnterDraw) ->
         _nighttime_rebel(rules, em, cmd.hero)
 
 
-@handles("shock", c.DiscardForShock)
-def _shock(rules: GameRules, em: Emitter, task: Task, cmd: c.DiscardForShock) -> None:
+@handles("shock", c.DiscardForShock, c.Protect)
+def _shock(rules: GameRules, em: Emitter, task: Task, cmd: c.DiscardForShock | c.Protect) -> None:
+    """R-WND-1 Shock: discard a hand card to the played pile, or block the Shock with one
+    Protection (R-ABL: Protection blocks one wound or one Shock)."""
+    if isinstance(cmd, c.Protect):
+        if len(cmd.sources) != 1:
+            raise refuse(cmd, "one Protection blocks the Shock")
+        _done(em)
+        spend_ability(rules, em, cmd, cmd.hero, "protection", cmd.sources[0])
+        return
     if cmd.card not in em.state.hero(cmd.hero).hand:
         raise refuse(cmd, f"{cmd.card!r} is not in {cmd.hero}'s hand")
     _done(em)
@@ -1126,21 +1263,26 @@ def _curse(rules: GameRules, em: Emitter, task: Task) -> None:
     except IllegalCommand:
         return
     result = curse(rules.fortress, situation(rules, state), card.letter, rules.options.rules)
-    tasks: list[Task] = []
+    landed = set(result.relocate) if result.teleport.moved else set()
+    by_seat = sorted(result.cursed, key=lambda x: state.hero(x).seat)
+    tasks = [
+        # R-CUR Decision: the hero on the landing centre is cursed without protection
+        Task(kind="protect", hero=x, wounds=1, attacker=name, protectable=x not in landed)
+        for x in by_seat
+    ]
+    ladders_first = result.ladder_destroyed is None  # as in R-LOS-4 / R-TEL-4
+    tasks += [_relocate_task(rules, em.state, x, ladders_first) for x in result.relocate]
+    if tasks:  # asked before the heroes are taken off the board
+        _queue(em, *tasks)
     for hero in result.relocate:  # off the board until placed
         em(e.HeroMoved(hero=hero, to=None))
     if result.teleport.moved:
         em(e.StrigoiMoved(strigoi=name, room=result.teleport.to))
         em(e.CurseCast(strigoi=name, room=result.teleport.to, heroes=list(result.cursed)))
-        by_seat = sorted(result.cursed, key=lambda x: state.hero(x).seat)
-        tasks += [Task(kind="protect", hero=x, wounds=1, attacker=name) for x in by_seat]
     if result.ladder_destroyed is not None:
         em(e.LadderDestroyed(ladder=result.ladder_destroyed))
     for _ in range(result.blood_lost):
         _lose_blood(em, f"{name}'s curse")
-    tasks += [_relocate_task(rules, em.state, x, ladders_first=True) for x in result.relocate]
-    if tasks:
-        _queue(em, *tasks)
 
 
 def _end_round(rules: GameRules, em: Emitter, task: Task) -> None:
@@ -1166,13 +1308,12 @@ def _end_round(rules: GameRules, em: Emitter, task: Task) -> None:
             centres = {rules.fortress.centre(room) for room in rooms}
             displaced = [h.hero for h in state.heroes if h.at in centres]
             for hero in displaced:
+                _queue(em, _relocate_task(rules, em.state, hero, ladders_first=True), front=False)
                 em(e.HeroMoved(hero=hero, to=None))
             em(
                 e.StrigoiPlaced(strigoi="master", room=rooms[0]),
                 e.StrigoiPlaced(strigoi="apprentice", room=rooms[1]),
             )
-            for hero in displaced:
-                _queue(em, _relocate_task(rules, em.state, hero, ladders_first=True), front=False)
     _queue(em, Task(kind="choose"), front=False)
 
 
@@ -1187,48 +1328,130 @@ AUTO: dict[str, Callable[[GameRules, Emitter, Task], None]] = {
 
 
 # ----- abilities used during the own turn (R-ABL) ------------------------------------------------
-OWN_TURN = ("move", "fight_choice")  # R-ABL: any time in the own turn, not during a fight
+#: R-ABL "When": any time in the own turn except during a fight: before the move, after it, and
+#: after the fight until the Strigoi token is flipped (the "strigoi" task), or until the hero
+#: says Proceed when no token is drawn (the "abilities" task: the Supreme, or round 1).
+OWN_TURN = ("move", "fight_choice", "strigoi", "abilities")
+#: During a fight only reward cards and tokens act (R-ABL); Pack and Leap never avoid a fight,
+#: so they are not offered there (Decision: they would move the hero out of it).
+IN_FIGHT = ("fight", "stealth_choice", "counterattack")
 
 
-def _own_turn(*types: type) -> Callable[[Handler], Handler]:
+def _active_only(fn: Handler) -> Handler:
+    """The "strigoi" task names no hero: only the active hero acts in it."""
+
+    def checked(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+        if cmd.hero != em.state.active_hero:
+            raise refuse(cmd, f"it is {em.state.active_hero}'s turn")
+        fn(rules, em, task, cmd)
+
+    return checked
+
+
+def _rewards_only(fn: Handler) -> Handler:
+    """In a fight: an ability from a reward card or token, in the hero's own turn."""
+
+    def checked(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None:
+        source = getattr(cmd, "source", "card")
+        if not is_reward_source(rules, em.state.hero(cmd.hero), source):
+            raise refuse(cmd, "during a fight only reward cards and tokens act (R-ABL)")
+        if cmd.hero != em.state.active_hero:
+            raise refuse(cmd, "reward abilities act in the own turn (R-ABL)")
+        fn(rules, em, task, cmd)
+
+    return checked
+
+
+def is_reward_source(rules: GameRules, hero: HeroState, source: str) -> bool:
+    """A reward card in the hand ("<card>:normal|wild") or a reward token."""
+    return ":" in source or source in hero.reward_tokens
+
+
+def _own_turn(*types: type, in_fight: bool = False) -> Callable[[Handler], Handler]:
     def register(fn: Handler) -> Handler:
         for kind in OWN_TURN:
-            handles(kind, *types)(fn)
+            handles(kind, *types)(_active_only(fn) if kind == "strigoi" else fn)
+        if in_fight:
+            for kind in IN_FIGHT:
+                handles(kind, *types)(_rewards_only(fn))
         return fn
 
     return register
 
 
-@_own_turn(c.UseMechanics)
+def platform_turned(
+    rules: GameRules, state: GameState, room: str, rotation: int
+) -> e.PlatformRotated:
+    """The platform of `room` turned to `rotation`, the figures and fight markers on it turning
+    with it and keeping their place on it (R-ABL Mechanics): each moves about the centre by
+    the same sixth-turns as the platform. The Strigoi on the centre stays where it is."""
+    fortress = rules.fortress
+    turn = (rotation - state.rotations[room]) % 6
+    cells = fortress.platforms[room].cells
+    centre = fortress.centre(room)
+
+    def turned(cell: Cell) -> Cell:
+        return add(rotate(sub(cell, centre), turn), centre)
+
+    return e.PlatformRotated(
+        room=room,
+        rotation=rotation,
+        carried=[(h.hero, turned(h.at)) for h in state.heroes if h.at in cells and turn],
+        markers=[(m, turned(m)) for m in state.fight_markers if m in cells and turn],
+    )
+
+
+@_own_turn(c.UseMechanics, in_fight=True)
 def _mechanics(rules: GameRules, em: Emitter, task: Task, cmd: c.UseMechanics) -> None:
     if cmd.room not in rules.fortress.platforms or cmd.room in em.state.collapsed:
         raise refuse(cmd, f"{cmd.room!r} has no platform to turn")
     if not 0 <= cmd.rotation <= 5:
         raise refuse(cmd, "rotation must be 0-5")
     spend_ability(rules, em, cmd, cmd.hero, "mechanics", cmd.source)
-    em(e.PlatformRotated(room=cmd.room, rotation=cmd.rotation))
+    em(platform_turned(rules, em.state, cmd.room, cmd.rotation))
 
 
-@_own_turn(c.UseHeal)
+def healed_heroes(rules: GameRules, state: GameState, healer: str) -> list[HeroState]:
+    """R-ABL Heal: every injured hero in the healer's room, in seat order. Ladders are in no
+    room: a healer on a ladder heals only himself."""
+    at = state.hero(healer).at
+    if at is None:
+        return []
+    room = rules.fortress.room_at(at)
+    return [
+        h
+        for h in sorted(state.heroes, key=lambda x: x.seat)
+        if h.wounds
+        and h.at is not None
+        and (h.hero == healer if room is None else rules.fortress.room_at(h.at) == room)
+    ]
+
+
+@_own_turn(c.UseHeal, in_fight=True)
 def _heal(rules: GameRules, em: Emitter, task: Task, cmd: c.UseHeal) -> None:
     h = em.state.hero(cmd.hero)
     if h.at is None:
         raise refuse(cmd, f"{cmd.hero} is not on the board")
+    healed = healed_heroes(rules, em.state, cmd.hero)
+    names = {x.hero for x in healed}
+    for hero, token in cmd.tokens.items():
+        if hero not in names:
+            raise refuse(cmd, f"{hero} is not an injured hero in {cmd.hero}'s room")
+        if token not in em.state.hero(hero).wounds:
+            raise refuse(cmd, f"{hero} has no wound {token!r}")
     spend_ability(rules, em, cmd, cmd.hero, "heal", cmd.source)
-    room = rules.fortress.room_at(h.at)
-    for other in em.state.heroes:  # every hero in the healer's room discards one wound
-        if other.at is not None and other.wounds and rules.fortress.room_at(other.at) == room:
-            em(e.WoundRemoved(hero=other.hero, token=other.wounds[0]))
+    for other in healed:  # one wound token each, the one the player chose
+        em(e.WoundRemoved(hero=other.hero, token=cmd.tokens.get(other.hero, other.wounds[0])))
 
 
-@_own_turn(c.UseRecovery)
+@_own_turn(c.UseRecovery, in_fight=True)
 def _recovery(rules: GameRules, em: Emitter, task: Task, cmd: c.UseRecovery) -> None:
     spend_ability(rules, em, cmd, cmd.hero, "recovery", cmd.source)
     if em.state.hero(cmd.hero).discard:
         em(e.HandRecovered(hero=cmd.hero))
 
 
-@_own_turn(c.UseGatesOfHell)
+@_own_turn(c.UseGatesOfHell, in_fight=True)
 def _gates(rules: GameRules, em: Emitter, task: Task, cmd: c.UseGatesOfHell) -> None:
     spend_ability(rules, em, cmd, cmd.hero, "gates_of_hell", cmd.source)
     em(e.FightMarkersCleared())
@@ -1359,4 +1582,5 @@ def _correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
     elif isinstance(cmd, c.SetRotation):
         if cmd.room not in rules.fortress.platforms or not 0 <= cmd.rotation <= 5:
             raise refuse(cmd, "a platform room and a rotation 0-5")
-        em(e.PlatformRotated(room=cmd.room, rotation=cmd.rotation))
+        # the figures on the table rode the platform when it turned (bumped or turned by hand)
+        em(platform_turned(rules, state, cmd.room, cmd.rotation))

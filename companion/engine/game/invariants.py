@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain
 
-from companion.engine.game.context import ALTAR_MAX, GameRules
+from companion.engine.game.context import ALTAR_MAX, GameRules, board_state
 from companion.engine.game.state import GameState
 
 BLOOD_POINTS = 14  # R-CMP-6
@@ -62,6 +62,15 @@ def violations(rules: GameRules, state: GameState) -> list[str]:
         ]
         if foreign:
             found.append(f"{h.hero} holds another hero's cards: {foreign}")
+    board = board_state(state)
+    # asked to go elsewhere: off the board, or on a fallen platform, until they choose
+    moving = {t.hero for t in state.tasks if t.kind in ("relocate", "escape")}
+    for h in state.heroes if state.phase != "over" else ():  # R-MOV-1, R-LOS-4: on spaces
+        if h.at is None:
+            if h.hero not in moving:
+                found.append(f"{h.hero} is off the board and nobody is asked to place them")
+        elif not rules.fortress.is_space(h.at, board) and h.hero not in moving:
+            found.append(f"{h.hero} is not on a space: {list(h.at)}")
     cells = [h.at for h in state.heroes if h.at is not None]
     cells += [rules.fortress.centre(room) for room in state.strigoi.values()]
     if len(set(cells)) != len(cells):

@@ -7,7 +7,9 @@ valid combination too. Manual corrections are always possible and not listed.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
+
+import msgspec
 
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
@@ -16,6 +18,9 @@ from companion.engine.game.flow import (
     _reward_card,
     ability_sources,
     card_icons_left,
+    cell_choices,
+    healed_heroes,
+    is_reward_source,
     leap_cells,
     leap_sources,
     move_options,
@@ -60,7 +65,7 @@ def _fights(rules: GameRules, h: HeroState) -> list[c.Command]:
     return [c.Fight(hero=h.hero, rewards=r) for r in _reward_sets(rules, h, ranged=False)]
 
 
-def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Command]:
+def turn_abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Command]:
     """Abilities usable now in the own turn (R-ABL), one command per source and target."""
     hero = h.hero
     found: list[c.Command] = []
@@ -80,7 +85,10 @@ def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Comma
                     if r != state.rotations[room]
                 ]
     if h.at is not None:
-        found += [c.UseHeal(hero=hero, source=x) for x in sources("heal")]
+        heal = sources("heal")
+        if heal:
+            choices = _heal_choices(rules, state, hero)
+            found += [c.UseHeal(hero=hero, source=x, tokens=t) for x in heal for t in choices]
     if h.discard:
         found += [c.UseRecovery(hero=hero, source=x) for x in sources("recovery")]
     if state.fight_markers:
@@ -104,6 +112,34 @@ def _abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Comma
     return found
 
 
+#: Abilities a reward card or token may bring into a fight (R-ABL); Retrieval is listed apart.
+_FIGHT_KINDS = (c.UseMechanics, c.UseHeal, c.UseRecovery, c.UseGatesOfHell)
+
+
+def _fight_abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.Command]:
+    """During a fight, in the own turn: abilities from reward cards and tokens only (R-ABL)."""
+    if h.hero != state.active_hero or not (h.reward_tokens or h.hand):
+        return []
+    return [
+        x
+        for x in turn_abilities(rules, state, h)
+        if isinstance(x, _FIGHT_KINDS) and is_reward_source(rules, h, x.source)
+    ]
+
+
+def _heal_choices(rules: GameRules, state: GameState, healer: str) -> list[dict[str, str]]:
+    """Which wound token each healed hero discards (R-ABL Heal): one choice per kind of wound a
+    hero holds (two plain wounds are the same choice), every combination across the heroes."""
+    per_hero: list[list[tuple[str, str]]] = []
+    for h in healed_heroes(rules, state, healer):
+        kinds: dict[object, str] = {}
+        for token in h.wounds:
+            w = rules.catalog.wound(token)
+            kinds.setdefault((w.effect, w.penalty, w.ability, w.value), token)
+        per_hero.append([(h.hero, token) for token in kinds.values()])
+    return [dict(combo) for combo in product(*per_hero)]
+
+
 def _retrievals(rules: GameRules, h: HeroState) -> list[c.Command]:
     cards = [x for x in h.discard if _reward_card(rules, x)]
     if not cards:
@@ -123,6 +159,12 @@ def _draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.
         return [c.EnterDraw(hero=hero, token=st.face_up)]
     pool = sorted(set(st.draw or st.discard))
     return [c.EnterDraw(hero=hero, token=t) for t in pool]
+
+
+def _stealth_sources(rules: GameRules, h: HeroState) -> list[str]:
+    if "stealth" not in possible_abilities(rules, h):
+        return []
+    return list(dict.fromkeys(ability_sources(rules, h, "stealth")))
 
 
 def _once_each(sources: tuple[str, ...]) -> bool:
@@ -150,27 +192,39 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
         plain = move_options(rules, state, h.hero, False)
         found: list[c.Command] = [c.Stay(hero=h.hero)]
         found += [c.Move(hero=h.hero, to=cell) for cell in plain]
-        if card_icons_left(rules, h, "stealth") > 0:
+        stealth = _stealth_sources(rules, h)
+        if stealth:  # R-MOV-4: only the ends that need Stealth to pass a Strigoi
+            sneaky = [x for x in move_options(rules, state, h.hero, True) if x not in plain]
             found += [
-                c.Move(hero=h.hero, to=cell, stealth=True)
-                for cell in move_options(rules, state, h.hero, True)
-                if cell not in plain
+                c.Move(hero=h.hero, to=cell, stealth=True, source=source)
+                for source in stealth
+                for cell in sneaky
             ]
-        return found + _abilities(rules, state, h)
+        return found + turn_abilities(rules, state, h)
     if kind == "encounter" and h is not None:
-        return _draws(rules, state, h.hero, task.stack or "red")
+        draws = _draws(rules, state, h.hero, task.stack or "red")
+        if task.reason == "monk" or card_icons_left(rules, h, "stealth") > 0:
+            return draws
+        # R-ENC-6: Stealth from a discarded card, a reward card or token, chosen before the flip
+        others = [x for x in _stealth_sources(rules, h) if x != "card"]
+        return draws + [
+            msgspec.structs.replace(draw, stealth=source) for source in others for draw in draws
+        ]
     if kind in ("reward_draw", "wound_draw") and h is not None:
         stack = "wound" if kind == "wound_draw" else (task.stack or "reward_token")
         return _draws(rules, state, h.hero, stack)
     if kind == "strigoi":
-        active = state.active_hero or ""
-        return _draws(rules, state, active, "strigoi")
+        active = state.hero(state.active_hero or "")
+        abilities = turn_abilities(rules, state, active)  # R-ABL "When": until the flip
+        return _draws(rules, state, active.hero, "strigoi") + abilities
+    if kind == "abilities" and h is not None:
+        return [c.Proceed(hero=h.hero), *turn_abilities(rules, state, h)]
     if kind == "stealth_choice" and h is not None:
-        return [c.LeaveMonster(hero=h.hero), *_fights(rules, h)]
+        return [c.LeaveMonster(hero=h.hero), *_fights(rules, h), *_fight_abilities(rules, state, h)]
     if kind == "monk" and h is not None:
         return [c.FreeMonk(hero=h.hero), c.AttackMonk(hero=h.hero)]
     if kind == "fight" and h is not None:
-        return _fights(rules, h) + _retrievals(rules, h)
+        return _fights(rules, h) + _retrievals(rules, h) + _fight_abilities(rules, state, h)
     if kind in ("fight_choice", "counterattack") and h is not None:
         found = [c.SkipFight(hero=h.hero)]
         for name, mode in strigoi_targets(rules, state, h.hero):
@@ -180,7 +234,9 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
                 c.AttackStrigoi(hero=h.hero, strigoi=name, mode=mode, rewards=r)  # type: ignore[arg-type]
                 for r in _reward_sets(rules, h, ranged=mode == "ranged")
             ]
-        return found + (_abilities(rules, state, h) if kind == "fight_choice" else [])
+        if kind == "fight_choice":
+            return found + turn_abilities(rules, state, h)
+        return found + _fight_abilities(rules, state, h)
     if kind == "protect" and h is not None:
         sources = protection_sources(rules, h) if task.protectable else []
         options = {()} | {
@@ -191,11 +247,17 @@ def legal_commands(rules: GameRules, state: GameState) -> list[c.Command]:
         }
         return [c.Protect(hero=h.hero, sources=list(o)) for o in sorted(options)]
     if kind == "shock" and h is not None:
-        return [c.DiscardForShock(hero=h.hero, card=x) for x in h.hand]
+        shock: list[c.Command] = [c.DiscardForShock(hero=h.hero, card=x) for x in h.hand]
+        return shock + [  # R-ABL: one Protection blocks a Shock
+            c.Protect(hero=h.hero, sources=[x]) for x in dict.fromkeys(protection_sources(rules, h))
+        ]
     if kind == "relocate" and h is not None:
-        return [c.Relocate(hero=h.hero, to=cell) for cell in task.cells]
+        return [c.Relocate(hero=h.hero, to=cell) for cell in cell_choices(rules, state, task)]
     if kind == "marker" and h is not None:
-        return [c.PlaceFightMarker(hero=h.hero, take_from=cell) for cell in task.cells]
+        return [
+            c.PlaceFightMarker(hero=h.hero, take_from=cell)
+            for cell in cell_choices(rules, state, task)
+        ]
     if kind == "escape" and h is not None:
         cells = leap_cells(rules, state, task.room or "")
         found = [c.Fall(hero=h.hero)]
