@@ -56,7 +56,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from companion.sim import simulate
 
     report = simulate(
-        args.games, args.players, args.seed, check=not args.no_checks, physical=args.physical
+        args.games,
+        args.players,
+        args.seed,
+        check=not args.no_checks,
+        physical=args.physical,
+        policy=args.policy,
     )
     print("\n".join(report.lines()))
     return 0 if not report.problems else 1
@@ -139,6 +144,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--physical",
         action="store_true",
         help="draw every stack physically (random tokens entered)",
+    )
+    sim.add_argument(
+        "--policy",
+        choices=("random", "greedy"),
+        default="random",
+        help="how the heroes choose (default: random)",
     )
     sim.set_defaults(func=cmd_sim)
     replay = sub.add_parser("replay", help="replay armata-transcript/1 files or folders")

@@ -1,7 +1,8 @@
 """`python -m companion sim`: random legal games to the end, with invariants after every event.
 
-Players' choices are uniform among `legal_commands()`; the point is coverage and speed, not
-strategy. Exit status 1 when any invariant broke or a game did not end.
+Players choose by a policy (companion/policy.py): `random`, uniform among `legal_commands()`
+(coverage and speed), or `greedy`, which plays sensibly without looking ahead.
+Exit status 1 when any invariant broke or a game did not end.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from companion.engine.game.setup import new_game
 from companion.engine.game.state import STACKS
 from companion.engine.situation import HEROES
 from companion.errors import IllegalCommand
+from companion.policy import POLICIES, Policy, random_policy
 
 MAX_COMMANDS = 20_000
 
@@ -37,6 +39,8 @@ class SimReport:
     commands: int = 0
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    by_players: dict[int, Counter[str]] = field(default_factory=dict)
+    policy: str = "random"
 
     def lines(self) -> list[str]:
         heroes = self.winners["heroes"] / self.games if self.games else 0.0
@@ -47,6 +51,13 @@ class SimReport:
             f"(hero win rate {heroes:.1%})",
             f"mean rounds {statistics.fmean(self.rounds) if self.rounds else 0:.1f}, "
             f"{self.commands} commands, {self.events} events",
+            "hero win rate by players ("
+            + self.policy
+            + " policy): "
+            + ", ".join(
+                f"{n}: {w['heroes']}/{sum(w.values())} ({w['heroes'] / sum(w.values()):.0%})"
+                for n, w in sorted(self.by_players.items())
+            ),
             f"invariant checks: {self.events} states checked, {len(self.problems)} problems",
             f"{per_second:.1f} games per second",
             *self.problems[:10],
@@ -71,6 +82,7 @@ def play_one(
     report: SimReport,
     check: bool = True,
     record: list[Command] | None = None,
+    policy: Policy = random_policy,
 ) -> ev.GameStarted:
     """One random game to its end; `record` receives its commands. Its first event returned."""
     rng = random.Random(seed)
@@ -89,7 +101,7 @@ def play_one(
                 f"seed {seed}: no legal command while waiting on {state.tasks[:1]}"
             )
             break
-        command = rng.choice(options)
+        command = policy(rules, state, options, rng)
         try:
             events = decide_in_place(rules, state, command, restore=False)
         except IllegalCommand as refusal:
@@ -108,6 +120,7 @@ def play_one(
                 report.problems.append(f"seed {seed}: replayed state differs from decided state")
     report.games += 1
     report.winners[state.winner or "none"] += 1
+    report.by_players.setdefault(players, Counter())[state.winner or "none"] += 1
     report.rounds.append(state.round)
     if state.phase != "over":
         report.problems.append(f"seed {seed}: no end after {MAX_COMMANDS} commands")
@@ -115,15 +128,20 @@ def play_one(
 
 
 def simulate(
-    games: int, players: int | None, seed: int, check: bool = True, physical: bool = False
+    games: int,
+    players: int | None,
+    seed: int,
+    check: bool = True,
+    physical: bool = False,
+    policy: str = "random",
 ) -> SimReport:
     """`physical`: every stack is drawn at the table and entered (any token it could be)."""
     options = GameOptions(physical=frozenset(STACKS) if physical else frozenset())
     rules = GameRules(load_board_file(), load_catalog(), options)
-    report = SimReport()
+    report = SimReport(policy=policy)
     start = time.perf_counter()
     for i in range(games):
         count = players if players is not None else 2 + i % 4
-        play_one(rules, seed + i, count, report, check)
+        play_one(rules, seed + i, count, report, check, policy=POLICIES[policy])
     report.seconds = time.perf_counter() - start
     return report
