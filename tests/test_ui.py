@@ -25,7 +25,7 @@ from tests.hardware_helpers import Listener, wait_for
 ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
 SCREENS = (
-    "home", "hardware", "settings", "history",
+    "home", "hardware", "settings", "history", "history-exported",
     "setup-players", "setup-layout", "setup-ladders", "setup-stacks", "setup-cards",
     "round-initiative", "round-pick", "round-strigoi", "round-why", "round-threat",
     "round-zoom", "round-confirm", "round-more", "log", "round-fix",
@@ -69,6 +69,13 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["small_targets"] == [], (name, result["small_targets"])  # spaces too
         assert result["small_texts"] == [], (name, result["small_texts"])  # 16 px and up
         assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
+    from companion.transcript import replay_file
+
+    exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
+    assert exported, "History exported no game"
+    for path in exported:
+        outcome = replay_file(path)
+        assert outcome.ok, [p.line(outcome.file) for p in outcome.problems]
 
 
 def test_every_message_is_translated_in_each_catalog() -> None:

@@ -216,8 +216,18 @@ class ArmataApp(App):
     def open_history(self) -> None:
         screen = self.manager.get_screen("history")
         assert isinstance(screen, HistoryScreen)
-        screen.show(self.log, self.resume_game)
+        screen.show(self.log, self.resume_game, self.export_game)
         self.show("history")
+
+    def export_game(self, game_id: str) -> str:
+        """A stored game as an armata-transcript/1 file in the data folder's exports/."""
+        from companion.transcript import dumps, export_game
+
+        folder = data_dir() / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"game-{game_id}.json"
+        path.write_text(dumps(export_game(self.log, game_id)), encoding="utf-8")
+        return str(path)
 
     def open_rules(self, rule: str | None = None) -> None:
         """The rules reference at `rule`, or at the section of what the game waits for."""

@@ -151,6 +151,10 @@ class Driver:
             ("hardware", lambda: self.press("Hardware")),
             ("settings", lambda: (self.press("Back"), app.open_settings())),
             ("history", app.open_history),
+            (  # a game as a transcript for a bug report (no game yet in the first language)
+                "history-exported",
+                lambda: self.press("Export this game as a transcript") if app.log.games() else None,
+            ),
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
             ("setup-ladders", lambda: self.press("Next")),

@@ -5,6 +5,9 @@ and room names are never translated (they stay as printed)."""
 from __future__ import annotations
 
 import gettext
+import hashlib
+import io
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -33,14 +36,19 @@ def _catalog(language: str) -> gettext.NullTranslations:
     source = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     if language == "en" and not source.exists():
         return gettext.NullTranslations()
-    target = _compiled / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
-    if not target.exists() or target.stat().st_mtime < source.stat().st_mtime:
+    # compiled once per content of the .po: two checkouts (or a catalog edited while another
+    # process runs) never share a stale .mo, as a cache keyed by language and time could
+    text = source.read_bytes()
+    root = _compiled / hashlib.sha256(text).hexdigest()[:16]
+    target = root / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        with source.open("rb") as po:
-            catalog = read_po(po, locale=language)
-        with target.open("wb") as mo:
+        catalog = read_po(io.BytesIO(text), locale=language)
+        partial = target.with_suffix(f".{os.getpid()}.tmp")
+        with partial.open("wb") as mo:
             write_mo(mo, catalog)
-    return gettext.translation(DOMAIN, _compiled, languages=[language])
+        partial.replace(target)  # atomic: a reader never sees half a catalog
+    return gettext.translation(DOMAIN, root, languages=[language])
 
 
 def set_language(language: str) -> None:

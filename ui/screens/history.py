@@ -14,8 +14,18 @@ SHOWN = 30
 
 
 class HistoryScreen(PageScreen):
-    def show(self, log: GameLog, resume: Callable[[str], None]) -> None:
+    def show(
+        self,
+        log: GameLog,
+        resume: Callable[[str], None],
+        export: Callable[[str], str] | None = None,
+        exported: str | None = None,
+    ) -> None:
+        """`export(game id)` writes a game as a transcript and returns where (docs/transcripts.md);
+        `exported`: the path of the last one written, shown on top."""
         self.clear(tr("History"))
+        if exported is not None:
+            self.text(tr("Saved for a bug report: {path}").format(path=exported))
         records = list(reversed(log.games()))[:SHOWN]
         if not records:
             self.text(tr("No games yet."))
@@ -42,3 +52,8 @@ class HistoryScreen(PageScreen):
                 self.button(line, lambda game_id=record.id: resume(game_id))
             else:
                 self.text(line)
+            if export is not None:
+                self.button(
+                    tr("Export this game as a transcript"),
+                    lambda game_id=record.id: self.show(log, resume, export, export(game_id)),
+                )

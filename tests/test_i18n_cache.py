@@ -1,0 +1,39 @@
+"""The compiled catalogs follow the .po's content, not its age: another checkout (CI's fresh
+clone) compiling an older catalog later must not shadow this one's translations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ui import i18n
+
+PO = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    'msgid "Back"\nmsgstr "{}"\n'
+)
+
+
+def _write(folder: Path, text: str) -> Path:
+    po = folder / "fr" / "LC_MESSAGES" / "armata.po"
+    po.parent.mkdir(parents=True, exist_ok=True)
+    po.write_text(PO.format(text), encoding="utf-8")
+    return po
+
+
+def test_a_newer_compiled_catalog_of_other_content_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(i18n, "_compiled", tmp_path / "compiled")
+    first, second = tmp_path / "checkout-1", tmp_path / "checkout-2"
+    old = _write(first, "Retour (ancien)")
+    new = _write(second, "Retour")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", second)
+    os.utime(new, (1_000, 1_000))  # this checkout's catalog is older on disk ...
+    monkeypatch.setattr(i18n, "LOCALE_DIR", first)
+    assert i18n._catalog("fr").gettext("Back") == "Retour (ancien)"  # ... than one compiled later
+    monkeypatch.setattr(i18n, "LOCALE_DIR", second)
+    assert i18n._catalog("fr").gettext("Back") == "Retour"
+    assert old.exists()
