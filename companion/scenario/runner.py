@@ -11,13 +11,13 @@ is refused with a message containing <text> (how the board-format validation err
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion.catalog import load_catalog
 from companion.errors import CompanionError, ScenarioError
+from companion.jsonfiles import json_files
 from companion.scenario.actions import run_action
 from companion.scenario.match import MISSING, Mismatch, mismatches
 from companion.scenario.model import parse_header, parse_scenario
@@ -31,15 +31,6 @@ class Outcome:
     result: dict[str, Any] | None = None
     mismatches: list[Mismatch] = field(default_factory=list)
     error: str | None = None  # the file is not a valid scenario
-
-
-def scenario_files(paths: Iterable[str]) -> Iterator[Path]:
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.json") if p.is_file())
-        else:
-            yield path
 
 
 def run_file(path: Path, damage: dict[str, int]) -> Outcome:
@@ -104,7 +95,7 @@ def run(paths: list[str], as_json: bool, out: TextIO) -> int:
     except CompanionError as exc:
         raise ScenarioError("", f"component catalog: {exc}") from exc
     passed = failed = 0
-    for path in scenario_files(paths):
+    for path in json_files(paths):
         outcome = run_file(path, damage)
         passed += outcome.ok
         failed += not outcome.ok

@@ -10,7 +10,6 @@ transcript ran and all passed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,6 +19,7 @@ from companion.engine.game import commands as c
 from companion.engine.game.flow import clone
 from companion.engine.game.game import Game
 from companion.errors import CompanionError, IllegalCommand, TranscriptError
+from companion.jsonfiles import json_files
 from companion.transcript.expect import check
 from companion.transcript.model import Opened, decode
 from companion.transcript.steps import COMMON, VERBS, Step, StepReader, verb_of
@@ -52,15 +52,6 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def transcript_files(paths: Iterable[str]) -> Iterator[Path]:
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.json") if p.is_file())
-        else:
-            yield path
 
 
 def replay_file(path: Path) -> Outcome:
@@ -150,7 +141,7 @@ def _expectations(
 
 def run(paths: list[str], as_json: bool, out: TextIO) -> int:
     passed = failed = 0
-    for path in transcript_files(paths):
+    for path in json_files(paths):
         outcome = replay_file(path)
         if as_json:
             out.write(json.dumps(_as_data(outcome), ensure_ascii=False) + "\n")
