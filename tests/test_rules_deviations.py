@@ -4,6 +4,7 @@ API, with the state set up directly where reaching it by play would take dozens 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import msgspec
@@ -21,6 +22,7 @@ from tests.table import CATALOG, FORTRESS, PHYSICAL, Table
 from tests.test_game_strigoi import round_two
 
 BOARD = FORTRESS.initial_state()
+SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def room_space(t: Table, room: str, platform: bool, avoid: tuple[Cell, ...] = ()) -> Cell:
@@ -155,16 +157,23 @@ def test_stealth_from_a_reward_token_at_an_encounter() -> None:  # R-ENC-6
 
 
 def test_stealth_never_walks_across_an_encounter_space() -> None:  # R-MOV-2 Decision
-    t = Table([("roel", "L1"), ("matthew", "L2")])
-    t.choose(roel="son-of-the-wolf", matthew="nightside-of-siberia")  # Stealth, no Strigoi yet
-    t.place("roel", t.neighbour_into(t.red()[0]))  # one step from an encounter space
-    moves = [x for x in t.game.legal_commands() if isinstance(x, c.Move)]
-    assert moves and not [x for x in moves if x.stealth]  # nothing more to reach with Stealth
-    from companion.engine.game.flow import move_options
+    """On the scenario board whose corridor runs through a red space (the default fortress has
+    its encounters on side branches): with Stealth the move still stops there."""
+    from companion.engine.board_build import build_fortress
+    from companion.engine.board_schema import parse_board_spec
 
-    assert move_options(t.rules, t.state, "roel", True) == move_options(
-        t.rules, t.state, "roel", False
-    )
+    data = json.loads((SCENARIOS / "movement" / "stealth.json").read_text("utf-8"))["board"]
+    data["tiles"]["hall"]["corridors"][0].insert(0, [-4, 0])  # a door west, for a second ladder
+    data["layout"]["ladders"].append({"id": "L2", "room": "C", "side": 3})
+    rules = GameRules(build_fortress(parse_board_spec(data)), CATALOG, GameOptions())
+    game = Game.new(rules, 1, [("roel", "L1"), ("matthew", "L2")])
+    for hero, card in (("roel", "son-of-the-wolf"), ("matthew", "nightside-of-siberia")):
+        game.execute(c.ChooseCard(hero=hero, card=f"{hero}/{card}"))
+    game.execute(c.SetHeroPosition(hero="roel", to=(0, 0)))
+    moves = [x for x in game.legal_commands() if isinstance(x, c.Move)]
+    ends = {tuple(x.to) for x in moves}
+    assert (2, 0) in ends and (3, 0) not in ends  # the red space ends the move
+    assert not [x for x in moves if x.stealth]  # no Strigoi to pass: Stealth adds nothing
 
 
 # ----- 4. Protection against a Shock (R-ABL Protection, R-WND-1) -------------------------------
