@@ -161,3 +161,23 @@ def test_the_words_follow_the_players_language_the_event_stays_english() -> None
     assert said[0].startswith("«") and said[0] != made.headline
     assert json.loads(published[0])["headline"] == made.headline  # data stays English
     assert made.facts["target_cell"] is not None and made.facts["token"]
+
+
+def test_the_supreme_strigoi_is_announced_though_no_token_is_drawn() -> None:  # R-TEL-1
+    from companion.engine.game import commands as c
+    from tests.test_rules_deviations import supreme_table
+
+    t = supreme_table()
+    room = t.state.strigoi["supreme"]
+    t.place("charles", t.neighbour_into(t.rules.fortress.centre(room)))
+    before = t.state
+    events, after = decide(t.rules, before, c.Stay(hero="charles"))
+    if after.tasks and after.tasks[0].kind == "fight_choice":  # the Supreme is in reach: pass
+        before = after
+        events, after = decide(t.rules, before, c.SkipFight(hero="charles"))
+    assert not any(isinstance(x, e.TokenDrawn) and x.stack == "strigoi" for x in events)
+    made = strigoi_announcement(t.rules, before, events)
+    assert made is not None and made.facts["strigoi"] == "supreme" and made.facts["token"] is None
+    moved = [x for x in events if isinstance(x, e.StrigoiMoved)]
+    assert made.facts["to"] == (moved[0].room if moved else room)
+    assert made.headline and "Supreme" in made.headline

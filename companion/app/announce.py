@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from companion.engine.explain import Namer, Reason, reason
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import strigoi_step_now
+from companion.engine.game.flow import clone, strigoi_step_now
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import opposite
 from firmware_bridge.board import room_node
@@ -99,17 +99,33 @@ class Announcement:
 def strigoi_announcement(
     rules: GameRules, before: GameState, events: Sequence[e.Event]
 ) -> Announcement | None:
-    """The announcement of the Strigoi step among `events` (decided on `before`), if any."""
-    drawn = next((x for x in events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"), None)
-    if drawn is None:
+    """The announcement of the Strigoi step among `events` (decided on `before`), if any: a
+    drawn token's Strigoi, or the Supreme, which moves without one (R-TEL-1). The step is
+    resolved again on the state just before it (the command's earlier events folded in)."""
+    at = next(
+        (
+            i
+            for i, x in enumerate(events)
+            if isinstance(x, e.TaskDone) and x.kind == "strigoi_resolve"
+        ),
+        None,
+    )
+    if at is None:
         return None
-    token = rules.catalog.strigoi_token(drawn.token)
-    step = strigoi_step_now(rules, before, token.strigoi, token.bonus)  # as the engine resolved it
+    state = clone(before)
+    for event in events[:at]:
+        e.apply(state, event)
+    task = state.tasks[0] if state.tasks else None
+    if task is None or task.kind != "strigoi_resolve" or task.strigoi is None:
+        return None
+    drawn = next((x for x in events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"), None)
+    step = strigoi_step_now(rules, state, task.strigoi, task.wounds)  # as the engine resolved it
     if step is None:
         return None
+    token_strigoi, bonus = task.strigoi, task.wounds
     reasons = step.why
     headline = headline_of(reasons)
-    colour = STRIGOI_COLOUR.get(token.strigoi, "#c00000")
+    colour = STRIGOI_COLOUR.get(token_strigoi, "#c00000")
     leds = [LedCue(room_node(step.teleport.to), colour=colour, pattern="pulse", brightness=230)]
     attack = step.attack
     if attack is not None and attack.direction is not None:
@@ -130,10 +146,10 @@ def strigoi_announcement(
                 )
             )
     facts: dict[str, object] = {
-        "token": drawn.token,
-        "bonus": token.bonus,
+        "token": drawn.token if drawn is not None else None,  # the Supreme draws none
+        "bonus": bonus,
         "letter": step.teleport.letter,
-        "strigoi": token.strigoi,
+        "strigoi": token_strigoi,
         "from": step.teleport.start,
         "to": step.teleport.to,
         "hero": attack.hero if attack else None,

@@ -27,8 +27,11 @@ def card_lines(
             tr("Take the platform out of the {room}: it collapsed.").format(room=room_name(room)),
         ]
     strigoi = str(facts.get("strigoi", ""))
+    token = facts.get("token")
     lines = [
-        tr("Token drawn: {token}").format(token=token_name(rules.catalog, str(facts.get("token"))))
+        tr("Token drawn: {token}").format(token=token_name(rules.catalog, str(token)))
+        if isinstance(token, str)
+        else tr("No token: the Supreme Strigoi moves every turn.")  # R-TEL-1
     ]
     lines += said
     start, to = facts.get("from"), facts.get("to")
