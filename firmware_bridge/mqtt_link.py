@@ -53,6 +53,7 @@ class MqttEnd:
     ) -> None:
         self.connected = threading.Event()
         self.refusals: list[str] = []  # why the broker refused us, newest last
+        self.drops = DropCounter()  # what arrived and was refused, by reason
         self._address = (host, port, keepalive_s)
         self._client_id = client_id
         self._connecting = False
@@ -108,7 +109,13 @@ class MqttEnd:
         self._lost()
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        self._received(msg)
+        # paho's network thread: an exception here would end it (no more messages, no acks,
+        # `connected` still true). Whatever one message does, it is logged, counted and skipped.
+        try:
+            self._received(msg)
+        except Exception:  # the one place nothing may escape from
+            log.exception("a message on %s could not be handled", msg.topic[:100])
+            self.drops.drop("handler_error", msg.topic[:100])
 
 
 class GamePublisher(MqttEnd):
@@ -202,6 +209,9 @@ class MqttLink(GamePublisher):
             return
         if len(msg.payload) > MAX_PAYLOAD:
             self.drops.drop("too_large", f"{len(msg.payload)} bytes on {msg.topic[:100]}")
+            return
+        if msg.retain and parsed[2] == "event":  # an old event replayed by the broker, not
+            self.drops.drop("retained", msg.topic[:100])  # a tap made now
             return
         node = parsed[1]
         self._nodes_seen.add(node)

@@ -152,7 +152,8 @@ def decode_message(data: bytes, drops: DropCounter) -> AnyMessage | None:
         return None
     try:
         envelope = _ENVELOPE.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+        # msgspec reports invalid UTF-8 inside a string as UnicodeDecodeError, not DecodeError
         drops.drop("malformed", str(exc))
         return None
     if envelope.v != PROTOCOL_VERSION:
@@ -160,7 +161,7 @@ def decode_message(data: bytes, drops: DropCounter) -> AnyMessage | None:
         return None
     try:
         message: AnyMessage = _MESSAGE.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
         drops.drop("invalid", str(exc))
         return None
     return message

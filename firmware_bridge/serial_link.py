@@ -72,7 +72,7 @@ class _Port:
                     data = port.read(port.in_waiting or 1)
                     if data:
                         for payload in decoder.feed(data):
-                            link.deliver(self.path, payload)
+                            self._deliver(link, payload)
             except _OPEN_ERRORS as exc:
                 log.info("serial port %s went away: %s", self.path, exc)
             finally:
@@ -82,6 +82,15 @@ class _Port:
                 link.changed(self.path, False)
             if link.discovered(self.path):
                 self.closed.set()  # discovery reopens it if the path comes back
+
+    def _deliver(self, link: SerialLink, payload: bytes) -> None:
+        """One frame to the app. What handling it raises is this frame's problem, logged and
+        counted: it must not pass for a lost port (closing it would drop the frames after it)."""
+        try:
+            link.deliver(self.path, payload)
+        except Exception:  # one bad frame never closes the port
+            log.exception("a frame from %s could not be handled", self.path)
+            link.drops.drop("handler_error", self.path)
 
     def write(self, data: bytes) -> bool:
         port = self.serial

@@ -78,3 +78,17 @@ def test_errors_share_one_root_and_resemble_value_errors() -> None:
         load_board({"format": "nope"})
     with pytest.raises(BoardFormatError, match="a board must be a JSON object"):
         load_board([1, 2])
+
+
+def test_board_sizes_are_bounded_before_anything_is_built() -> None:
+    """Issue 16, item 9: radius 1,000 took 15 s and then all the memory; now a clear error."""
+    from companion.boardfile import dump_board, load_board_file
+
+    data = json.loads(dump_board(load_board_file()))
+    for radius in (13, 40, 1_000_000):  # refused before any geometry is built
+        with pytest.raises(BoardFormatError, match=r"room_radius: must be at most 12"):
+            load_board({**data, "room_radius": radius})
+    rooms = data["layout"]["rooms"]
+    many = {**data, "layout": {**data["layout"], "rooms": rooms * 6}}
+    with pytest.raises(BoardFormatError, match=r"layout.rooms: at most 37 rooms"):
+        load_board(many)

@@ -300,3 +300,50 @@ def test_the_simulator_process_speaks_mqtt(broker_factory, tmp_path) -> None:  #
         sim.stdin.write("quit\n")
         sim.stdin.flush()
         assert sim.wait(10) == 0
+
+
+def _node_client(broker: Broker, node: str, client_id: str) -> mqtt.Client:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+    client.username_pw_set(*broker.node("t1", node))
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    return client
+
+
+def test_one_invalid_utf8_byte_is_dropped_and_the_table_goes_on(table) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 1: the byte used to kill paho's network thread: no tag reached the app
+    after it, while every node still showed online."""
+    broker, t = table
+    client = _node_client(broker, "room-a", "room-a-bytes")
+    try:
+        bad = b'{"v":1,"type":"tag_present","seq":900,"node":"room-a","uid":"04\xffaa"}'
+        client.publish(node_topic("t1", "room-a", "event"), bad, qos=1).wait_for_publish(5)
+        wait_for(lambda: t.bridge.drops.total >= 1, 5, "the drop of the bad message")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    t.nodes["cards"].place_tag("04aabbccdd")  # the link still reads and delivers
+    wait_for(lambda: any(isinstance(e, p.TagPresent) for e in t.events), 5, "the next tag")
+    assert t.link.connected.is_set()
+
+
+def test_a_retained_event_is_not_replayed_as_a_tap(broker_factory) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 5: a node's retained tag_present reached every app start as a live tap."""
+    broker = broker_factory({"t1": NODES})
+    client = _node_client(broker, "cards", "cards-retained")
+    try:
+        old_tap = p.encode_message(p.TagPresent(seq=5, node="cards", uid="04aabbccdd"))
+        client.publish(
+            node_topic("t1", "cards", "event"), old_tap, qos=1, retain=True
+        ).wait_for_publish(5)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    t = Table(broker, "t1", NODES, NODES).start()  # the app starts after the retained message
+    try:
+        wait_for(lambda: t.link.drops.counts["retained"] == 1, 5, "the retained event refused")
+        t.nodes["cards"].place_tag("04ddccbbaa")  # a real tap still arrives
+        wait_for(lambda: any(isinstance(e, p.TagPresent) for e in t.events), 5, "the real tap")
+        assert [e.uid for e in t.events if isinstance(e, p.TagPresent)] == ["04ddccbbaa"]
+    finally:
+        t.stop()

@@ -49,6 +49,11 @@ def test_vectors_cover_every_message_type_and_match_the_encoder() -> None:
         (b'{"v": 1, "type": "led", "seq": 1, "node": "a", "colour": "red"}', "invalid"),
         (b'{"v": 1, "type": "led", "seq": 1, "node": "a", "direction": 6}', "invalid"),
         (b'{"v": 1, "pad": "' + b"x" * 600 + b'"}', "too_large"),
+        (b'{"v": 1, "type": "hello", "seq": 1, "node": "r\xff"}', "invalid"),  # bad UTF-8
+        (
+            b'{"v": 1, "type": "error", "seq": 1, "node": "a", "code": "\xc3(", "detail": ""}',
+            "invalid",
+        ),
     ],
 )
 def test_bad_payloads_are_dropped_counted_never_raised(payload: bytes, reason: str) -> None:
@@ -122,3 +127,18 @@ def test_mutated_frames_are_dropped_or_intact(vector: dict, data: st.DataObject)
         if extra != payload:
             assert p.decode_message(extra, drops) is None
             assert drops.total >= 1
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(VECTORS["vectors"]), st.binary(min_size=1, max_size=8), st.data())
+def test_any_bytes_inside_a_string_are_dropped_or_decoded_never_raised(
+    vector: dict, junk: bytes, data: st.DataObject
+) -> None:
+    """A well-formed message with arbitrary bytes (invalid UTF-8 too) inside one of its strings:
+    the decoder returns a message or counts a drop, whatever the bytes (issue 16, item 1)."""
+    payload = vector["payload"].encode()
+    quotes = [i for i, b in enumerate(payload) if b == ord('"')]
+    at = data.draw(st.sampled_from(quotes)) + 1
+    drops = p.DropCounter()
+    message = p.decode_message(payload[:at] + junk + payload[at:], drops)
+    assert (message is None) == (drops.total == 1)

@@ -180,3 +180,34 @@ def test_identify_is_acknowledged_and_answered_with_a_hello(bench: Bench) -> Non
     assert bench.bridge.wait_acked(5)
     wait_for(lambda: sum(isinstance(e, p.Hello) for e in bench.events) == hellos + 1, 5, "hello")
     assert {h.node: h for h in bench.bridge.health()}["room-b"].acked >= 1 and seq > 0
+
+
+def test_a_frame_the_app_cannot_handle_never_closes_the_port(tmp_path: Path) -> None:
+    """Issue 16, item 1: an error while handling one frame passed for a lost port: the port was
+    closed and reopened, the node flapped offline, and the frames after it were lost uncounted."""
+    got: list[bytes] = []
+    changes: list[bool] = []
+
+    def deliver(source: str, payload: bytes) -> None:
+        if b"boom" in payload:
+            raise ValueError("a handler that fails on this frame")
+        got.append(payload)
+
+    link = SerialLink(pattern=str(tmp_path / "tty-*"), scan_interval_s=0.05)
+    link.start(deliver, lambda source, up: changes.append(up))
+    sim = SimNode("room-a")
+    wire = PtyWire(sim, tmp_path / "tty-v")
+    sim.announce_until_greeted = lambda stop: None  # type: ignore[method-assign]
+    wire.plug()
+    try:
+        wait_for(lambda: link.sources() != [], 5, "the port open")
+        assert wire._fd is not None
+        good = [frame(b'{"n":%d}' % i) for i in range(3)]
+        os.write(wire._fd, good[0] + frame(b'{"boom":1}') + good[1] + good[2])  # one read
+        wait_for(lambda: len(got) >= 3, 5, "the frames after the bad one")
+        assert got[-3:] == [b'{"n":0}', b'{"n":1}', b'{"n":2}']
+        assert changes == [True]  # never reported gone
+        assert link.drops.counts["handler_error"] == 1
+    finally:
+        link.stop()
+        wire.close()

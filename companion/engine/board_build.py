@@ -69,10 +69,22 @@ def load_board(data: object) -> Fortress:
     return build_fortress(parse_board_spec(data))
 
 
+#: Size bounds (a board is read from files and the network): the printed rooms have radius 3;
+#: 12 leaves room for home-made boards while keeping a board's tables a few MB at most.
+MAX_ROOM_RADIUS = 12
+MAX_ROOMS = 37  # the centre room and three rings around it
+
+
 def build_fortress(spec: BoardSpec) -> Fortress:
     radius, prad = spec.room_radius, spec.platform_radius
     if radius < 1:
         raise BoardFormatError("room_radius", f"must be at least 1, got {radius}")
+    if radius > MAX_ROOM_RADIUS:
+        raise BoardFormatError("room_radius", f"must be at most {MAX_ROOM_RADIUS}, got {radius}")
+    if len(spec.layout.rooms) > MAX_ROOMS:
+        raise BoardFormatError(
+            "layout.rooms", f"at most {MAX_ROOMS} rooms, got {len(spec.layout.rooms)}"
+        )
     if not 0 <= prad < radius:
         raise BoardFormatError(
             "platform_radius", f"must be between 0 and room_radius - 1 ({radius - 1}), got {prad}"
