@@ -344,6 +344,8 @@ def test_a_retained_event_is_not_replayed_as_a_tap(broker_factory) -> None:  # t
         wait_for(lambda: t.link.drops.counts["retained"] == 1, 5, "the retained event refused")
         t.nodes["cards"].place_tag("04ddccbbaa")  # a real tap still arrives
         wait_for(lambda: any(isinstance(e, p.TagPresent) for e in t.events), 5, "the real tap")
-        assert [e.uid for e in t.events if isinstance(e, p.TagPresent)] == ["04ddccbbaa"]
+        # the old tap never arrives (the real one may twice: a resting tag is reported again
+        # when the node is greeted)
+        assert {e.uid for e in t.events if isinstance(e, p.TagPresent)} == {"04ddccbbaa"}
     finally:
         t.stop()
