@@ -20,7 +20,7 @@ from companion.engine.game.context import (
     played_card,
     situation,
 )
-from companion.engine.game.flow import fight_odds
+from companion.engine.game.flow import attack_odds, fight_odds
 from companion.engine.game.state import GameState
 from companion.engine.threat import threat_map
 
@@ -143,21 +143,11 @@ def _monster_fight(rules: GameRules, state: GameState, legal: Sequence[c.Command
 
 
 def _strigoi_fight(rules: GameRules, state: GameState, legal: Sequence[c.Command]) -> c.Command:
+    """The attack with the fewest rewards that wounds (the engine's own strength sum)."""
     attacks = [x for x in legal if isinstance(x, c.AttackStrigoi)]
     for attack in sorted(attacks, key=lambda x: len(x.rewards)):
-        h = state.hero(attack.hero)
-        card = played_card(rules, h)
-        strength = card.strength if card else 0
-        for play in attack.rewards:
-            reward = rules.catalog.reward_card(play.item)
-            if reward is not None:
-                use = reward.wild if play.mode == "wild" else reward.normal
-                strength += use.strength if use else 0
-            else:
-                token = rules.catalog.reward_token(play.item)
-                strength += token.strength if token else 0
-        name = "supreme" if attack.strigoi == "supreme" else attack.strigoi
-        if strength >= rules.catalog.strigoi[name].strength:
+        strength, needed = attack_odds(rules, state, attack)
+        if strength >= needed:
             return attack
     return next((x for x in legal if isinstance(x, c.SkipFight)), legal[0])
 

@@ -750,6 +750,14 @@ def fight_odds(rules: GameRules, state: GameState, cmd: c.Fight) -> tuple[int, i
     return _card_strength(rules, h) + bonus, monster.strength
 
 
+def attack_odds(rules: GameRules, state: GameState, cmd: c.AttackStrigoi) -> tuple[int, int]:
+    """(the hero's strength with the rewards `cmd` plays, the Strigoi's strength): the hero
+    wounds it when the first is at least the second (R-HIT-2, R-HIT-3)."""
+    h = state.hero(cmd.hero)
+    bonus, _ = _reward_bonus(rules, h, cmd.rewards, cmd.mode == "ranged", cmd)
+    return _card_strength(rules, h) + bonus, rules.catalog.strigoi[cmd.strigoi].strength
+
+
 def _resolve_monster_fight(rules: GameRules, em: Emitter, task: Task, cmd: c.Fight) -> None:
     hero, stack, token = cmd.hero, task.stack or "red", task.token or ""
     info = _encounter_token(rules, stack, token)
@@ -917,8 +925,7 @@ def _attack_strigoi(rules: GameRules, em: Emitter, task: Task, cmd: Any) -> None
     strength = _card_strength(rules, em.state.hero(hero))
     strength += _spend_rewards(rules, em, hero, cmd.rewards, cmd.mode == "ranged", cmd)
     tasks: list[Task] = []
-    card_name = "supreme" if cmd.strigoi == "supreme" else cmd.strigoi
-    values = rules.catalog.strigoi[card_name]
+    values = rules.catalog.strigoi[cmd.strigoi]
     if strength >= values.strength:  # R-HIT-3
         em(e.StrigoiWounded(strigoi=cmd.strigoi, hero=hero))
         if em.state.strigoi_wounds[cmd.strigoi] >= values.existence:
