@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from companion.boardfile import load_board_file
@@ -84,11 +85,10 @@ def dumps(transcript: dict[str, Any]) -> str:
     return f'{lines},\n  "steps": [\n    {steps}\n  ]\n}}\n'
 
 
-_DEFAULT: Fortress | None = None
+@cache
+def _default_board() -> Fortress:
+    return load_board_file()
 
 
 def _is_default(fortress: Fortress) -> bool:
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_board_file()
-    return fortress.spec == _DEFAULT.spec
+    return fortress.spec == _default_board().spec

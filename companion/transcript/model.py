@@ -16,7 +16,6 @@ from companion.engine.fortress import Fortress
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, GameRules
 from companion.engine.game.setup import new_game
-from companion.engine.game.state import STACKS
 from companion.engine.options import Options
 from companion.errors import CompanionError, TranscriptError
 from companion.transcript.names import DIRECTION_NAMES, Names
@@ -131,4 +130,4 @@ def site_of(fortress: Fortress, names: Names, ladder: str) -> str:
     return f"{names.room(spec.room)}, {names_direction(spec.side)} side"
 
 
-__all__ = ["FORMAT", "STACKS", "Opened", "Seat", "Setup", "Transcript", "decode", "site_of"]
+__all__ = ["FORMAT", "Opened", "Seat", "Setup", "Transcript", "decode", "site_of"]

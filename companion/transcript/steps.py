@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import ability_sources
+from companion.engine.game.flow import DISCARDABLE, ability_sources
 from companion.engine.game.state import GameState, HeroState
 from companion.errors import TranscriptError
 from companion.transcript.names import PLAYED_CARD, Names, key
@@ -77,7 +77,7 @@ class StepReader:
         """An ability's source by name: "played card", a card or reward in hand."""
         if name is None or (isinstance(name, str) and key(name) == PLAYED_CARD):
             return "card"
-        discard = ability in ("protection", "stealth", "leap")
+        discard = ability in DISCARDABLE or ability == "leap"  # Leap: a collapse's escape
         found = ability_sources(self.rules, h, ability, discard=discard)
         return self.names.card_id(name, [x for x in found if x != "card"], f"{ability} source")
 
