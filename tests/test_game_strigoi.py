@@ -24,14 +24,19 @@ def round_two(t: Table, **cards: str) -> None:
     t.choose(**cards)
 
 
-def rulebook_table() -> Table:
-    """The rulebook's E example: Master on SE, Roel (E card) first, Matthew in sight of SW."""
-    t = Table([("roel", "L1"), ("matthew", "L2")])
-    round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
+def master_in_south_east(t: Table) -> None:
+    """The Master on SE, the Apprentice on NW (by Fix, through the centre room's free centre)."""
     if t.state.strigoi["master"] != "SE":
         t.do(c.SetStrigoiPosition(strigoi="master", room="C"))
         t.do(c.SetStrigoiPosition(strigoi="apprentice", room="NW"))
         t.do(c.SetStrigoiPosition(strigoi="master", room="SE"))
+
+
+def rulebook_table() -> Table:
+    """The rulebook's E example: Master on SE, Roel (E card) first, Matthew in sight of SW."""
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
+    master_in_south_east(t)
     t.place("roel", (-5, 7))
     t.place("matthew", (-2, 2))
     t.do(c.Stay(hero="roel"))
@@ -96,9 +101,7 @@ def test_attack_marker_skips_phase_three_and_is_removed() -> None:  # R-RND-4, R
 def test_curse_when_nobody_was_attacked() -> None:  # R-CUR-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
-    t.do(c.SetStrigoiPosition(strigoi="master", room="C"))
-    t.do(c.SetStrigoiPosition(strigoi="apprentice", room="NW"))
-    t.do(c.SetStrigoiPosition(strigoi="master", room="SE"))
+    master_in_south_east(t)
     t.place("roel", (11, 0))
     sw_space = next(
         cell

@@ -19,7 +19,7 @@ from companion.engine.game.state import Cell
 from companion.engine.hexgrid import add, rotate, sub
 from companion.errors import IllegalCommand
 from tests.table import CATALOG, FORTRESS, PHYSICAL, Table
-from tests.test_game_strigoi import round_two
+from tests.test_game_strigoi import master_in_south_east, round_two
 
 BOARD = FORTRESS.initial_state()
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -354,9 +354,7 @@ def test_the_wound_icon_applies_to_a_counterattack() -> None:  # R-WND-3 Decisio
 def test_the_evil_made_me_do_it_is_earned_from_a_curse() -> None:  # R-ADV-2 Decision
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
-    t.do(c.SetStrigoiPosition(strigoi="master", room="C"))
-    t.do(c.SetStrigoiPosition(strigoi="apprentice", room="NW"))
-    t.do(c.SetStrigoiPosition(strigoi="master", room="SE"))
+    master_in_south_east(t)
     t.place("roel", (11, 0))
     t.place("matthew", room_space(t, "SW", platform=False))
     for token in ("wound-1", "wound-2"):

@@ -4,7 +4,8 @@ garbage on the line, impersonation, and a device that disappears and comes back.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -132,30 +133,44 @@ def test_an_unplugged_node_comes_back_and_gets_its_leds_again(bench: Bench) -> N
     assert sorted(shown["segments"]) == [1, 4]  # type: ignore[call-overload]
 
 
-def test_frames_of_the_shared_vectors_decode_through_the_link(tmp_path: Path) -> None:
-    """What the firmware sends byte for byte (vectors.json) comes out of the link intact."""
-    import json
-
-    vectors = json.loads((Path(p.__file__).parent / "vectors.json").read_text())["vectors"]
-    got: list[bytes] = []
+@contextmanager
+def raw_port(
+    tmp_path: Path, deliver: Callable[[str, bytes], None], changed: Callable[[str, bool], None]
+) -> Iterator[tuple[SerialLink, int]]:
+    """A link reading one pseudo-terminal whose far end the test writes raw bytes to (a
+    simulated node that stays quiet), open before the test writes."""
     link = SerialLink(pattern=str(tmp_path / "tty-*"), scan_interval_s=0.05)
-    link.start(lambda source, payload: got.append(payload), lambda source, up: None)
+    link.start(deliver, changed)
     sim = SimNode("room-a")
     wire = PtyWire(sim, tmp_path / "tty-v")
     sim.announce_until_greeted = lambda stop: None  # type: ignore[method-assign]
     wire.plug()
     try:
         wait_for(lambda: link.sources() != [], 5, "the port open")
-        got.clear()
         assert wire._fd is not None
-        for vector in vectors:
-            os.write(wire._fd, bytes.fromhex(vector["frame_hex"]))
-        wait_for(lambda: len(got) >= len(vectors), 5, "every vector")
-        assert got[-len(vectors) :] == [v["payload"].encode() for v in vectors]
-        assert all(frame(v["payload"].encode()).hex() == v["frame_hex"] for v in vectors)
+        yield link, wire._fd
     finally:
         link.stop()
         wire.close()
+
+
+def test_frames_of_the_shared_vectors_decode_through_the_link(tmp_path: Path) -> None:
+    """What the firmware sends byte for byte (vectors.json) comes out of the link intact."""
+    import json
+
+    vectors = json.loads((Path(p.__file__).parent / "vectors.json").read_text())["vectors"]
+    got: list[bytes] = []
+
+    def keep(source: str, payload: bytes) -> None:
+        got.append(payload)
+
+    with raw_port(tmp_path, keep, lambda source, up: None) as (_, fd):
+        got.clear()
+        for vector in vectors:
+            os.write(fd, bytes.fromhex(vector["frame_hex"]))
+        wait_for(lambda: len(got) >= len(vectors), 5, "every vector")
+        assert got[-len(vectors) :] == [v["payload"].encode() for v in vectors]
+        assert all(frame(v["payload"].encode()).hex() == v["frame_hex"] for v in vectors)
 
 
 def test_a_newer_led_command_replaces_an_unacknowledged_older_one(bench: Bench) -> None:
@@ -193,21 +208,10 @@ def test_a_frame_the_app_cannot_handle_never_closes_the_port(tmp_path: Path) -> 
             raise ValueError("a handler that fails on this frame")
         got.append(payload)
 
-    link = SerialLink(pattern=str(tmp_path / "tty-*"), scan_interval_s=0.05)
-    link.start(deliver, lambda source, up: changes.append(up))
-    sim = SimNode("room-a")
-    wire = PtyWire(sim, tmp_path / "tty-v")
-    sim.announce_until_greeted = lambda stop: None  # type: ignore[method-assign]
-    wire.plug()
-    try:
-        wait_for(lambda: link.sources() != [], 5, "the port open")
-        assert wire._fd is not None
+    with raw_port(tmp_path, deliver, lambda source, up: changes.append(up)) as (link, fd):
         good = [frame(b'{"n":%d}' % i) for i in range(3)]
-        os.write(wire._fd, good[0] + frame(b'{"boom":1}') + good[1] + good[2])  # one read
+        os.write(fd, good[0] + frame(b'{"boom":1}') + good[1] + good[2])  # one read
         wait_for(lambda: len(got) >= 3, 5, "the frames after the bad one")
         assert got[-3:] == [b'{"n":0}', b'{"n":1}', b'{"n":2}']
         assert changes == [True]  # never reported gone
         assert link.drops.counts["handler_error"] == 1
-    finally:
-        link.stop()
-        wire.close()

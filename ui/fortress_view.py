@@ -390,20 +390,9 @@ class FortressView(Widget):
         Color(*theme.OUTLINE)
         if kind == "strigoi":
             outer = radius * 1.25
-            Mesh(
-                vertices=[cx, cy + outer, 0, 0, cx + outer, cy, 0, 0, cx, cy - outer, 0, 0,
-                          cx - outer, cy, 0, 0],
-                indices=[0, 1, 2, 0, 2, 3],
-                mode="triangles",
-            )  # fmt: skip
-            inner = outer - 2
+            _diamond(cx, cy, outer)
             Color(*colour)
-            Mesh(
-                vertices=[cx, cy + inner, 0, 0, cx + inner, cy, 0, 0, cx, cy - inner, 0, 0,
-                          cx - inner, cy, 0, 0],
-                indices=[0, 1, 2, 0, 2, 3],
-                mode="triangles",
-            )  # fmt: skip
+            _diamond(cx, cy, outer - 2)
         else:
             Ellipse(pos=(cx - radius - 2, cy - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
             Color(*colour)
@@ -478,12 +467,7 @@ class FortressView(Widget):
             if kind == "hero":
                 Ellipse(pos=(x, y - 11), size=(22, 22))
             else:
-                Mesh(
-                    vertices=[x + 11, y + 13, 0, 0, x + 24, y, 0, 0, x + 11, y - 13, 0, 0,
-                              x - 2, y, 0, 0],
-                    indices=[0, 1, 2, 0, 2, 3],
-                    mode="triangles",
-                )  # fmt: skip
+                _diamond(x + 11, y, 13)
             self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
             texture = self._texture(self.figure_names[figure], LEGEND_TEXT_PX, False)
             Color(*theme.TEXT)
@@ -560,3 +544,12 @@ class FortressView(Widget):
         if start is not None and end != start:
             self.on_drag(start, end)
         return True
+
+
+def _diamond(cx: float, cy: float, r: float) -> None:
+    """A diamond of half-diagonal `r` around (cx, cy), in the current colour (a Strigoi)."""
+    Mesh(
+        vertices=[cx, cy + r, 0, 0, cx + r, cy, 0, 0, cx, cy - r, 0, 0, cx - r, cy, 0, 0],
+        indices=[0, 1, 2, 0, 2, 3],
+        mode="triangles",
+    )
