@@ -90,20 +90,19 @@ def _move(
     rewards = sum(
         (r.wild.strength for x in h.hand if (r := rules.catalog.reward_card(x)) is not None), 0
     )
-    danger: dict[tuple[int, int], str] = {}
+    threats = None
     if state.strigoi and h.at is not None and card is not None:
         view = situation(rules, state)
         threats = threat_map(
             rules.fortress, view, h.hero, card.letter, rules.catalog.damage(), rules.options.rules
         )
-        danger = {cell: threats.level(cell) for cell in threats.cells}
     board = board_state(state)
     hunt = _hunting_spaces(rules, state, strength + rewards)
 
     def score(command: c.Command) -> float:
         to = h.at if isinstance(command, c.Stay) else tuple(command.to)  # type: ignore[attr-defined]
         value = rng.random()
-        level = danger.get(to, "safe")  # type: ignore[arg-type]
+        level = "safe" if threats is None else threats.level(to)  # type: ignore[arg-type]
         value -= {"safe": 0, "risky": 3, "deadly": 10}[level]
         if to in hunt:  # next to a Strigoi it can wound, with the blood to fight it
             value += 12

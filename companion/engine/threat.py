@@ -128,7 +128,8 @@ def threat_map(
                 if not guarded and ladder.cell in found:  # R-TEL-4: seen or not, it falls
                     distance = fortress.room_radius + 1
                     found[ladder.cell].append(Threat(name, card, "ladder", 0, False, distance))
-    return ThreatMap(hero, strigoi_names, letters, {c: tuple(sorted(t)) for c, t in found.items()})
+    cells = {c: tuple(sorted(t)) if t else () for c, t in found.items()}
+    return ThreatMap(hero, strigoi_names, letters, cells)
 
 
 def threat_map_brute(
