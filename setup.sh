@@ -14,9 +14,10 @@ VENV="$ROOT/.venv"
 # libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a virtual screen
 # when the machine has no display (a server, a container, CI)
 RUN_APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth)
-# mosquitto: a real broker for the MQTT tests (started by the tests, not as a service);
+# mosquitto: a real broker for the MQTT tests (started by the tests, not as a service); openssl:
+# the CA and certificate of `provision --tls`;
 # xvfb/xauth + GL/mtdev libraries: Kivy on a virtual screen; espeak-ng: the voice
-TEST_APT_PACKAGES=(mosquitto xvfb xauth libgl1 libegl1 libmtdev1 espeak-ng)
+TEST_APT_PACKAGES=(mosquitto openssl xvfb xauth libgl1 libegl1 libmtdev1 espeak-ng)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }

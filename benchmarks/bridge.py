@@ -1,6 +1,7 @@
 """Bridge speed: node event -> app handler -> LED command back at the node, p50/p99, over serial
 (PTY) and MQTT (a local Mosquitto with the project's config), each next to the bare transport's
-round trip measured in the same run; and sustained events from 7 nodes over MQTT.
+round trip measured in the same run; and sustained events from 7 nodes over MQTT — each MQTT figure
+once in clear text and once over TLS (the listener of `provision --tls`).
 Goals: p99 <= bare p99 + 2 ms; >= 1,000 node events/s from 7 nodes with zero loss.
 
     python benchmarks/bridge.py [--quick]
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import ssl
 import statistics
 import sys
 import tempfile
@@ -33,6 +35,7 @@ from firmware_bridge.mqtt_link import MqttLink, send_at_once
 from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
+from firmware_bridge.topics import node_topic
 from tests.hardware_helpers import Broker, wait_for
 
 
@@ -119,10 +122,11 @@ def serial_bare(count: int) -> list[float]:
 
 
 # ----- MQTT --------------------------------------------------------------------------------------
-def mqtt_bridge(count: int, broker: Broker) -> list[float]:
+def mqtt_bridge(count: int, broker: Broker, tls: bool) -> list[float]:
+    port, ca = broker.endpoint(tls)
     node = SimNode("room-a")
-    wire = MqttWire(node, "127.0.0.1", broker.port, "t1", *broker.node("t1", "room-a"))
-    bridge = Bridge(MqttLink("127.0.0.1", broker.port, "t1", *broker.app("t1")), ["room-a"])
+    wire = MqttWire(node, "127.0.0.1", port, "t1", *broker.node("t1", "room-a"), ca=ca)
+    bridge = Bridge(MqttLink("127.0.0.1", port, "t1", *broker.app("t1"), ca=ca), ["room-a"])
     bridge.on_event = reply_with_led(bridge)
     bridge.start()
     wire.start()
@@ -135,20 +139,25 @@ def mqtt_bridge(count: int, broker: Broker) -> list[float]:
         bridge.stop()
 
 
-def mqtt_bare(count: int, broker: Broker) -> list[float]:
-    """Raw paho: publish on one topic, a second client echoes it back on another (QoS 1)."""
-    user, password = broker.app("t1")
+def mqtt_bare(count: int, broker: Broker, tls: bool, node: str = "room-a") -> list[float]:
+    """Raw paho on the bridge's own path without the bridge: the app user publishes on a node's
+    cmd topic, the node user echoes it on its event topic (QoS 1; one session per user)."""
     back = threading.Event()
     asker = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bare-asker")
     echo = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bare-echo")
+    asker.username_pw_set(*broker.app("t1"))
+    echo.username_pw_set(*broker.node("t1", node))
+    ask, answer = node_topic("t1", node, "cmd"), node_topic("t1", node, "event")
+    port, ca = broker.endpoint(tls)
     for client in (asker, echo):
-        client.username_pw_set(user, password)
-        client.connect("127.0.0.1", broker.port)
+        if ca is not None:
+            client.tls_set(ca_certs=str(ca), tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.connect("127.0.0.1", port)
         send_at_once(client)  # the same socket option the bridge uses
         client.loop_start()
-    echo.subscribe("armata/t1/bare/ask", 1)
-    asker.subscribe("armata/t1/bare/answer", 1)
-    echo.on_message = lambda c, u, m: echo.publish("armata/t1/bare/answer", m.payload, 1)
+    echo.subscribe(ask, 1)
+    asker.subscribe(answer, 1)
+    echo.on_message = lambda c, u, m: echo.publish(answer, m.payload, 1)
     asker.on_message = lambda c, u, m: back.set()
     time.sleep(0.3)
     samples = []
@@ -156,7 +165,7 @@ def mqtt_bare(count: int, broker: Broker) -> list[float]:
         for _ in range(count + 50):
             back.clear()
             start = time.perf_counter()
-            asker.publish("armata/t1/bare/ask", b"x" * 60, 1)
+            asker.publish(ask, b"x" * 60, 1)
             if not back.wait(5):
                 raise RuntimeError("the bare echo did not come back")
             samples.append((time.perf_counter() - start) * 1000)
@@ -168,7 +177,7 @@ def mqtt_bare(count: int, broker: Broker) -> list[float]:
 
 
 def mqtt_throughput(
-    broker: Broker, nodes: int, seconds: float, rate: float
+    broker: Broker, nodes: int, seconds: float, rate: float, tls: bool
 ) -> tuple[int, int, float]:
     """Every node sends tag events at its share of `rate` per second; the app counts what
     arrives (a real node sends a few a second: this is the bridge's headroom)."""
@@ -181,9 +190,10 @@ def mqtt_throughput(
             with lock:
                 received[0] += 1
 
-    bridge = Bridge(MqttLink("127.0.0.1", broker.port, "t7", *broker.app("t7")), names, count)
+    port, ca = broker.endpoint(tls)
+    bridge = Bridge(MqttLink("127.0.0.1", port, "t7", *broker.app("t7"), ca=ca), names, count)
     sims = [SimNode(n) for n in names]
-    wires = [MqttWire(s, "127.0.0.1", broker.port, "t7", *broker.node("t7", s.node)) for s in sims]
+    wires = [MqttWire(s, "127.0.0.1", port, "t7", *broker.node("t7", s.node), ca=ca) for s in sims]
     bridge.start()
     for wire in wires:
         wire.start()
@@ -231,21 +241,26 @@ def main() -> int:
             "serial (PTY): event -> LED back", serial_bridge(count, directory), serial_bare(count)
         )
         broker = Broker(
-            directory / "broker", {"t1": ["room-a"], "t7": [f"room-{i}" for i in range(7)]}
+            directory / "broker",
+            {"t1": ["room-a"], "t7": [f"room-{i}" for i in range(7)]},
+            tls=True,
         )
         broker.start()
         try:
-            figures(
-                "MQTT (Mosquitto): event -> LED back",
-                mqtt_bridge(count, broker),
-                mqtt_bare(count, broker),
-            )
-            sent, got, seconds = mqtt_throughput(broker, 7, 1.0 if args.quick else 10.0, 1200)
-            print(
-                f"{'MQTT, 7 nodes at 1,200 events/s':34} {got / seconds:8.0f} events/s   "
-                f"goal >= 1000 with zero loss   sent {sent}, received {got}, "
-                f"lost {sent - got}   baseline: the offered rate 1200/s"
-            )
+            for tls in (False, True):
+                over = "MQTT over TLS" if tls else "MQTT (Mosquitto)"
+                figures(
+                    f"{over}: event -> LED back",
+                    mqtt_bridge(count, broker, tls),
+                    mqtt_bare(count, broker, tls),
+                )
+                seconds = 1.0 if args.quick else 10.0
+                sent, got, elapsed = mqtt_throughput(broker, 7, seconds, 1200, tls)
+                print(
+                    f"{(over + ', 7 nodes at 1,200/s'):34} {got / elapsed:8.0f} events/s   "
+                    f"goal >= 1000 with zero loss   sent {sent}, received {got}, "
+                    f"lost {sent - got}   baseline: the offered rate 1200/s"
+                )
         finally:
             broker.stop()
     return 0

@@ -176,7 +176,7 @@ def main() -> int:
                 to_status, to_led = table.turns(count)
             finally:
                 table.stop()
-            bare = mqtt_bare(count, broker)
+            bare = mqtt_bare(count, broker, False, "room-c")  # the table's nodes are stopped
         finally:
             broker.stop()
     figures("sensed rotation -> status to the screen", to_status, bare)

@@ -16,6 +16,7 @@ class BrokerAccess:
     port: int
     username: str
     password: str
+    ca: Path | None = None  # TLS: the port is the provisioned TLS listener; trust this CA
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -28,6 +29,24 @@ def parse_address(address: str) -> tuple[str, int]:
 
 def read_users(credentials: Path) -> dict[str, str]:
     """Every broker user's password in `credentials.json`."""
+    users = _read(credentials).get("users")
+    if not isinstance(users, dict):
+        raise BrokerAccessError(f"{credentials}: users: missing (expected an object)")
+    return users
+
+
+def tls_ca(credentials: Path, port: int) -> Path | None:
+    """The CA to trust when `port` is the TLS listener `provision --tls` wrote, else None."""
+    data = _read(credentials)
+    if data.get("tls_port") != port:
+        return None
+    ca = data.get("ca")
+    if not isinstance(ca, str) or not Path(ca).is_file():
+        raise BrokerAccessError(f"{credentials}: ca: missing or not a file ({ca!r})")
+    return Path(ca)
+
+
+def _read(credentials: Path) -> dict[str, object]:
     try:
         data = json.loads(credentials.read_text())
     except OSError as error:
@@ -36,10 +55,9 @@ def read_users(credentials: Path) -> dict[str, str]:
         raise BrokerAccessError(
             f"{credentials}: not JSON ({error.msg}, line {error.lineno})"
         ) from error
-    users = data.get("users") if isinstance(data, dict) else None
-    if not isinstance(users, dict):
-        raise BrokerAccessError(f"{credentials}: users: missing (expected an object)")
-    return users
+    if not isinstance(data, dict):
+        raise BrokerAccessError(f"{credentials}: expected an object")
+    return data
 
 
 def password_of(users: dict[str, str], credentials: Path, user: str) -> str:
@@ -51,4 +69,5 @@ def password_of(users: dict[str, str], credentials: Path, user: str) -> str:
 
 def broker_access(address: str, credentials: Path, user: str) -> BrokerAccess:
     host, port = parse_address(address)
-    return BrokerAccess(host, port, user, password_of(read_users(credentials), credentials, user))
+    password = password_of(read_users(credentials), credentials, user)
+    return BrokerAccess(host, port, user, password, tls_ca(credentials, port))

@@ -6,13 +6,17 @@
   `seq` until the node acknowledges them; the node recognises the repeat and only acks again.
 - Remembers the LED state each node should show and sends it again whenever the node (re)appears:
   after a reconnect, a broker restart or a node reboot the board shows what the game says.
-- Pings online nodes and keeps per node: last seen, round trip, error counters (`health()`).
+- Pings every node it has heard from; one that leaves `offline_after_missed` pings in a row
+  unanswered (and says nothing else) is marked offline with that reason — a dead node whose last
+  will never came is seen dead. Keeps per node: last seen, round trip, error counters, why it is
+  offline (`health()`).
 Node events (tags, buttons, hellos, status) go to `on_event`, from the link's threads.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections import Counter, deque
@@ -28,7 +32,8 @@ log = logging.getLogger(__name__)
 
 OnEvent = Callable[[p.Message], None]
 LedKey = tuple[str, int | None]  # ("ring", None) or ("segment", direction)
-DEDUP_WINDOW = 256  # recent seqs remembered per node
+DEDUP_WINDOW = 4096  # recent seqs remembered per node (a replay after a flood is still caught)
+MAX_GAP = 10_000  # a bigger jump is a new series (a reset), not messages lost on the way
 
 
 def now_us() -> int:
@@ -48,6 +53,8 @@ class NodeHealth:
     acked: int = 0
     superseded: int = 0  # LED commands replaced by a newer one before they were acknowledged
     errors: Counter[str] = field(default_factory=Counter)
+    missed_pings: int = 0  # pings in a row with no word from the node since
+    offline_reason: str = ""  # why it is offline ("" while online or never seen)
 
 
 @dataclass
@@ -70,6 +77,7 @@ class Bridge:
         max_retry_gap_s: float = 1.0,
         max_tries: int = 40,
         ping_every_s: float = 2.0,
+        offline_after_missed: int = 3,
     ) -> None:
         self.link = link
         self.known = set(known_nodes)
@@ -78,16 +86,21 @@ class Bridge:
         self.max_retry_gap_s = max_retry_gap_s
         self.max_tries = max_tries
         self.ping_every_s = ping_every_s
+        self.offline_after_missed = offline_after_missed
         self.drops = p.DropCounter()
         self.failed: list[p.Message] = []  # commands given up on after max_tries
         #: (node, seq) of LED commands a newer one replaced before they were acknowledged
         self.superseded: deque[tuple[str, int]] = deque(maxlen=4096)
         self._lock = threading.RLock()
-        self._seq = 0
+        # a random start, as the nodes do after a reset: a node remembers the seqs it applied
+        # and only acks a repeat, so a restarted app counting from 1 again would see its first
+        # commands (dark rings after a kill -9, say) acknowledged and never shown
+        self._seq = secrets.randbelow(2**32)
         self._health = {node: NodeHealth(node) for node in self.known}
         self._node_at: dict[str, str] = {}  # source -> node
         self._source_of: dict[str, str] = {}  # node -> source
         self._seen: dict[str, tuple[set[int], deque[int]]] = {}
+        self._last_seq: dict[str, int] = {}  # the highest seq heard from each node
         self._pending: dict[tuple[str, int], _Pending] = {}
         self._leds: dict[str, dict[LedKey, p.Led]] = {}
         self._acked = threading.Condition(self._lock)
@@ -219,6 +232,8 @@ class Bridge:
             return
         health = self._health[node]
         health.last_seen = time.monotonic()
+        health.missed_pings = 0  # any word from the node shows it is alive
+        self._count_gap(node, message, health)
         if not health.online and not isinstance(message, p.Hello | p.Status):
             self._came_online(node, health)  # it talks again: it may have missed commands
         match message:
@@ -240,7 +255,7 @@ class Bridge:
                     if not health.online:
                         self._came_online(node, health)
                 else:
-                    health.online = False
+                    self._went_offline(health, "it said so, or the broker gave its last will")
                 self.on_event(message)
             case p.Error(code=code):
                 health.errors[f"node:{code}"] += 1
@@ -268,6 +283,7 @@ class Bridge:
                 self._source_of[node] = source
                 self._health[node].source = source
                 self._seen.pop(node, None)  # a hello starts a new seq series (node rebooted)
+                self._last_seq.pop(node, None)
                 return True
             if bound != node:
                 self.drops.drop("impersonation", f"{node!r} on {source} (bound: {bound})")
@@ -285,6 +301,29 @@ class Bridge:
                 seen.discard(order.popleft())
             return False
 
+    def _count_gap(self, node: str, message: p.Message, health: NodeHealth) -> None:
+        """Losses nobody else sees (a broker's full per-client queue, a noisy line): a node
+        numbers everything it sends, so a jump in its seqs counts the messages lost on the way
+        (`errors["lost_in_transit"]`). A hello starts a new series; the status that opens a
+        connection follows the seq its last will took (sent only if it dies): one is forgiven."""
+        with self._lock:
+            last = self._last_seq.get(node)
+            seq = message.seq
+            if isinstance(message, p.Hello) or last is None:
+                self._last_seq[node] = seq
+                return
+            ahead = (seq - last) % 2**32
+            if ahead == 0 or ahead > MAX_GAP:
+                if ahead > MAX_GAP and ahead < 2**31:
+                    self._last_seq[node] = seq  # a new series we did not see begin
+                return  # a late or repeated message, or a reset
+            missing = ahead - 1
+            if isinstance(message, p.Status) and message.state == "online":
+                missing = max(0, missing - 1)
+            if missing:
+                health.errors["lost_in_transit"] += missing
+            self._last_seq[node] = seq
+
     def _settle(self, node: str, seq: int, refusal: str | None) -> None:
         with self._acked:
             pending = self._pending.pop((node, seq), None)
@@ -296,8 +335,15 @@ class Bridge:
                 health.errors[f"nack:{refusal}"] += 1
             self._acked.notify_all()
 
+    def _went_offline(self, health: NodeHealth, reason: str) -> None:
+        if health.online or not health.offline_reason:
+            log.info("node %s offline: %s", health.node, reason)
+        health.online = False
+        health.offline_reason = reason
+
     def _came_online(self, node: str, health: NodeHealth) -> None:
         health.online = True
+        health.offline_reason = ""
         with self._lock:
             shown = list(self._leds.get(node, {}).values())
         for led in shown:  # the node may have lost power or missed commands: show it again
@@ -310,7 +356,7 @@ class Bridge:
         if node is None or node not in self._health:
             return
         if not up:
-            self._health[node].online = False
+            self._went_offline(self._health[node], "its link went down")
 
     # ----- timer: retries and pings ------------------------------------------------------------
     def _tick(self) -> None:
@@ -320,9 +366,18 @@ class Bridge:
             self._retry_due(now)
             if now - last_ping >= self.ping_every_s:
                 last_ping = now
-                for node, health in list(self._health.items()):
-                    if health.online:
-                        self.ping(node)
+                self._ping_round()
+
+    def _ping_round(self) -> None:
+        """Ping every node heard from (offline ones too: a pong brings one back). A node that
+        has let `offline_after_missed` pings pass without a word is offline."""
+        with self._lock:
+            nodes = [(n, h) for n, h in self._health.items() if h.last_seen is not None]
+        for node, health in nodes:
+            if health.online and health.missed_pings >= self.offline_after_missed:
+                self._went_offline(health, f"no answer to {health.missed_pings} pings")
+            health.missed_pings += 1
+            self.ping(node)
 
     def _retry_due(self, now: float) -> None:
         with self._lock:

@@ -9,3 +9,7 @@ class BridgeError(Exception):
 
 class BrokerAccessError(BridgeError, ValueError):
     """The broker address or credentials file cannot be used as given."""
+
+
+class ProvisionError(BridgeError, RuntimeError):
+    """Broker provisioning cannot finish (a tool is missing, a user does not exist)."""

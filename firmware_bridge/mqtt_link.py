@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import socket
+import ssl
 import threading
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -24,14 +26,21 @@ from firmware_bridge.topics import game_topic, node_topic, parse_node_topic
 
 log = logging.getLogger(__name__)
 
+#: messages paho keeps while the broker is away (game events; LED commands are never queued:
+#: the bridge resends the newest state itself once the node is back)
+MAX_QUEUED = 1000
 
-def new_client(client_id: str, username: str, password: str) -> mqtt.Client:
-    """A paho 2 client as both ends use it: reconnecting within 1-2 s, queueing without limit
-    while the broker is away (the bridge's acks decide what is lost, not the queue)."""
+
+def new_client(client_id: str, username: str, password: str, ca: Path | None = None) -> mqtt.Client:
+    """A paho 2 client as both ends use it: reconnecting within 1-2 s, queueing at most
+    MAX_QUEUED messages while the broker is away (the bridge's acks decide what is lost, not the
+    queue). `ca`: speak TLS and trust only this CA (the one `provision --tls` made)."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
     client.username_pw_set(username, password)
+    if ca is not None:
+        client.tls_set(ca_certs=str(ca), tls_version=ssl.PROTOCOL_TLS_CLIENT)
     client.reconnect_delay_set(min_delay=1, max_delay=2)
-    client.max_queued_messages_set(0)
+    client.max_queued_messages_set(MAX_QUEUED)
     return client
 
 
@@ -49,15 +58,24 @@ class MqttEnd:
     Subclasses say what to do once welcomed, when cut off and with each message."""
 
     def __init__(
-        self, host: str, port: int, client_id: str, username: str, password: str, keepalive_s: int
+        self,
+        host: str,
+        port: int,
+        client_id: str,
+        username: str,
+        password: str,
+        keepalive_s: int,
+        ca: Path | None = None,
     ) -> None:
         self.connected = threading.Event()
         self.refusals: list[str] = []  # why the broker refused us, newest last
+        self.cuts = 0  # connections lost (a broker restart, a network cut, a session taken)
         self.drops = DropCounter()  # what arrived and was refused, by reason
         self._address = (host, port, keepalive_s)
         self._client_id = client_id
         self._connecting = False
-        self.client = new_client(client_id, username, password)
+        self.client = new_client(client_id, username, password, ca)
+        self.tls = ca is not None
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -105,6 +123,8 @@ class MqttEnd:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        if self.connected.is_set():
+            self.cuts += 1
         self.connected.clear()
         self._lost()
 
@@ -122,7 +142,8 @@ class GamePublisher(MqttEnd):
     """The app's client for the game topics only: `armata/<table>/game/event` and the retained
     `.../game/state`. Enough when the nodes are on serial (or simulated) and the broker serves
     observers; `MqttLink` adds the nodes on top. Messages published while the broker is away
-    are queued by paho and go out after the reconnect."""
+    are queued by paho (at most MAX_QUEUED; beyond, counted as `queue_full`) and go out after
+    the reconnect."""
 
     def __init__(
         self,
@@ -134,8 +155,9 @@ class GamePublisher(MqttEnd):
         *,
         client_id: str | None = None,
         keepalive_s: int = 5,
+        ca: Path | None = None,
     ) -> None:
-        super().__init__(host, port, client_id or f"app-{table}", username, password, keepalive_s)
+        super().__init__(host, port, client_id or username, username, password, keepalive_s, ca)
         self.table = table
         self.username = username
 
@@ -154,6 +176,8 @@ class GamePublisher(MqttEnd):
     def publish_game(self, leaf: str, payload: bytes, retain: bool = False) -> bool:
         """`armata/<table>/game/event` (every game event) or `.../state` (retained)."""
         info = self.client.publish(game_topic(self.table, leaf), payload, qos=1, retain=retain)
+        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+            self.drops.drop("queue_full", leaf)  # a long outage: the oldest kept, this one lost
         return info.rc in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN)  # queued until back
 
 
@@ -173,9 +197,17 @@ class MqttLink(GamePublisher):
         client_id: str | None = None,
         keepalive_s: int = 5,
         drops: DropCounter | None = None,
+        ca: Path | None = None,
     ) -> None:
         super().__init__(
-            host, port, table, username, password, client_id=client_id, keepalive_s=keepalive_s
+            host,
+            port,
+            table,
+            username,
+            password,
+            client_id=client_id,
+            keepalive_s=keepalive_s,
+            ca=ca,
         )
         self.drops = drops or DropCounter()
         self._nodes_seen: set[str] = set()
@@ -187,6 +219,10 @@ class MqttLink(GamePublisher):
         self._connect()
 
     def send(self, source: str, payload: bytes) -> bool:
+        """Only while connected: a command queued during an outage would go out late beside its
+        own resends; the bridge keeps it pending and shows the node its newest state anyway."""
+        if not self.connected.is_set():
+            return False
         info = self.client.publish(node_topic(self.table, source, "cmd"), payload, qos=1)
         return info.rc == mqtt.MQTT_ERR_SUCCESS
 

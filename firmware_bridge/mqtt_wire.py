@@ -4,6 +4,7 @@ status, events published on its `event` topic and commands read from its `cmd` t
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
@@ -23,18 +24,27 @@ class MqttWire(MqttEnd):
         password: str,
         *,
         keepalive_s: int = 5,
+        ca: Path | None = None,
     ) -> None:
-        super().__init__(host, port, username, username, password, keepalive_s)
+        super().__init__(host, port, username, username, password, keepalive_s, ca)
         self.node = node
         self.table = table
         self.stop_event = threading.Event()
-        self.client.will_set(
-            self._topic("status"), node.status_payload("offline"), qos=1, retain=True
-        )
+        self._fresh_will()
         node.send = self._publish
         self._announcer = threading.Thread(
             target=node.announce_until_greeted, args=(self.stop_event,), daemon=True
         )
+
+    def _fresh_will(self) -> None:
+        """A last will with a seq never used before, for the next connection: the bridge drops
+        repeated seqs, so a will reused from an earlier connection would hide a second death."""
+        self.client.will_set(
+            self._topic("status"), self.node.status_payload("offline"), qos=1, retain=True
+        )
+
+    def _lost(self) -> None:
+        self._fresh_will()  # paho's reconnect sends the will set now
 
     def _topic(self, leaf: str) -> str:
         return node_topic(self.table, self.node.node, leaf)

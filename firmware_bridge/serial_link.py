@@ -13,6 +13,7 @@ import contextlib
 import glob
 import logging
 import threading
+import time
 from collections.abc import Iterable
 
 import serial
@@ -26,6 +27,11 @@ log = logging.getLogger(__name__)
 
 BAUDRATE = 115_200
 READ_TIMEOUT_S = 0.05
+#: a write waits at most this long for a node that stopped reading; after a timeout the port
+#: takes no writes for STUCK_BACKOFF_S (the bridge resends what matters: its pending commands,
+#: only the newest LED state per ring), so a stuck node never holds up the caller
+WRITE_TIMEOUT_S = 0.02
+STUCK_BACKOFF_S = 1.0
 _OPEN_ERRORS = (serial.SerialException, OSError, ValueError)
 
 
@@ -46,10 +52,13 @@ class _Port:
         self.serial: serial.Serial | None = None
         self.write_lock = threading.Lock()
         self.closed = threading.Event()  # set when a discovered port vanished for good
+        self.stuck_until = 0.0  # monotonic time until which writes are refused at once
         self.thread = threading.Thread(target=self._run, name=f"serial {path}", daemon=True)
 
     def _open(self) -> serial.Serial:
-        return serial.serial_for_url(self.path, baudrate=BAUDRATE, timeout=READ_TIMEOUT_S)
+        return serial.serial_for_url(
+            self.path, baudrate=BAUDRATE, timeout=READ_TIMEOUT_S, write_timeout=WRITE_TIMEOUT_S
+        )
 
     def _run(self) -> None:
         link = self.link
@@ -93,13 +102,24 @@ class _Port:
             link.drops.drop("handler_error", self.path)
 
     def write(self, data: bytes) -> bool:
+        """Bounded: a node that stopped reading costs one WRITE_TIMEOUT_S, then its writes are
+        refused (counted) for STUCK_BACKOFF_S. A frame cut short by the timeout is discarded by
+        the node's decoder at the next frame delimiter."""
         port = self.serial
         if port is None:
+            return False
+        if time.monotonic() < self.stuck_until:
+            self.link.drops.drop("node_not_reading", self.path)
             return False
         try:
             with self.write_lock:
                 port.write(data)
             return True
+        except serial.SerialTimeoutException:
+            self.stuck_until = time.monotonic() + STUCK_BACKOFF_S
+            self.link.drops.drop("write_timeout", self.path)
+            log.warning("%s does not read: writes paused for %.1f s", self.path, STUCK_BACKOFF_S)
+            return False
         except _OPEN_ERRORS as exc:
             log.info("write to %s failed: %s", self.path, exc)
             return False

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     wires: list[PtyWire] = []
     mqtt_wires = []
     if args.mqtt:
-        from firmware_bridge.access import parse_address, password_of, read_users
+        from firmware_bridge.access import parse_address, password_of, read_users, tls_ca
         from firmware_bridge.errors import BrokerAccessError
         from firmware_bridge.mqtt_wire import MqttWire
         from firmware_bridge.topics import node_user
@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             host, port = parse_address(args.mqtt)
             users = read_users(args.credentials)
+            ca = tls_ca(args.credentials, port)
             passwords = {
                 n: password_of(users, args.credentials, node_user(args.table, n)) for n in nodes
             }
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
         for node in nodes.values():
             user = node_user(args.table, node.node)
-            on_mqtt = MqttWire(node, host, port, args.table, user, passwords[node.node])
+            on_mqtt = MqttWire(node, host, port, args.table, user, passwords[node.node], ca=ca)
             on_mqtt.start()
             mqtt_wires.append(on_mqtt)
         print(json.dumps({"mqtt": args.mqtt, "table": args.table, "nodes": sorted(nodes)}))

@@ -31,3 +31,8 @@ def app_user(table: str) -> str:
 def node_user(table: str, node: str) -> str:
     """The broker user of one node of one table."""
     return f"node.{table}.{node}"
+
+
+def screen_user(table: str, k: int) -> str:
+    """The k-th read-only broker user of a table's game topics (a screen across the room)."""
+    return f"screen.{table}.{k}"

@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_bridge.topics import app_user, node_user
+from firmware_bridge.topics import app_user, node_user, screen_user
 from hardware.mosquitto.provision import provision
 
 
@@ -38,18 +38,34 @@ def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = 
 class Broker:
     """A real mosquitto process with the project's config (anonymous off, passwords, ACL)."""
 
-    def __init__(self, directory: Path, tables: Mapping[str, Sequence[str]]) -> None:
+    def __init__(
+        self, directory: Path, tables: Mapping[str, Sequence[str]], tls: bool = False
+    ) -> None:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed: run ./setup.sh test")
         self.port = free_port()
         run_as = "root" if os.geteuid() == 0 else None
-        self.files = provision(directory, tables, self.port, run_as=run_as)
+        self.tls_port = free_port() if tls else None
+        self.files = provision(directory, tables, self.port, run_as=run_as, tls_port=self.tls_port)
+        self.ca = self.files.tls.ca if self.files.tls else None
         self.users: dict[str, str] = json.loads(self.files.credentials.read_text())["users"]
         self.log = directory / "mosquitto.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     def app(self, table: str) -> tuple[str, str]:
         user = app_user(table)
+        return user, self.users[user]
+
+    def endpoint(self, tls: bool) -> tuple[int, Path | None]:
+        """(port, CA to trust): the TLS listener and its CA, or the plain one."""
+        if tls:
+            assert self.tls_port is not None, "provisioned without TLS"
+            return self.tls_port, self.ca
+        return self.port, None
+
+    def screen(self, table: str, k: int) -> tuple[str, str]:
+        """The k-th read-only screen user of the table (one session each)."""
+        user = screen_user(table, k)
         return user, self.users[user]
 
     def node(self, table: str, node: str) -> tuple[str, str]:
@@ -86,10 +102,11 @@ class Listener:
     """A screen across the room: a real paho client on `topic`, keeping every message as
     (topic, decoded JSON, retained)."""
 
-    def __init__(self, broker: Broker, table: str, topic: str, client_id: str) -> None:
+    def __init__(self, broker: Broker, table: str, topic: str, screen: int) -> None:
         self.messages: list[tuple[str, Any, bool]] = []
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
-        self.client.username_pw_set(*broker.app(table))
+        user, password = broker.screen(table, screen)
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user)
+        self.client.username_pw_set(user, password)
         self.client.on_message = lambda c, u, m: self.messages.append(
             (m.topic, json.loads(m.payload), bool(m.retain))
         )

@@ -102,7 +102,7 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
     link.start(lambda source, payload: None, lambda source, up: None)
     received: list[dict[str, object]] = []
     listener = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="screen-2")
-    listener.username_pw_set(*broker.app("t1"))
+    listener.username_pw_set(*broker.screen("t1", 1))
     listener.on_message = lambda c, u, m: received.append(json.loads(m.payload))
     listener.connect("127.0.0.1", broker.port)
     listener.subscribe("armata/t1/game/event", 1)

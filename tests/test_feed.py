@@ -86,7 +86,7 @@ def test_the_game_topics_on_a_real_broker_with_a_late_subscriber(
     session: GameSession, connected: tuple[Broker, GamePublisher]
 ) -> None:
     broker, publisher = connected
-    live = Listener(broker, "t1", "armata/t1/game/event", "screen-live")
+    live = Listener(broker, "t1", "armata/t1/game/event", 1)
     try:
         feed = GameFeed(publisher.publish_game)
         rng = random.Random(3)
@@ -97,7 +97,7 @@ def test_the_game_topics_on_a_real_broker_with_a_late_subscriber(
             expected += [public_event_data(x)["event"] for x in events]
         wait_for(lambda: len(live.messages) == len(expected), 10, "every event")
         assert [m["event"] for _t, m, _r in live.messages] == expected  # in order, QoS 1
-        late = Listener(broker, "t1", "armata/t1/game/state", "screen-late")
+        late = Listener(broker, "t1", "armata/t1/game/state", 2)
         wait_for(lambda: bool(late.messages), 10, "the retained state")
         [(_topic, message, retained)] = late.messages
         assert retained and message["state"] == json.loads(
@@ -121,7 +121,7 @@ def test_events_published_while_the_broker_is_away_arrive_after_it_is_back(
     broker.start()
     wait_for(publisher.connected.is_set, 15, "the reconnect")
     assert broker_status(publisher).endswith("connected")
-    late = Listener(broker, "t1", "armata/t1/game/state", "screen-after")
+    late = Listener(broker, "t1", "armata/t1/game/state", 1)
     wait_for(lambda: bool(late.messages), 10, "the queued state")
     assert late.messages[0][1]["state"]["round"] == session.state.round
     late.stop()

@@ -121,10 +121,7 @@ def test_tags_and_buttons_reach_the_app(table) -> None:  # type: ignore[no-untyp
 
 def test_a_node_cannot_speak_for_another(table) -> None:  # type: ignore[no-untyped-def]
     broker, t = table
-    intruder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="intruder")
-    intruder.username_pw_set(*broker.node("t1", "room-a"))
-    intruder.connect("127.0.0.1", broker.port)
-    intruder.loop_start()
+    intruder = _node_client(broker, t, "room-a", "intruder")
     fake_tag = p.TagPresent(seq=999, node="room-b", uid="0badc0de")
     # on room-b's topic: the broker's ACL drops it; on its own topic: the bridge drops it
     intruder.publish(
@@ -223,7 +220,7 @@ def test_game_topics_are_the_apps_and_state_is_retained(table) -> None:  # type:
         client.loop_start()
         return client
 
-    late_screen = listener("app", broker.app("t1"))  # e.g. a second screen joining later
+    late_screen = listener("app", broker.screen("t1", 1))  # a second screen joining later
     nosy_node = listener("node", broker.node("t1", "room-a"))
     try:
         # (the event may arrive too if the subscription overtakes it: only the state is retained)
@@ -238,10 +235,7 @@ def test_game_topics_are_the_apps_and_state_is_retained(table) -> None:  # type:
 
 def test_oversized_payloads_are_refused(table) -> None:  # type: ignore[no-untyped-def]
     broker, t = table
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="big-talker")
-    client.username_pw_set(*broker.node("t1", "room-a"))
-    client.connect("127.0.0.1", broker.port)
-    client.loop_start()
+    client = _node_client(broker, t, "room-a", "big-talker")
     try:
         big = (
             b'{"type":"error","v":1,"seq":1,"node":"room-a","code":"x","detail":"'
@@ -302,19 +296,42 @@ def test_the_simulator_process_speaks_mqtt(broker_factory, tmp_path) -> None:  #
         assert sim.wait(10) == 0
 
 
-def _node_client(broker: Broker, node: str, client_id: str) -> mqtt.Client:
+def _node_client(broker: Broker, t: Table | None, node: str, client_id: str) -> mqtt.Client:
+    """A rogue firmware on `node`: its own credentials (its simulated wire stopped first: the
+    broker binds the client id to the user, so one user has one session)."""
+    if t is not None and node in t.wires:
+        t.wires[node].stop()
+    connected = threading.Event()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
     client.username_pw_set(*broker.node("t1", node))
+    client.on_connect = lambda *args: connected.set()
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
+    assert connected.wait(5), "the rogue node could not connect"
     return client
+
+
+def test_a_node_cannot_take_the_apps_session_by_its_client_id(table) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 2: a node's credentials with the client id `app-t1` used to kick the app
+    off the broker (and every reconnect of either kicked the other)."""
+    broker, t = table
+    assert t.link.connected.is_set() and t.link.cuts == 0
+    rogue = _node_client(broker, t, "room-a", "app-t1")
+    try:
+        time.sleep(0.5)
+        assert t.link.cuts == 0 and t.link.connected.is_set()
+        t.nodes["cards"].place_tag("04aabbccdd")  # and the app still hears the table
+        wait_for(lambda: any(isinstance(e, p.TagPresent) for e in t.events), 5, "the tag")
+    finally:
+        rogue.disconnect()
+        rogue.loop_stop()
 
 
 def test_one_invalid_utf8_byte_is_dropped_and_the_table_goes_on(table) -> None:  # type: ignore[no-untyped-def]
     """Issue 16, item 1: the byte used to kill paho's network thread: no tag reached the app
     after it, while every node still showed online."""
     broker, t = table
-    client = _node_client(broker, "room-a", "room-a-bytes")
+    client = _node_client(broker, t, "room-a", "room-a-bytes")
     try:
         bad = b'{"v":1,"type":"tag_present","seq":900,"node":"room-a","uid":"04\xffaa"}'
         client.publish(node_topic("t1", "room-a", "event"), bad, qos=1).wait_for_publish(5)
@@ -330,7 +347,7 @@ def test_one_invalid_utf8_byte_is_dropped_and_the_table_goes_on(table) -> None: 
 def test_a_retained_event_is_not_replayed_as_a_tap(broker_factory) -> None:  # type: ignore[no-untyped-def]
     """Issue 16, item 5: a node's retained tag_present reached every app start as a live tap."""
     broker = broker_factory({"t1": NODES})
-    client = _node_client(broker, "cards", "cards-retained")
+    client = _node_client(broker, None, "cards", "cards-retained")
     try:
         old_tap = p.encode_message(p.TagPresent(seq=5, node="cards", uid="04aabbccdd"))
         client.publish(
@@ -349,3 +366,107 @@ def test_a_retained_event_is_not_replayed_as_a_tap(broker_factory) -> None:  # t
         assert {e.uid for e in t.events if isinstance(e, p.TagPresent)} == {"04ddccbbaa"}
     finally:
         t.stop()
+
+
+def _cut(wire: MqttWire) -> None:
+    """The node's connection dies without a DISCONNECT (power, Wi-Fi): the broker sends its
+    will; paho inside the wire reconnects by itself, as the firmware's loop does."""
+    import socket
+
+    sock = wire.client.socket()
+    assert isinstance(sock, socket.socket)
+    sock.shutdown(socket.SHUT_RDWR)  # not close(): paho's thread still owns the descriptor
+
+
+def test_a_node_that_dies_twice_is_seen_dead_twice(table) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 6: the will carried the seq of the first connection, so the second death
+    was dropped as a duplicate and the node showed online."""
+    _, t = table
+    wire = t.wires["room-b"]
+
+    def online() -> bool:
+        return {h.node: h for h in t.bridge.health()}["room-b"].online
+
+    for death in (1, 2):
+        _cut(wire)
+        wait_for(lambda: not online(), 10, f"death {death} seen")
+        wait_for(online, 15, f"back after death {death}")
+    offline = [e for e in t.events if isinstance(e, p.Status) and e.state == "offline"]
+    assert len(offline) == 2 and offline[0].seq != offline[1].seq
+
+
+def test_a_node_that_stops_answering_goes_offline_with_the_reason(broker_factory) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 6: the bridge never derived "offline" from unanswered pings: a node
+    silent for 45 s showed online. Now N missed pings mark it offline, saying why; its next
+    word brings it back."""
+    broker = broker_factory({"t1": NODES})
+    t = Table(broker, "t1", NODES, NODES)
+    t.bridge.ping_every_s = 0.1
+    t.bridge.offline_after_missed = 3
+    t.start()
+    try:
+        node = t.nodes["room-a"]
+        node.ignore_next = 10**9  # alive on the broker, deaf to the Pi
+        wait_for(lambda: not t.bridge.is_online("room-a"), 5, "offline after missed pings")
+        health = {h.node: h for h in t.bridge.health()}
+        assert health["room-a"].offline_reason.startswith("no answer to 3 pings")
+        assert health["room-b"].online and health["cards"].online  # the others answer
+        node.ignore_next = 0
+        wait_for(lambda: t.bridge.is_online("room-a"), 5, "back with the next pong")
+        assert {h.node: h for h in t.bridge.health()}["room-a"].offline_reason == ""
+    finally:
+        t.stop()
+
+
+def test_an_outage_grows_no_queue_and_the_node_gets_the_newest_state(table) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 7: paho's send queue had no bound and every LED retry during an outage
+    added a copy. Now LED commands wait in the bridge (the newest per ring), game events in a
+    bounded queue whose overflow is counted."""
+    from firmware_bridge.mqtt_link import MAX_QUEUED
+
+    broker, t = table
+    broker.stop()
+    wait_for(lambda: not t.link.connected.is_set(), 10, "the cut")
+    for i in range(3000):
+        t.bridge.set_led("room-a", colour=f"#0000{i % 256:02x}")
+    assert t.bridge.pending() <= 2  # superseded, not piled up
+    published = [t.link.publish_game("event", b'{"n":%d}' % i) for i in range(MAX_QUEUED + 200)]
+    assert published.count(True) <= MAX_QUEUED and t.link.drops.counts["queue_full"] >= 200
+    broker.start()
+    wait_for(lambda: t.link.connected.is_set(), 15, "the reconnect")
+    want = f"#0000{2999 % 256:02x}"
+    wait_for(
+        lambda: (t.nodes["room-a"].showing()["ring"] or {}).get("colour") == want,  # type: ignore[union-attr]
+        15,
+        "the newest LED state at the node",
+    )
+
+
+def test_messages_lost_on_the_way_are_counted_per_node(table) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16, item 8: 247 of 20,000 events were lost in the broker's per-client queue and no
+    counter moved. A node numbers what it sends: the bridge counts the holes, per node."""
+    broker, t = table
+    client = _node_client(broker, t, "room-a", "room-a-gaps")
+    try:
+        hello = p.Hello(seq=4999, node="room-a", kind="room", firmware="x", readers=2)
+        sent: list[p.Message] = [hello]  # a (re)started node: a new series of seqs
+        sent += [
+            p.TagPresent(seq=seq, node="room-a", uid=f"04aa{seq:06x}")
+            for seq in (5000, 5001, 5002, 5006, 5007, 5010)  # 3 + 2 never arrive
+        ]
+        for message in sent:
+            client.publish(
+                node_topic("t1", "room-a", "event"), p.encode_message(message), qos=1
+            ).wait_for_publish(5)
+        health = lambda: {h.node: h for h in t.bridge.health()}["room-a"]  # noqa: E731
+        wait_for(lambda: health().errors["lost_in_transit"] == 5, 5, "the holes counted")
+        replay = p.TagPresent(seq=5001, node="room-a", uid="04aa001389")
+        client.publish(
+            node_topic("t1", "room-a", "event"), p.encode_message(replay), qos=1
+        ).wait_for_publish(5)
+        wait_for(lambda: t.bridge.drops.counts["duplicate"] >= 1, 5, "the replay dropped")
+        assert health().errors["lost_in_transit"] == 5  # a replay is no loss
+        assert {h.node: h for h in t.bridge.health()}["room-b"].errors["lost_in_transit"] == 0
+    finally:
+        client.disconnect()
+        client.loop_stop()

@@ -12,11 +12,14 @@ from pathlib import Path
 
 from companion.store.gamelog import GameLog
 from tests.conftest import PYTHON, ROOT
+from tests.processes import limit
 
 KILLS = 22
 
 
 def _run_until_killed(db: Path, seed: int, after: float) -> list[str]:
+    """Start the worker, wait for its first acknowledged command (however slow the machine
+    starts it), let it play `after` seconds more, then cut the power."""
     proc = subprocess.Popen(
         [PYTHON, "-m", "companion.app.autoplay", str(db), "--seed", str(seed)],
         cwd=ROOT,
@@ -24,11 +27,14 @@ def _run_until_killed(db: Path, seed: int, after: float) -> list[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # blocks until the worker has committed one command
+    assert first.startswith("ACK "), f"the worker did not start: {first!r}"
     time.sleep(after)
     os.kill(proc.pid, signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=limit(30))
     assert proc.returncode == -signal.SIGKILL, err
-    return out.splitlines()
+    return [first.rstrip("\n"), *out.splitlines()]
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path: Path) -> None:

@@ -215,3 +215,42 @@ def test_a_frame_the_app_cannot_handle_never_closes_the_port(tmp_path: Path) -> 
         assert got[-3:] == [b'{"n":0}', b'{"n":1}', b'{"n":2}']
         assert changes == [True]  # never reported gone
         assert link.drops.counts["handler_error"] == 1
+
+
+def test_a_node_that_stops_reading_never_blocks_the_caller(tmp_path: Path) -> None:
+    """Issue 16, item 7: writes had no timeout; 3,000 LED commands to a node that stopped
+    reading blocked the calling (UI) thread after 120. Here the node says hello and never reads
+    again: every call returns, the timeouts are counted, and the newest LED state is the one
+    the bridge still holds for the node."""
+    import threading
+    import tty
+
+    link = SerialLink(pattern=str(tmp_path / "tty-*"), scan_interval_s=0.05)
+    bridge = Bridge(link, ["room-a"], retry_after_s=0.1)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    (tmp_path / "tty-deaf").symlink_to(os.ttyname(slave))
+    bridge.start()
+    try:
+        wait_for(lambda: link.sources() != [], 5, "the port open")
+        hello = p.Hello(seq=1, node="room-a", kind="room", firmware="x", readers=2)
+        os.write(master, frame(p.encode_message(hello)))
+        wait_for(lambda: bridge.is_online("room-a"), 5, "the hello")
+        done = threading.Event()
+
+        def flood() -> None:
+            for i in range(3000):
+                bridge.set_led("room-a", colour=f"#{i % 256:02x}0000")
+            done.set()
+
+        threading.Thread(target=flood, daemon=True).start()
+        assert done.wait(60), "set_led blocked on a node that does not read"
+        drops = link.drops.counts
+        assert drops["write_timeout"] >= 1 and drops["node_not_reading"] >= 1
+        ring = bridge.ring("room-a")
+        assert ring is not None and ring.colour == f"#{2999 % 256:02x}0000"
+        assert bridge.pending() <= 2  # older LED commands were superseded, not queued up
+    finally:
+        bridge.stop()
+        os.close(master)
+        os.close(slave)

@@ -21,6 +21,7 @@ from companion.app.announce import STRIGOI_COLOUR
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
+from tests.processes import TIME_SCALE, group_members, limit, run_group
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
@@ -45,12 +46,10 @@ def ui(
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
     screen = f"-screen 0 {size}x24"
     command = [PYTHON, "-m", "ui", "--size", size, *flags, "--script", *script]
-    done = subprocess.run(
+    done = run_group(
         ["xvfb-run", "-a", "-s", screen, *command],
-        capture_output=True,
-        text=True,
+        timeout_s,
         cwd=ROOT,
-        timeout=timeout_s,
         env={**os.environ, "ARMATA_DATA_DIR": str(data)},
     )
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
@@ -244,12 +243,10 @@ print(json.dumps(seen))
 
 def test_the_fortress_view_resizes_its_offscreen_buffer_instead_of_replacing_it() -> None:
     """A new buffer per layout change cost a new shader program each time (memory goal)."""
-    done = subprocess.run(
+    done = run_group(
         ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", RESIZE_PROBE],
-        capture_output=True,
-        text=True,
+        120,
         cwd=ROOT,
-        timeout=120,
         env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
     )
     assert done.returncode == 0, done.stderr[-2000:]
@@ -309,7 +306,7 @@ def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> 
     held = json.loads(line)["game"]
     time.sleep(0.5)
     os.killpg(process.pid, signal.SIGKILL)  # a power cut, mid-turn
-    process.wait(10)
+    process.wait(limit(10))
     back = ui("resume", data=tmp_path)["game"]
     assert back["id"] == held["id"]
     assert (back["events"], back["round"], back["waiting"]) == (
@@ -376,7 +373,7 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type
     by an NFC tap and by touch, turns, Strigoi steps (banner, voice, LEDs on the simulated
     nodes, game events on a real broker), phase 3's curse, and on into the round after it."""
     broker = broker_factory({"t1": []})
-    listener = Listener(broker, "t1", "armata/t1/game/event", "screen-across-the-room")
+    listener = Listener(broker, "t1", "armata/t1/game/event", 1)
     mqtt_flags = ("--mqtt", f"127.0.0.1:{broker.port}", "--table", "t1")
     credentials = ("--credentials", str(broker.files.credentials))
     try:
@@ -394,7 +391,7 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type
     assert events[0] == "game_started" and "cards_revealed" in events
     assert all(m["card"] == "" for m in published if m.get("event") == "card_chosen")
     assert not any("seed" in m.get("state", {}) for m in published)
-    late = Listener(broker, "t1", "armata/t1/game/state", "screen-switched-on-later")
+    late = Listener(broker, "t1", "armata/t1/game/state", 2)
     try:
         wait_for(lambda: bool(late.messages), 10, "the retained game state")
     finally:
@@ -497,9 +494,7 @@ def test_a_wrong_broker_setting_is_refused_with_the_file_and_field(tmp_path: Pat
     credentials = tmp_path / "credentials.json"
     credentials.write_text('{"users": {}}')
     flags = ("--mqtt", "127.0.0.1:1883", "--table", "t9", "--credentials", str(credentials))
-    done = subprocess.run(
-        [PYTHON, "-m", "ui", *flags], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    done = run_group([PYTHON, "-m", "ui", *flags], 60, cwd=ROOT)
     assert done.returncode == 2
     assert f"{credentials}: users.app.t9: missing" in done.stderr
 
@@ -541,7 +536,25 @@ def test_two_announcements_of_one_command_are_shown_and_spoken_in_order(tmp_path
     report = ui("cards", data=tmp_path)["cards"]
     assert len(report["made"]) >= 2 and report["made"][0] == "strigoi_step"
     assert report["cards"] == report["made"]  # every result of the command, none overwritten
+    # a touch on the card reaches the card, never the panel under it
+    assert report["panel_reached"] == 0 and report["still_showing"]
     assert report["shown"] == report["made"][:2] and report["left"] == len(report["made"]) - 2
     assert report["spoken"] == report["words"]  # spoken in the order shown
     assert report["room_after"] == report["room_wanted"] != report["room_before"]
     assert report["last_command"] == "SetStrigoiPosition"  # a correction, undoable
+
+
+def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> None:
+    """Issue 19, item 3: on a timeout only the xvfb-run shell was killed; the app and its Xvfb
+    kept running and slowed every later test. The whole process group goes now."""
+    groups: list[int] = []
+    command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "ui"]
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_group(
+            [*command, "--script", "hold", "100000"],
+            3 / TIME_SCALE,  # not scaled: the point is to time out
+            cwd=ROOT,
+            env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path)},
+            started=groups.append,
+        )
+    assert group_members(groups[0]) == []

@@ -123,7 +123,7 @@ def _hardware(
     if args.mqtt is None:
         if args.nodes == "mqtt":
             parser.error("--nodes mqtt needs --mqtt and --credentials")
-        where = None
+        where, ca = None, None
     else:
         if args.credentials is None:
             parser.error("--mqtt needs --credentials")
@@ -132,12 +132,13 @@ def _hardware(
         except BrokerAccessError as error:
             parser.error(str(error))
         where = (access.host, access.port, args.table, access.username, access.password)
+        ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
     if args.nodes == "mqtt":
         assert where is not None
-        link = MqttLink(*where)
+        link = MqttLink(*where, ca=ca)
         return BoardHardware.mqtt(rooms, link), link
     serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
-    return serial, None if where is None else GamePublisher(*where)
+    return serial, None if where is None else GamePublisher(*where, ca=ca)
 
 
 def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:

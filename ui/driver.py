@@ -70,9 +70,31 @@ def tap_at(x: float, y: float) -> None:
     touch.touch_up()
 
 
+def covered(widget: Widget) -> bool:
+    """A finger cannot press it: it is on the hidden Strigoi card (which waits off to the
+    side), or it lies under the shown card (which takes every touch on it)."""
+    from ui.screens.round import CardPanel
+
+    node = widget
+    while isinstance(node.parent, Widget):
+        if isinstance(node, CardPanel) and not node.showing:
+            return True
+        siblings = node.parent.children
+        above = siblings[: siblings.index(node)]  # children[0] is drawn last, on top
+        if any(isinstance(w, CardPanel) and w.showing for w in above):
+            return True
+        node = node.parent
+    return False
+
+
 def find_button(root: Widget, text: str) -> Button:
     for widget in walk(root):
-        if isinstance(widget, Button) and widget.text == text and not widget.disabled:
+        if (
+            isinstance(widget, Button)
+            and widget.text == text
+            and not widget.disabled
+            and not covered(widget)
+        ):
             return widget
     raise LookupError(f"no enabled button {text!r}")
 

@@ -254,6 +254,26 @@ def cards_and_fix(driver: Driver) -> None:
     driver.then(until_two)
     driver.then(lambda: report.update(cards=[a.kind for a in app._screen().cards]))
     driver.then(lambda: driver.shoot("cards-first"))
+
+    def press_under_the_card() -> None:
+        """A finger on the card's text: the card takes the touch, the panel under it (whose
+        options lie there while a hero acts) never sees it."""
+        screen = app._screen()
+        reached: list[object] = []
+
+        def record(_panel: object, touch: object) -> bool:
+            reached.append(touch)
+            return False
+
+        panel = screen.ids.panel
+        panel.bind(on_touch_down=record)
+        body = screen.ids.card_body
+        tap_at(*body.to_window(*body.center))
+        panel.unbind(on_touch_down=record)
+        report["panel_reached"] = len(reached)
+        report["still_showing"] = screen.card_showing
+
+    driver.then(press_under_the_card)
     driver.then(read_card)
     driver.then(lambda: driver.shoot("cards-second"))
     driver.then(read_card)

@@ -34,6 +34,7 @@ class NodeRow:
     acked: int
     errors: dict[str, int]
     source: str | None
+    offline_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class HealthView:
             errors = ", ".join(f"{k} {v}" for k, v in sorted(row.errors.items())) or "none"
             state = "online" if row.online else "offline"
             out.append(f"{row.node:9} {row.kind:12} {state:8} {seen:>8} {rtt:>11}  {errors}")
+            if not row.online and row.offline_reason:
+                out.append(f"{'':9} offline: {row.offline_reason}")
         dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
         out.append(f"refused input: {dropped}")
         if self.broker:
@@ -80,6 +83,7 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
             acked=h.acked,
             errors=dict(h.errors),
             source=h.source,
+            offline_reason=h.offline_reason,
         )
         for h in bridge.health()
     ]

@@ -142,7 +142,15 @@ def run_mqtt(config, machine, neopixel):
         time.sleep(0.2)
     broker = config["mqtt"]
     user = "node.%s.%s" % (config["table"], config["node"])
-    client = MQTTClient(user, broker["host"], broker.get("port", 1883), user, broker["password"])
+    secure = None
+    if broker.get("ca"):  # TLS (provision --tls): port 8883, the CA copied as ca.der
+        import ssl
+
+        from armata_node import tls
+
+        secure = tls.load(ssl, broker["ca"])
+    port = broker.get("port", 8883 if secure else 1883)
+    client = MQTTClient(user, broker["host"], port, user, broker["password"], ssl=secure)
     link = MqttLink(client, config["table"], config["node"])
     node = build(config, machine, neopixel, link.send)
     while True:

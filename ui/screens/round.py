@@ -108,6 +108,19 @@ def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine
     return lines
 
 
+class CardPanel(BoxLayout):
+    """The Strigoi card over the panel. It takes every touch that lands on it, so nothing under
+    it is pressed; disabling the panel instead would redraw each of its labels in grey, a whole
+    frame's work on the Pi at the moment the card should appear."""
+
+    showing = BooleanProperty(False)
+
+    def on_touch_down(self, touch: object) -> bool:
+        if super().on_touch_down(touch):
+            return True
+        return self.showing and self.collide_point(*touch.pos)  # type: ignore[attr-defined]
+
+
 class RoundScreen(Screen):
     banner_text = StringProperty("")
     banner_strong = BooleanProperty(False)  # an announcement (red), not a hint (grey)

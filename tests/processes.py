@@ -1,0 +1,73 @@
+"""Subprocesses of the test suite: one place for every time limit (scaled by
+`ARMATA_TEST_TIME_SCALE` for slow machines and emulation, hardware/pi/README.md), and runs that
+end their whole process group on a timeout — `xvfb-run` starts Xvfb and the app beside itself,
+and killing only the shell left both running, slowing every later test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+TIME_SCALE = float(os.environ.get("ARMATA_TEST_TIME_SCALE", "1") or "1")
+
+
+def limit(seconds: float) -> float:
+    """A time limit of the suite, scaled for this machine."""
+    return seconds * TIME_SCALE
+
+
+def run_group(
+    command: Sequence[str],
+    timeout_s: float,
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    started: Callable[[int], None] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run(capture_output=True, text=True)` in a new session; on a timeout the
+    whole group is killed (and reaped) before TimeoutExpired is raised."""
+    process = subprocess.Popen(
+        list(command),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+    if started is not None:
+        started(process.pid)  # the group's id: the session leader's pid
+    try:
+        out, err = process.communicate(timeout=limit(timeout_s))
+    except subprocess.TimeoutExpired:
+        kill_group(process.pid)
+        out, err = process.communicate()
+        raise subprocess.TimeoutExpired(process.args, limit(timeout_s), out, err) from None
+    finally:
+        kill_group(process.pid)  # whatever the run left behind (a daemon, an Xvfb)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Processes still alive in the process group `pgid` (from /proc)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, group = fields[0], int(fields[2])
+        if group == pgid and state != "Z":
+            alive.append(int(entry.name))
+    return alive
