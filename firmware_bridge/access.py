@@ -29,15 +29,22 @@ def parse_address(address: str) -> tuple[str, int]:
 
 def read_users(credentials: Path) -> dict[str, str]:
     """Every broker user's password in `credentials.json`."""
-    users = _read(credentials).get("users")
+    return _users_in(_read(credentials), credentials)
+
+
+def tls_ca(credentials: Path, port: int) -> Path | None:
+    """The CA to trust when `port` is the TLS listener `provision --tls` wrote, else None."""
+    return _ca_in(_read(credentials), credentials, port)
+
+
+def _users_in(data: dict[str, object], credentials: Path) -> dict[str, str]:
+    users = data.get("users")
     if not isinstance(users, dict):
         raise BrokerAccessError(f"{credentials}: users: missing (expected an object)")
     return users
 
 
-def tls_ca(credentials: Path, port: int) -> Path | None:
-    """The CA to trust when `port` is the TLS listener `provision --tls` wrote, else None."""
-    data = _read(credentials)
+def _ca_in(data: dict[str, object], credentials: Path, port: int) -> Path | None:
     if data.get("tls_port") != port:
         return None
     ca = data.get("ca")
@@ -69,5 +76,6 @@ def password_of(users: dict[str, str], credentials: Path, user: str) -> str:
 
 def broker_access(address: str, credentials: Path, user: str) -> BrokerAccess:
     host, port = parse_address(address)
-    password = password_of(read_users(credentials), credentials, user)
-    return BrokerAccess(host, port, user, password, tls_ca(credentials, port))
+    data = _read(credentials)
+    password = password_of(_users_in(data, credentials), credentials, user)
+    return BrokerAccess(host, port, user, password, _ca_in(data, credentials, port))

@@ -283,7 +283,6 @@ class Bridge:
                 self._source_of[node] = source
                 self._health[node].source = source
                 self._seen.pop(node, None)  # a hello starts a new seq series (node rebooted)
-                self._last_seq.pop(node, None)
                 return True
             if bound != node:
                 self.drops.drop("impersonation", f"{node!r} on {source} (bound: {bound})")

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -19,12 +20,55 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.topics import app_user, node_user, screen_user
 from hardware.mosquitto.provision import provision
+from tests.processes import limit
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until a broker process accepts connections on `port`; its log if it dies or never does."""
+    deadline = time.monotonic() + limit(10)
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"mosquitto did not start: {log.read_text()}") from None
+            time.sleep(0.02)
+
+
+def connect_result(
+    port: int, user: str | None, password: str | None, ca: Path | None = None
+) -> str:
+    """What the broker answers a client with these credentials (`Success` or the reason);
+    `ca`: over TLS, trusting that CA (`refused: ...` when the handshake fails)."""
+    outcome: list[str] = []
+    done = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}")
+    if user is not None:
+        client.username_pw_set(user, password)
+    if ca is not None:
+        client.tls_set(ca_certs=str(ca), tls_version=ssl.PROTOCOL_TLS_CLIENT)
+
+    def on_connect(c, u, flags, reason, props):  # type: ignore[no-untyped-def]
+        outcome.append(str(reason))
+        done.set()
+
+    client.on_connect = on_connect
+    try:
+        client.connect("127.0.0.1", port)
+    except OSError as exc:  # ssl.SSLError is one
+        return f"refused: {exc}"
+    client.loop_start()
+    done.wait(5)
+    client.disconnect()
+    client.loop_stop()
+    return outcome[0] if outcome else "no answer"
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = "") -> None:
@@ -77,15 +121,7 @@ class Broker:
             self.process = subprocess.Popen(
                 ["mosquitto", "-c", str(self.files.config)], stdout=log, stderr=log
             )
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"mosquitto did not start: {self.log.read_text()}") from None
-                time.sleep(0.02)
+        wait_listening(self.port, self.process, self.log)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -17,7 +17,7 @@ from firmware_bridge.mqtt_link import MqttLink
 from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.topics import node_topic
-from tests.hardware_helpers import Broker, wait_for
+from tests.hardware_helpers import Broker, connect_result, wait_for
 
 NODES = ["room-a", "room-b", "cards"]
 
@@ -59,27 +59,6 @@ def table(broker_factory) -> Iterator[tuple[Broker, Table]]:  # type: ignore[no-
     t = Table(broker, "t1", NODES, NODES).start()
     yield broker, t
     t.stop()
-
-
-def connect_result(port: int, user: str | None, password: str | None) -> str:
-    """What the broker answers to a client with these credentials."""
-    outcome: list[str] = []
-    done = threading.Event()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}")
-    if user is not None:
-        client.username_pw_set(user, password)
-
-    def on_connect(c, u, flags, reason, props):  # type: ignore[no-untyped-def]
-        outcome.append(str(reason))
-        done.set()
-
-    client.on_connect = on_connect
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    done.wait(5)
-    client.disconnect()
-    client.loop_stop()
-    return outcome[0] if outcome else "no answer"
 
 
 def test_anonymous_and_wrong_passwords_are_refused(broker_factory) -> None:  # type: ignore[no-untyped-def]

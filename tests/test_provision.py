@@ -9,18 +9,13 @@ import os
 import pwd
 import shlex
 import shutil
-import ssl
 import stat
 import subprocess
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge import protocol as p
 from firmware_bridge.access import broker_access
@@ -31,7 +26,7 @@ from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import SimNode
 from hardware.mosquitto import provision as prov
 from tests.firmware_host import FAKES, run_micropython
-from tests.hardware_helpers import free_port, wait_for
+from tests.hardware_helpers import connect_result, free_port, wait_for, wait_listening
 
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
@@ -57,45 +52,6 @@ def start_from_drop_in(drop_in: Path, log: Path) -> subprocess.Popen[bytes]:
     command = shlex.split(lines[-1].removeprefix("ExecStart="))
     with log.open("ab") as out:
         return subprocess.Popen(command, stdout=out, stderr=out)
-
-
-def connect(port: int, user: str, password: str, ca: Path | None = None) -> str:
-    """What the broker answers (`Success` or the reason)."""
-    answers: list[str] = []
-    done = threading.Event()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user)
-    client.username_pw_set(user, password)
-    if ca is not None:
-        client.tls_set(ca_certs=str(ca), tls_version=ssl.PROTOCOL_TLS_CLIENT)
-
-    def on_connect(c, u, flags, reason, props):  # type: ignore[no-untyped-def]
-        answers.append(str(reason))
-        done.set()
-
-    client.on_connect = on_connect
-    try:
-        client.connect("127.0.0.1", port)
-    except (OSError, ssl.SSLError) as exc:
-        return f"refused: {exc}"
-    client.loop_start()
-    done.wait(5)
-    client.disconnect()
-    client.loop_stop()
-    return answers[0] if answers else "no answer"
-
-
-def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    import socket
-
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"mosquitto did not start:\n{log.read_text()}") from None
-            time.sleep(0.05)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -129,8 +85,8 @@ def test_provisioned_as_documented_the_broker_starts_and_reads_its_secrets(open_
     process = start_from_drop_in(out / prov.DROP_IN, log)
     try:
         wait_listening(port, process, log)
-        assert connect(port, "app.t1", users["app.t1"]) == "Success"
-        assert connect(port, "app.t1", "wrong") != "Success"
+        assert connect_result(port, "app.t1", users["app.t1"]) == "Success"
+        assert connect_result(port, "app.t1", "wrong") != "Success"
         assert "Unable to open" not in log.read_text()
         if os.geteuid() == 0:  # it really dropped root
             status = Path(f"/proc/{process.pid}/status").read_text()
@@ -155,10 +111,14 @@ def test_tls_listener_takes_the_provisioned_ca_and_refuses_others(open_dir: Path
     try:
         wait_listening(tls_port, process, log)
         node = "node.t1.room-a"
-        assert connect(tls_port, node, users["users"][node], ca=files.tls.ca) == "Success"
+        assert connect_result(tls_port, node, users["users"][node], ca=files.tls.ca) == "Success"
         other = prov.make_tls(open_dir / "other", "localhost", tls_port, None)  # a stranger CA
-        assert connect(tls_port, node, users["users"][node], ca=other.ca).startswith("refused")
-        assert connect(tls_port, node, users["users"][node]) != "Success"  # clear text on TLS
+        assert connect_result(tls_port, node, users["users"][node], ca=other.ca).startswith(
+            "refused"
+        )
+        assert (
+            connect_result(tls_port, node, users["users"][node]) != "Success"
+        )  # clear text on TLS
         # the app and a node, configured from credentials.json alone, talk over TLS
         app = broker_access(f"127.0.0.1:{tls_port}", files.credentials, "app.t1")
         assert app.ca == files.tls.ca.resolve()
@@ -210,6 +170,8 @@ def test_every_secret_is_0600_from_its_first_byte(
     assert written == {"passwd": 0o600, "credentials.json": 0o600}
     assert stat.S_IMODE((out / "credentials.json").stat().st_mode) == 0o600
     assert stat.S_IMODE((out / "passwd").stat().st_mode) == 0o600
+    for public in ("acl", "mosquitto.conf", prov.DROP_IN):  # what the broker trusts: not
+        assert stat.S_IMODE((out / public).stat().st_mode) == 0o644, public  # anyone's to edit
 
 
 def test_a_broker_user_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:

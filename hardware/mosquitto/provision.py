@@ -20,6 +20,7 @@ exactly these files.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import pwd
@@ -150,6 +151,13 @@ def write_secret(path: Path, text: str, owner: tuple[int, int] | None) -> None:
         stream.write(text)
 
 
+def write_public(path: Path, text: str) -> None:
+    """Readable by all, writable by its owner only, whatever the caller's umask: the broker
+    trusts what these files say (who may do what)."""
+    path.write_text(text)
+    path.chmod(0o644)
+
+
 def _owner(run_as: str | None) -> tuple[int, int] | None:
     if run_as is None:
         return None
@@ -189,8 +197,8 @@ def make_tls(out: Path, host: str, port: int, owner: tuple[int, int] | None) -> 
     names = {host, "localhost", "127.0.0.1"}
     san = ",".join(f"{'IP' if _is_ip(n) else 'DNS'}:{n}" for n in sorted(names))
     _openssl("req", "-new", *curve, "-keyout", str(files.key), "-out", str(request),
-             "-subj", f"/CN={host}", "-addext", f"subjectAltName={san}")  # fmt: skip
-    extensions = tls / "server.ext"
+             "-subj", f"/CN={host}")  # fmt: skip
+    extensions = tls / "server.ext"  # the names go into the certificate from here
     extensions.write_text(f"subjectAltName={san}\n")
     _openssl("x509", "-req", "-in", str(request), "-CA", str(files.ca), "-CAkey",
              str(files.ca_key), "-CAcreateserial", "-out", str(files.cert), *days,
@@ -205,7 +213,11 @@ def make_tls(out: Path, host: str, port: int, owner: tuple[int, int] | None) -> 
 
 
 def _is_ip(name: str) -> bool:
-    return name.replace(".", "").isdigit() or ":" in name
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def provision(
@@ -234,12 +246,14 @@ def provision(
         users.update({node_user(table, n): secrets.token_urlsafe(18) for n in nodes})
     passwords = out / "passwd"
     write_secret(passwords, "".join(f"{user}:{secret}\n" for user, secret in users.items()), owner)
-    subprocess.run([tool, "-U", str(passwords)], check=True, capture_output=True)
-    passwords.chmod(0o600)  # mosquitto_passwd rewrites the file: keep it the broker's alone
+    # umask 077: mosquitto_passwd keeps a clear-text backup (`passwd.tmp`) while it hashes,
+    # created with the caller's umask — with a lax one, readable by every user for a moment
+    subprocess.run([tool, "-U", str(passwords)], check=True, capture_output=True, umask=0o077)
+    passwords.chmod(0o600)  # whatever the tool's version does to the file: the broker's alone
     if owner is not None:
         os.chown(passwords, *owner)
     acl = out / "acl"
-    acl.write_text(acl_text(tables, screens))
+    write_public(acl, acl_text(tables, screens))
     store = out / "data" if persistence else None
     if store is not None:
         store.mkdir(exist_ok=True)
@@ -247,11 +261,11 @@ def provision(
             os.chown(store, *owner)
     tls = make_tls(out, tls_host, tls_port, owner) if tls_port is not None else None
     config = out / "mosquitto.conf"
-    config.write_text(
-        config_text(port, bind, passwords.resolve(), acl.resolve(), store, run_as, tls)
+    write_public(
+        config, config_text(port, bind, passwords.resolve(), acl.resolve(), store, run_as, tls)
     )
     drop_in = out / DROP_IN
-    drop_in.write_text(drop_in_text(config.resolve()))
+    write_public(drop_in, drop_in_text(config.resolve()))
     credentials = out / "credentials.json"
     about: dict[str, object] = {"port": port, "users": users}
     if tls is not None:

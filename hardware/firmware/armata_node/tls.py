@@ -3,11 +3,11 @@
 not PEM), and check the broker's name against it."""
 
 
-def context(ssl, ca_pem):
+def context(ssl, ca_der):
     """An SSL context for umqtt.simple's `ssl=` argument; `ssl` is MicroPython's module."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.verify_mode = ssl.CERT_REQUIRED
-    ctx.load_verify_locations(cadata=ca_pem)
+    ctx.load_verify_locations(cadata=ca_der)
     return ctx
 
 
