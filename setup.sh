@@ -5,19 +5,18 @@
 #                              it runs on a virtual screen). `./setup.sh run demo|board|scenario|sim
 #                              ...` runs that command line tool instead (python -m companion ...).
 #   ./setup.sh test [PYTEST ARGS...]  install what the tests need, then lint, type-check and test
-# Idempotent: a second call installs nothing new. Uses sudo only when not root.
+# Idempotent, and one install step for both: `run` after `test` (or `test` after `run`) installs
+# nothing new. Uses sudo only when not root.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$ROOT/.venv"
-# Debian packages each mode needs beyond Python itself (grows with the hardware and UI issues).
-# libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a virtual screen
-# when the machine has no display (a server, a container, CI)
-RUN_APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth)
-# mosquitto: a real broker for the MQTT tests (started by the tests, not as a service); openssl:
-# the CA and certificate of `provision --tls`;
-# xvfb/xauth + GL/mtdev libraries: Kivy on a virtual screen; espeak-ng: the voice
-TEST_APT_PACKAGES=(mosquitto openssl xvfb xauth libgl1 libegl1 libmtdev1 espeak-ng)
+# Debian packages, one list for both commands so that either one after the other installs
+# nothing new. libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a
+# virtual screen when the machine has no display (a server, a container, CI); mosquitto: a real
+# broker for the MQTT tests (started by the tests, never needed by `run`); openssl: the CA and
+# certificate of `provision --tls`.
+APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }
@@ -67,17 +66,30 @@ ensure_python() {
     fi
 }
 
-# Install the project into .venv with the given extras, once per pyproject.toml content.
-ensure_venv() {
-    local extras="$1"
+# A C compiler and the interpreter's headers before pip: packages with C extensions (cobs) build
+# them only when a compiler is there at install time, and fall back to pure Python silently.
+# mypyc needs both too.
+ensure_toolchain() {
+    command -v cc >/dev/null 2>&1 || apt_install gcc libc6-dev
+    if ! "$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+        apt_install python3-dev
+    fi
+}
+
+# The shared install step of both commands: system packages, then the project and its test
+# tools into .venv, once per pyproject.toml content (one stamp: `run` after `test`, or `test`
+# after `run`, installs nothing the second time).
+ensure_installed() {
+    ensure_python
+    apt_install "${APT_PACKAGES[@]}"
+    ensure_toolchain
     [ -x "$VENV/bin/python" ] || { log "creating $VENV"; "$PYTHON" -m venv "$VENV" || die "could not create $VENV"; }
-    local stamp="$VENV/.installed-$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16)-${extras:-base}"
+    local stamp="$VENV/.installed-$(sha256sum <"$ROOT/pyproject.toml" | cut -c1-16)"
     if [ ! -f "$stamp" ]; then
-        log "installing Python packages${extras:+ [$extras]}"
+        log "installing Python packages"
         "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null || die "could not upgrade pip"
-        local target="$ROOT"
-        [ -n "$extras" ] && target="$ROOT[$extras]"
-        "$VENV/bin/python" -m pip install -q -e "$target" || die "could not install Python packages (see pip output above)"
+        "$VENV/bin/python" -m pip install -q -e "$ROOT[dev]" || die "could not install Python packages (see pip output above)"
+        rm -f "$VENV"/.installed-*
         touch "$stamp"
     fi
 }
@@ -86,19 +98,21 @@ ensure_venv() {
 # Needs a C compiler and the interpreter's headers; pure Python would run without them, but the
 # speed goals are for the compiled engine, so a failed build stops here with the reason.
 ensure_native() {
-    command -v cc >/dev/null 2>&1 || apt_install gcc libc6-dev
-    if ! "$VENV/bin/python" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
-        apt_install python3-dev
-    fi
     (cd "$ROOT" && "$VENV/bin/python" -m companion native build >"$VENV/native-build.log" 2>&1) \
         || { tail -20 "$VENV/native-build.log" >&2; die "could not compile the engine (log: $VENV/native-build.log; 'python -m companion native clean' runs it as pure Python)"; }
     log "$(tail -1 "$VENV/native-build.log")"
+    report_compiled
+}
+
+# Say which compiled extensions this install uses: a silent fallback to pure Python is slower.
+report_compiled() {
+    local cobs
+    cobs="$("$VENV/bin/python" -c 'import cobs.cobs as c; print("C extension" if c._using_extension else "pure Python (no compiler when it was installed)")' 2>/dev/null || echo "missing")"
+    log "compiled extensions: engine $("$VENV/bin/python" -m companion native status 2>/dev/null | tail -1 | sed 's/^compiled engine: //') (mypyc); cobs $cobs"
 }
 
 cmd_run() {
-    ensure_python
-    [ "${#RUN_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${RUN_APT_PACKAGES[@]}"
-    ensure_venv ""
+    ensure_installed
     ensure_native
     cd "$ROOT"
     case "${1:-}" in
@@ -113,9 +127,7 @@ cmd_run() {
 }
 
 cmd_test() {
-    ensure_python
-    [ "${#TEST_APT_PACKAGES[@]}" -eq 0 ] || apt_install "${TEST_APT_PACKAGES[@]}"
-    ensure_venv "dev"
+    ensure_installed
     ensure_native
     cd "$ROOT"
     log "ruff"

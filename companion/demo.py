@@ -45,7 +45,7 @@ def run_demo() -> str:
     damage = load_catalog().damage()
     options = Options()
     lines = [
-        "Armata Strigoi table companion - terminal demonstration (the touchscreen app comes later)",
+        "Armata Strigoi table companion - terminal demonstration (the app: ./setup.sh run)",
         "",
         render_board(fortress, situation),
     ]

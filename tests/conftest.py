@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -12,8 +15,46 @@ from companion.catalog import load_catalog
 from companion.engine.fortress import Fortress
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the rules and data contracts beside the checkout (`../shared`), as CI provides them
+SHARED = ROOT.parent / "shared"
+#: set by `.ci/run`: a test that needs `../shared` fails there instead of skipping
+IN_CI = bool(os.environ.get("ARMATA_CI"))
+
+
+def shared_file(relative: str) -> Path:
+    """A file of `../shared`; without it the test is skipped with one line, or fails in CI."""
+    path = SHARED / relative
+    if not path.exists():
+        why = f"needs ../shared/{relative} beside the checkout (the project's shared specs)"
+        if IN_CI:
+            pytest.fail(why)
+        pytest.skip(why)
+    return path
 SCENARIOS = ROOT / "tests" / "scenarios"
 PYTHON = sys.executable
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind():  # type: ignore[no-untyped-def]
+    """Issue 19: after the whole suite no process it started is alive (a broker, an app, an
+    Xvfb, a MicroPython node). Survivors are named, then killed so they slow nothing else."""
+    import time
+    import uuid
+
+    from tests.processes import RUN_MARK, marked_processes
+
+    mark = uuid.uuid4().hex
+    os.environ[RUN_MARK] = mark
+    yield
+    deadline = time.monotonic() + 5  # a process told to stop may take a moment
+    while (left := marked_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid, _command in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, "processes the suite started are still running:\n" + "\n".join(
+        f"  {pid} {command}" for pid, command in left
+    )
 
 
 @pytest.fixture(scope="session")

@@ -71,3 +71,27 @@ def group_members(pgid: int) -> list[int]:
         if group == pgid and state != "Z":
             alive.append(int(entry.name))
     return alive
+
+
+#: set in this process's environment for the whole session; every process the suite starts
+#: inherits it (tests extend os.environ), so a survivor is found even after it was reparented
+RUN_MARK = "ARMATA_TEST_RUN"
+
+
+def marked_processes(mark: str) -> list[tuple[int, str]]:
+    """(pid, command line) of live processes whose environment carries `RUN_MARK=mark`."""
+    needle = f"{RUN_MARK}={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if state != "Z":
+            found.append((int(entry.name), command))
+    return found

@@ -108,3 +108,11 @@ def test_without_a_build_the_sources_run(tmp_path: Path) -> None:
     status = native_status(copy)
     assert status.stdout.strip() == "compiled engine: pure"
     assert "ignored" not in status.stderr
+
+
+def test_cobs_runs_its_c_extension() -> None:
+    """setup.sh installs a compiler before pip: without one, cobs installs silently as pure
+    Python (issue 19). The serial framing runs on every frame, so the C version matters."""
+    import cobs.cobs
+
+    assert cobs.cobs._using_extension, "cobs was installed without a C compiler: reinstall it"

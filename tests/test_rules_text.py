@@ -8,8 +8,7 @@ import pytest
 
 from companion import rules_text
 from companion.rules_text import RuleNotFound, parse_rules, rules_reference, section_of
-
-SHARED_RULES = Path(__file__).resolve().parents[1].parent / "shared" / "spec" / "RULES.md"
+from tests.conftest import shared_file
 
 
 def test_sections_and_numbered_rules() -> None:
@@ -41,10 +40,10 @@ def test_list_numbers_follow_the_markdown_not_a_counter() -> None:
     assert list(sections[0].rules) == ["R-T-3", "R-T-4"]
 
 
-@pytest.mark.skipif(not SHARED_RULES.exists(), reason="needs ../shared/spec beside the clone")
 def test_the_shipped_copy_equals_the_spec() -> None:
     shipped = Path(__file__).resolve().parents[1] / "companion" / "data" / "RULES.md"
-    assert shipped.read_text() == SHARED_RULES.read_text(), "copy RULES.md into companion/data"
+    spec = shared_file("spec/RULES.md")
+    assert shipped.read_text() == spec.read_text(), "copy RULES.md into companion/data"
     assert len(rules_reference()) >= 15
 
 
