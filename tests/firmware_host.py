@@ -19,6 +19,7 @@ from typing import Any
 
 from firmware_bridge import protocol as p
 from firmware_bridge.framing import FrameDecoder, frame
+from tests.processes import limit
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "hardware" / "firmware"
@@ -49,7 +50,7 @@ def run_micropython(script: Path, lines: list[str], timeout_s: float = 120) -> l
         capture_output=True,
         text=True,
         env=micropython_env(),
-        timeout=timeout_s,
+        timeout=limit(timeout_s),
     )
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.split("\n") if line]  # not splitlines: U+2028
@@ -118,7 +119,7 @@ class MicroPythonNode:
     def expect_timed(
         self, kind: type[p.Message], timeout_s: float = 1.0, **fields: object
     ) -> tuple[float, p.Message]:
-        deadline = time.monotonic() + timeout_s
+        deadline = time.monotonic() + limit(timeout_s)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -155,11 +156,11 @@ class MicroPythonNode:
             if self.process.stdin is not None:
                 self.process.stdin.close()  # end of input: the Unix-port loop returns
             try:
-                self.process.wait(timeout=5)
+                self.process.wait(timeout=limit(5))
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self._reader.join(timeout=2)
+        self._reader.join(timeout=limit(2))
         if self.process.stderr is not None and not self.process.stderr.closed:
             self.errors = self.process.stderr.read().decode(errors="replace")
         for stream in (self.process.stdout, self.process.stderr):

@@ -65,14 +65,14 @@ def connect_result(
     except OSError as exc:  # ssl.SSLError is one
         return f"refused: {exc}"
     client.loop_start()
-    done.wait(5)
+    done.wait(limit(5))
     client.disconnect()
     client.loop_stop()
     return outcome[0] if outcome else "no answer"
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout_s
+    deadline = time.monotonic() + limit(timeout_s)
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout_s}s waiting for {what or condition}")
@@ -126,7 +126,7 @@ class Broker:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=limit(10))
         self.process = None
 
     def restart(self) -> None:
@@ -151,7 +151,7 @@ class Listener:
         self.client.on_connect = lambda c, *args: c.subscribe(topic, 1)
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
-        if not subscribed.wait(10):
+        if not subscribed.wait(limit(10)):
             raise AssertionError(f"could not subscribe to {topic}")
 
     def on(self, topic: str) -> list[Any]:

@@ -7,11 +7,16 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import PYTHON, ROOT, SCENARIOS
+from tests.processes import limit
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PYTHON, "-m", "companion", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+        [PYTHON, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=limit(120),
     )
 
 

@@ -24,6 +24,7 @@ from tests.firmware_host import (
     micropython_env,
     run_micropython,
 )
+from tests.processes import limit
 
 WIRE_CASES = FAKES / "wire_cases.py"
 TEXTS = [
@@ -109,7 +110,7 @@ def test_every_firmware_module_imports_under_micropython() -> None:
         capture_output=True,
         text=True,
         env=micropython_env(),
-        timeout=60,
+        timeout=limit(60),
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "micropython"  # really the other interpreter

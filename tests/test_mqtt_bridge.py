@@ -18,6 +18,7 @@ from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.topics import node_topic
 from tests.hardware_helpers import Broker, connect_result, wait_for
+from tests.processes import limit
 
 NODES = ["room-a", "room-b", "cards"]
 
@@ -272,7 +273,7 @@ def test_the_simulator_process_speaks_mqtt(broker_factory, tmp_path) -> None:  #
         bridge.stop()
         sim.stdin.write("quit\n")
         sim.stdin.flush()
-        assert sim.wait(10) == 0
+        assert sim.wait(limit(10)) == 0
 
 
 def _node_client(broker: Broker, t: Table | None, node: str, client_id: str) -> mqtt.Client:
@@ -286,7 +287,7 @@ def _node_client(broker: Broker, t: Table | None, node: str, client_id: str) -> 
     client.on_connect = lambda *args: connected.set()
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
-    assert connected.wait(5), "the rogue node could not connect"
+    assert connected.wait(limit(5)), "the rogue node could not connect"
     return client
 
 

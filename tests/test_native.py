@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from companion import native
+from tests.processes import limit
 
 ROOT = native.ROOT
 
@@ -53,7 +54,11 @@ def copy_package(target: Path, with_build: bool) -> Path:
 def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     # the working folder comes first on sys.path: its `companion` is the one imported
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=limit(600),
     )
 
 
@@ -63,7 +68,7 @@ def native_status(cwd: Path) -> subprocess.CompletedProcess[str]:
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=limit(60),
     )
 
 

@@ -14,6 +14,7 @@ from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.serial_link import SerialLink
 from tests.hardware_helpers import wait_for
+from tests.processes import limit
 
 
 def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:
@@ -55,4 +56,4 @@ def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:
         bridge.stop()
         sim.stdin.write("quit\n")
         sim.stdin.flush()
-        assert sim.wait(10) == 0
+        assert sim.wait(limit(10)) == 0

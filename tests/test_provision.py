@@ -27,6 +27,7 @@ from firmware_bridge.node_sim import SimNode
 from hardware.mosquitto import provision as prov
 from tests.firmware_host import FAKES, run_micropython
 from tests.hardware_helpers import connect_result, free_port, wait_for, wait_listening
+from tests.processes import limit
 
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
@@ -57,7 +58,7 @@ def start_from_drop_in(drop_in: Path, log: Path) -> subprocess.Popen[bytes]:
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.terminate()
-        process.wait(10)
+        process.wait(limit(10))
 
 
 def test_provisioned_as_documented_the_broker_starts_and_reads_its_secrets(open_dir: Path) -> None:

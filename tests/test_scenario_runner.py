@@ -11,6 +11,7 @@ import pytest
 
 from companion.scenario.match import mismatches, same
 from tests.conftest import PYTHON, ROOT, SCENARIOS
+from tests.processes import limit
 
 BASIC = SCENARIOS / "teleport" / "basic.json"
 
@@ -21,7 +22,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=limit(120),
     )
 
 

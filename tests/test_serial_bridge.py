@@ -16,6 +16,7 @@ from firmware_bridge.framing import frame
 from firmware_bridge.node_sim import PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
 from tests.hardware_helpers import wait_for
+from tests.processes import limit
 
 
 class Bench:
@@ -244,7 +245,7 @@ def test_a_node_that_stops_reading_never_blocks_the_caller(tmp_path: Path) -> No
             done.set()
 
         threading.Thread(target=flood, daemon=True).start()
-        assert done.wait(60), "set_led blocked on a node that does not read"
+        assert done.wait(limit(60)), "set_led blocked on a node that does not read"
         drops = link.drops.counts
         assert drops["write_timeout"] >= 1 and drops["node_not_reading"] >= 1
         ring = bridge.ring("room-a")

@@ -10,6 +10,7 @@ from companion.engine.game import commands as c
 from companion.engine.game.invariants import violations
 from companion.sim import SimReport, simulate
 from tests.conftest import PYTHON, ROOT
+from tests.processes import limit
 from tests.table import Table
 
 
@@ -52,7 +53,7 @@ def test_sim_cli_prints_its_report() -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=300,
+        timeout=limit(300),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("games 4: heroes won")
@@ -95,7 +96,7 @@ def test_sim_cli_selects_the_policy() -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=300,
+        timeout=limit(300),
     )
     assert done.returncode == 0, done.stderr
     assert "hero win rate by players (greedy policy): 2: " in done.stdout

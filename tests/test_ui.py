@@ -454,7 +454,7 @@ def _stop(process: subprocess.Popen[str]) -> None:
     assert process.stdin is not None
     process.stdin.write("quit\n")
     process.stdin.close()
-    process.wait(timeout=10)
+    process.wait(timeout=limit(10))
 
 
 def _online_rows(text: str) -> list[str]:

@@ -7,6 +7,7 @@ import json
 import subprocess
 
 from tests.conftest import PYTHON, ROOT
+from tests.processes import limit
 
 PROBE = """
 import json
@@ -29,7 +30,12 @@ print(json.dumps({"before": before, "freed": freed, "after": rss_kb(), "gave_bac
 
 def test_freed_heap_memory_goes_back_to_the_system() -> None:
     done = subprocess.run(
-        [PYTHON, "-c", PROBE], capture_output=True, text=True, cwd=ROOT, timeout=60, check=True
+        [PYTHON, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=limit(60),
+        check=True,
     )
     figures = json.loads(done.stdout)
     assert figures["gave_back"] is True

@@ -9,6 +9,7 @@ import time
 import wave
 from pathlib import Path
 
+from tests.processes import limit
 from ui.tts import Espeak, VoiceQueue
 
 
@@ -51,7 +52,7 @@ def test_a_new_game_interrupts_the_sentence_and_drops_the_rest() -> None:
     voice.say("the new game's first step", "de")
     assert voice.idle(10)
     assert [text for text, _ in sleeper.started] == ["an old step", "the new game's first step"]
-    assert sleeper.processes[0].wait(5) != 0  # stopped, not finished
+    assert sleeper.processes[0].wait(limit(5)) != 0  # stopped, not finished
 
 
 def test_espeak_speaks_two_sentences_one_after_the_other(tmp_path: Path) -> None:
