@@ -33,7 +33,8 @@ from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game.commands import SetBlood
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import decide, started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.sim import simulate

@@ -25,8 +25,32 @@ class InvalidSituation(CompanionError, ValueError):
         super().__init__(f"{path}: {message}" if path else message)
 
 
+class UnknownName(CompanionError, KeyError):
+    """A name the game does not know (a hero not playing, a Strigoi, a room)."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message again
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownEvent(CompanionError, TypeError):
+    """An event of a type the game cannot fold (a log written by a newer version?)."""
+
+
 class IllegalCommand(CompanionError, ValueError):
     """A request the rules refuse (unknown Strigoi, bad letter, ...)."""
+
+
+class InvalidOptions(CompanionError, ValueError):
+    """Game options that cannot be played (a stack that cannot be drawn physically...)."""
+
+
+class StoreError(CompanionError, RuntimeError):
+    """The store refuses an operation (unknown game, stale head, ...)."""
+
+
+class StoreCorrupt(StoreError):
+    """A game log that cannot be read back (a missing event, a damaged row); the message names
+    the game, table and row."""
 
 
 class ScenarioError(CompanionError, ValueError):

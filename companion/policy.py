@@ -20,7 +20,7 @@ from companion.engine.game.context import (
     played_card,
     situation,
 )
-from companion.engine.game.flow import attack_odds, fight_odds
+from companion.engine.game.queries import attack_odds, fight_odds
 from companion.engine.game.state import GameState
 from companion.engine.threat import threat_map
 

@@ -18,7 +18,9 @@ from companion.catalog import load_catalog
 from companion.engine.game import events as ev
 from companion.engine.game.commands import Command
 from companion.engine.game.context import GameOptions, GameRules
-from companion.engine.game.flow import decide_in_place, started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide_in_place
+from companion.engine.game.fold import apply
 from companion.engine.game.invariants import violations
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
@@ -113,7 +115,7 @@ def play_one(
             record.append(command)
         if check:
             for event in events:
-                ev.apply(shadow, event)
+                apply(shadow, event)
                 for problem in violations(rules, shadow):
                     report.problems.append(f"seed {seed}, event {shadow.event_count}: {problem}")
             if shadow != state:

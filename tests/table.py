@@ -7,8 +7,8 @@ from companion.catalog import load_catalog
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, GameRules
-from companion.engine.game.flow import protection_sources
 from companion.engine.game.game import Game
+from companion.engine.game.queries import protection_sources
 from companion.engine.game.state import Cell
 
 FORTRESS = load_board_file()

@@ -22,7 +22,8 @@ from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import decide, started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState

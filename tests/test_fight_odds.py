@@ -12,9 +12,12 @@ from companion.catalog import load_catalog
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import clone, decide, fight_odds
+from companion.engine.game.emitter import clone
+from companion.engine.game.flow import decide
 from companion.engine.game.game import Game
+from companion.engine.game.queries import fight_odds
 from companion.engine.game.state import GameState
+from companion.engine.game.tasks import ProtectTask
 from companion.errors import IllegalCommand
 
 RULES = GameRules(load_board_file(), load_catalog())
@@ -40,7 +43,7 @@ def test_fight_odds_predict_the_outcome() -> None:
             strength, monster = fight_odds(RULES, state, fight)
             events, _after = decide(RULES, state, fight)
             monster_wound = any(  # R-ENC-2: a lost fight queues the monster's wound
-                t.kind == "protect" and t.reason == state.tasks[0].token
+                isinstance(t, ProtectTask) and t.cause == state.tasks[0].token  # type: ignore[union-attr]
                 for event in events
                 if isinstance(event, e.TasksQueued)
                 for t in event.tasks

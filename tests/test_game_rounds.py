@@ -109,7 +109,7 @@ def test_refusals_quote_the_command_and_change_nothing() -> None:
     with pytest.raises(IllegalCommand) as caught:
         t.do(c.Stay(hero="roel"))  # out of phase: the game waits for the cards
     assert '{"do":"stay","hero":"roel"}' in str(caught.value)
-    assert "every player to choose a card" in str(caught.value)
+    assert "the game waits for choose (every player)" in str(caught.value)
     assert t.state is before and len(t.game.events) == events
     t.choose(roel="prayer-in-the-dark", matthew="son-of-the-wolf")
     with pytest.raises(IllegalCommand, match="it is matthew's decision"):

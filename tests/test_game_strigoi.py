@@ -194,10 +194,11 @@ def test_wounding_the_supreme_collapses_a_platform() -> None:  # R-COL-1, R-COL-
     assert t.state.hero("charles").chosen == "charles/demons-best-friend"
     if supreme_room == target:
         pytest.skip("the Supreme stands on the collapsing platform")
-    from companion.engine.game.flow import Emitter, _collapse
+    from companion.engine.game.effects import collapse_under
+    from companion.engine.game.emitter import Emitter
 
     em = Emitter(t.state)
-    _collapse(t.rules, em, "charles")
+    collapse_under(t.rules, em, "charles")
     assert target in t.state.collapsed
     escapes = [x for x in t.state.tasks if x.kind == "escape"]
     assert [x.hero for x in escapes] == ["matthew"]
@@ -217,11 +218,8 @@ def test_heroes_win_when_the_supreme_falls() -> None:  # R-BLD-4
     assert s.strigoi_wounds["supreme"] == 3 and s.phase != "over"
     s.strigoi_wounds["supreme"] = 3
     s.destroyed.append("supreme")  # what a fourth wound does (existence 4)
-    from companion.engine.game.flow import Emitter, _check_victory
-
-    em = Emitter(s)
-    _check_victory(t.rules, em)
-    assert s.phase == "over" and s.winner == "heroes"
+    t.do(c.SetBlood(altar=s.altar, inferno=s.inferno))  # any command checks for a winner
+    assert t.state.phase == "over" and t.state.winner == "heroes"
 
 
 def test_strigoi_win_when_the_inferno_fills() -> None:  # R-BLD-3
@@ -240,7 +238,7 @@ def test_strigoi_win_when_the_inferno_fills() -> None:  # R-BLD-3
 
 
 def test_leap_off_a_collapsing_platform_or_fall() -> None:  # R-COL-2, R-ABL Leap
-    from companion.engine.game.state import Task
+    from companion.engine.game.tasks import EscapeTask
 
     t = Table([("matthew", "L1"), ("roel", "L2")])
     t.choose(matthew="nightside-of-siberia", roel="prayer-in-the-dark")  # Nightside has Leap
@@ -251,8 +249,8 @@ def test_leap_off_a_collapsing_platform_or_fall() -> None:  # R-COL-2, R-ABL Lea
     t.do(c.SetBlood(altar=2, inferno=0))
     t.state.collapsed.append(target)  # arrange: the platform has just collapsed
     t.state.tasks[:0] = [
-        Task(kind="escape", hero="matthew", room=target),
-        Task(kind="escape", hero="roel", room=target),
+        EscapeTask(hero="matthew", room=target),
+        EscapeTask(hero="roel", room=target),
     ]
     options = [x for x in t.game.legal_commands() if isinstance(x, c.Leap)]
     assert options and all(t.rules.fortress.room_at(tuple(x.to)) == target for x in options)

@@ -6,6 +6,9 @@ import typing
 
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
+from companion.engine.game.fold import FOLDS, apply
+from companion.engine.game.tasks import TASK_TYPES, AnyTask, Task
+from companion.errors import UnknownEvent
 
 
 def test_every_event_kind_is_decodable() -> None:
@@ -18,7 +21,7 @@ def test_every_command_kind_is_decodable() -> None:
 
 
 def test_every_event_kind_has_a_fold() -> None:
-    assert set(typing.get_args(e.AnyEvent)) <= set(e._APPLY)
+    assert set(typing.get_args(e.AnyEvent)) <= set(FOLDS)
 
 
 def test_an_unknown_event_is_refused_and_leaves_the_state_alone() -> None:
@@ -29,9 +32,17 @@ def test_an_unknown_event_is_refused_and_leaves_the_state_alone() -> None:
 
     state = GameState(seed=1, players=2, heroes=[], rotations={})
     try:
-        e.apply(state, Stray())
-    except TypeError as error:
-        assert "unknown event" in str(error)
+        apply(state, Stray())
+    except UnknownEvent as error:
+        assert "no fold for" in str(error)
     else:  # pragma: no cover - the assertion below reports it
         raise AssertionError("an unknown event was folded")
     assert state.event_count == 0
+
+
+def test_every_task_variant_is_decodable_and_named_by_its_kind() -> None:
+    variants = set(typing.get_args(AnyTask))
+    assert variants == set(Task.__subclasses__())
+    assert {t.kind for t in variants} == set(TASK_TYPES) and len(TASK_TYPES) == len(variants)
+    for kind, variant in TASK_TYPES.items():  # the log's tag is the kind's value
+        assert variant.__struct_config__.tag == kind.value

@@ -12,7 +12,7 @@ import pytest
 
 from companion.engine.explain import reason
 from companion.engine.game import commands as c
-from companion.engine.game.state import Task
+from companion.engine.game.tasks import EncounterTask, FightTask, StealthChoiceTask
 from tests.table import Table
 from ui import i18n
 from ui.checks import INTERNAL_ID
@@ -130,9 +130,9 @@ def test_spaces_are_named_by_ladder_room_stairs_or_centre(language: str) -> None
 def test_tasks_and_ladder_sites_name_their_tokens_and_rooms(language: str) -> None:
     catalog = Table().rules.catalog
     for task in (
-        Task(kind="fight", hero="roel", token="grey-03"),
-        Task(kind="stealth_choice", hero="roel", token="red-02"),
-        Task(kind="encounter", hero="roel", stack="grey"),
+        FightTask(hero="roel", stack="grey", token="grey-03"),
+        StealthChoiceTask(hero="roel", stack="red", token="red-02"),
+        EncounterTask(hero="roel", stack="grey"),
     ):
         text = waiting_label(task, catalog)
         assert INTERNAL_ID.search(text) is None and "grey" not in text.split()[-1:], text

@@ -23,7 +23,8 @@ from companion.sim import HEROES, ladders_for
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game.context import GameOptions, GameRules
-from companion.engine.game.flow import decide_in_place, started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide_in_place
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 

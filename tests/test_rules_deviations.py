@@ -12,10 +12,12 @@ import pytest
 
 from companion.catalog import load_catalog
 from companion.engine.game import commands as c
+from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions, GameRules, board_state
 from companion.engine.game.game import Game
 from companion.engine.game.invariants import violations
 from companion.engine.game.state import Cell
+from companion.engine.game.tasks import ProtectTask
 from companion.engine.hexgrid import add, rotate, sub
 from companion.errors import IllegalCommand
 from tests.table import CATALOG, FORTRESS, PHYSICAL, Table
@@ -23,6 +25,11 @@ from tests.test_game_strigoi import master_in_south_east, round_two
 
 BOARD = FORTRESS.initial_state()
 SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def icon_wound(task: object) -> bool:
+    """A wound the hero's own weapon deals (R-WND-3), unprotectable."""
+    return isinstance(task, ProtectTask) and task.cause == "wound_icon"
 
 
 def room_space(t: Table, room: str, platform: bool, avoid: tuple[Cell, ...] = ()) -> Cell:
@@ -321,7 +328,7 @@ def test_a_reward_card_can_carry_a_wound_icon_that_wounds_in_a_fight(tmp_path: P
     t.do(c.EnterDraw(hero="roel", token="red-05"))
     events = t.do(c.Fight(hero="roel", rewards=[c.RewardPlay(item="sword", mode="normal")]))
     assert t.state.stacks["red"].discard == ["red-05"]  # won (strength 3 + 2 against 2) ...
-    own = [x for x in events if type(x).__name__ == "TasksQueued" and x.tasks[0].reason == "own"]
+    own = [x for x in events if isinstance(x, e.TasksQueued) and icon_wound(x.tasks[0])]
     assert own and not own[0].tasks[0].protectable  # ... and wounded by the sword's icon
     assert len(t.state.hero("roel").wounds) == 1
 
@@ -346,7 +353,7 @@ def test_the_wound_icon_applies_to_a_counterattack() -> None:  # R-WND-3 Decisio
     assert t.task() == "counterattack"
     before = len(t.state.hero("roel").wounds)
     events = t.do(c.AttackStrigoi(hero="roel", strigoi="master", mode="melee"))
-    own = [x for x in events if type(x).__name__ == "TasksQueued" and x.tasks[0].reason == "own"]
+    own = [x for x in events if isinstance(x, e.TasksQueued) and icon_wound(x.tasks[0])]
     assert own, "the card's wound icon wounds the counterattacking hero"
     assert len(t.state.hero("roel").wounds) == before + 1 or t.state.hero("roel").defeated
 

@@ -38,9 +38,9 @@ def test_durability_settings_and_schema(log: GameLog) -> None:
         log.db.table_names()
     )
     applied = [r["name"] for r in log.db.query("select name from _sqlite_migrations")]
-    assert applied == ["m001_game_log", "m002_bindings_and_settings"]
+    assert applied == ["m001_game_log", "m002_bindings_and_settings", "m003_typed_tasks"]
     GameLog(log.path).close()  # reopening applies nothing twice
-    assert len(list(log.db.query("select name from _sqlite_migrations"))) == 2
+    assert len(list(log.db.query("select name from _sqlite_migrations"))) == 3
 
 
 def test_each_command_is_one_transaction_and_resume_matches_replay(log: GameLog) -> None:

@@ -92,13 +92,13 @@ def test_a_refused_step_stops_the_transcript_and_says_why(tmp_path: Path) -> Non
     outcome = replay_file(path)
     assert [p.line("f") for p in outcome.problems] == [
         'ERROR f: step 1: refused: {"do":"stay","hero":"roel"} refused: the game waits '
-        "for every player to choose a card"
+        "for choose (every player)"
     ]
 
 
 def test_a_step_marked_refused_passes_when_the_engine_refuses_it(tmp_path: Path) -> None:
     steps = [
-        {"hero": "Roel", "stay": True, "refused": "waits for every player"},
+        {"hero": "Roel", "stay": True, "refused": "waits for choose"},
         {"hero": "Roel", "choose": "Son of the Wolf", "expect": {"round": 1}},
         {"hero": "Roel", "choose": "Nightside of Siberia", "refused": True},
     ]

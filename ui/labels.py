@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
 from companion.app.tracking import Action, Step
+from companion.app.wording import TASK_TEXTS, describe
 from companion.engine.components import Catalog
 from companion.engine.explain import ROOM_FACTS, Fact, Reason, hero_name, strigoi_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
-from companion.engine.game.flow import describe
-from companion.engine.game.state import Task
+from companion.engine.game.kinds import TaskKind
+from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 from ui.i18n import N_, tr
 
@@ -351,25 +352,25 @@ def render(reason: Reason) -> str:
     return reason.text(tr, table_name)
 
 
-TASK_TEXTS = {
-    "stealth_choice": N_("{hero} to fight or leave the {token}"),
-    "fight": N_("{hero} to fight the {token}"),
-    "encounter": N_("{hero} to draw a {stack} encounter token"),
-    "reward_draw": N_("{hero} to enter the drawn {stack} (physical)"),
+#: with the catalog, tokens are named as printed ("the red monster, strength 3")
+NAMED_TASK_TEXTS = {
+    **TASK_TEXTS,
+    TaskKind.STEALTH_CHOICE: N_("{hero} to fight or leave the {token}"),
+    TaskKind.FIGHT: N_("{hero} to fight the {token}"),
 }
 
 
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
     """What the game waits for, tokens and stacks by their names."""
-    if task is None:
-        return tr("nothing (game over)")
-    if task.kind in TASK_TEXTS and catalog is not None:
-        return tr(TASK_TEXTS[task.kind]).format(
-            hero=hero_name(task.hero or ""),
-            token=token_name(catalog, task.token),
-            stack=tr(STACK_NAMES.get(task.stack or "", task.stack or "")),
-        )
-    return describe(task, tr)
+    if catalog is None:
+        return describe(task, tr)
+    return describe(
+        task,
+        tr,
+        token=lambda token: token_name(catalog, token),
+        stack=lambda stack: tr(STACK_NAMES.get(stack, stack)),
+        templates=NAMED_TASK_TEXTS,
+    )
 
 
 # ----- the table: rooms, directions, figures, what to do, what differs --------------------------

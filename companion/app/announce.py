@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 from companion.engine.explain import Namer, Reason, reason
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import clone, strigoi_step_now
+from companion.engine.game.emitter import clone
+from companion.engine.game.fold import apply
+from companion.engine.game.queries import strigoi_step_now
 from companion.engine.game.state import GameState
+from companion.engine.game.tasks import StrigoiResolveTask
 from companion.engine.hexgrid import opposite
 from firmware_bridge.board import room_node
 from firmware_bridge.bridge import Bridge
@@ -114,15 +117,15 @@ def strigoi_announcement(
         return None
     state = clone(before)
     for event in events[:at]:
-        e.apply(state, event)
+        apply(state, event)
     task = state.tasks[0] if state.tasks else None
-    if task is None or task.kind != "strigoi_resolve" or task.strigoi is None:
+    if not isinstance(task, StrigoiResolveTask):
         return None
     drawn = next((x for x in events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"), None)
-    step = strigoi_step_now(rules, state, task.strigoi, task.wounds)  # as the engine resolved it
+    step = strigoi_step_now(rules, state, task.strigoi, task.bonus)  # as the engine resolved it
     if step is None:
         return None
-    token_strigoi, bonus = task.strigoi, task.wounds
+    token_strigoi, bonus = task.strigoi, task.bonus
     reasons = step.why
     headline = headline_of(reasons)
     colour = STRIGOI_COLOUR.get(token_strigoi, "#c00000")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from companion.engine.components import Catalog
 from companion.engine.game import commands as c
-from companion.engine.game.flow import source_item
+from companion.engine.game.queries import source_item
 from companion.engine.game.state import GameState
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from companion.app.wording import describe
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
@@ -82,6 +83,10 @@ class GameSession(GameView):
         """The last unfinished game, as it was after its last acknowledged command."""
         game_id = log.last_unfinished()
         return None if game_id is None else cls(log, game_id)
+
+    def waiting_text(self) -> str:
+        """What the game waits for, in English (logs, scripts); the screens translate."""
+        return describe(self.waiting_for)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Observers get the events of each accepted command; returns the unsubscribe call."""

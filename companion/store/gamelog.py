@@ -21,9 +21,11 @@ from sqlite_utils import Database
 
 from companion.engine.game import events as e
 from companion.engine.game.commands import AnyCommand, Command
-from companion.engine.game.flow import started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.fold import apply
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError
+from companion.errors import StoreCorrupt, StoreError
+from companion.store.legacy import upgrade_event
 from companion.store.schema import migrations
 
 SNAPSHOT_EVERY = 50
@@ -31,14 +33,6 @@ _EVENT = msgspec.json.Decoder(e.AnyEvent)
 _COMMAND = msgspec.json.Decoder(AnyCommand)
 _STATE = msgspec.msgpack.Decoder(GameState)
 _PACK = msgspec.msgpack.Encoder()
-
-
-class StoreError(CompanionError, RuntimeError):
-    """The store refuses an operation (unknown game, stale head, ...)."""
-
-
-class StoreCorrupt(StoreError):
-    """A stored row cannot be read back; the message names game, table and row."""
 
 
 def _now() -> str:
@@ -324,7 +318,7 @@ class GameLog:
                     f"game {game_id}: snapshots row {row['event_seq']}: {exc}"
                 ) from None
         for event in self._decode_events(game_id, after, last):
-            e.apply(state, event)
+            apply(state, event)
         return state
 
     def replay_from_scratch(self, game_id: str) -> GameState:
@@ -334,7 +328,7 @@ class GameLog:
         assert isinstance(first, e.GameStarted)
         state = started_state(first)
         for event in events[1:]:
-            e.apply(state, event)
+            apply(state, event)
         return state
 
     # ----- undo / redo -----------------------------------------------------------------------
@@ -385,8 +379,15 @@ class GameLog:
             header = json.loads(next(rows))
             if header.get("format") != "armata-game/1":
                 raise StoreError("not an armata-game/1 export (line 1)")
-            started = msgspec.json.decode(next(rows), type=dict[str, e.GameStarted])["event"]
-        except (StopIteration, json.JSONDecodeError, msgspec.DecodeError, KeyError) as exc:
+            first = json.loads(next(rows))
+            started = msgspec.convert(upgrade_event(first["event"]), e.GameStarted)
+        except (
+            StopIteration,
+            json.JSONDecodeError,
+            msgspec.ValidationError,
+            KeyError,
+            TypeError,
+        ) as exc:
             raise StoreError(f"unreadable game export header: {exc}") from None
         seats = [(str(hero), str(ladder)) for hero, ladder in header["seats"]]
         game_id = self.create_game(
@@ -396,11 +397,13 @@ class GameLog:
         head = 0
         for n, line in enumerate(rows, 3):
             try:
-                record = msgspec.json.decode(line, type=_ExportedCommand)
-            except msgspec.DecodeError as exc:
+                data = json.loads(line)
+                data["events"] = [upgrade_event(x) for x in data["events"]]
+                record = msgspec.convert(data, _ExportedCommand)
+            except (json.JSONDecodeError, msgspec.ValidationError, KeyError, TypeError) as exc:
                 raise StoreError(f"game export line {n}: {exc}") from None
             for event in record.events:
-                e.apply(state, event)
+                apply(state, event)
             head = self.append(game_id, head, record.command, list(record.events), state)
         return game_id
 

@@ -59,3 +59,32 @@ def m002_bindings_and_settings(db: Database) -> None:
         not_null={"uid", "kind", "target"},
     )
     db["settings"].create({"key": str, "value": str}, pk="key")  # type: ignore[union-attr]
+
+
+@migrations()
+def m003_typed_tasks(db: Database) -> None:
+    """Tasks became typed variants: rewrite the tasks in stored events and snapshots."""
+    import json
+
+    import msgspec
+
+    from companion.store.legacy import upgrade_event, upgrade_state
+
+    kinds = ("game_started", "tasks_queued", "task_done")
+    rows = list(
+        db.query(
+            "select game_id, seq, payload from events where kind in (?, ?, ?)", list(kinds)
+        )
+    )
+    for row in rows:
+        payload = json.dumps(upgrade_event(json.loads(row["payload"])), separators=(",", ":"))
+        db.execute(
+            "update events set payload = ? where game_id = ? and seq = ?",
+            [payload, row["game_id"], row["seq"]],
+        )
+    for row in list(db.query("select game_id, event_seq, state from snapshots")):
+        state = upgrade_state(msgspec.msgpack.decode(row["state"]))
+        db.execute(
+            "update snapshots set state = ? where game_id = ? and event_seq = ?",
+            [msgspec.msgpack.encode(state), row["game_id"], row["event_seq"]],
+        )

@@ -10,11 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
+from companion.app.wording import describe
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import describe
-from companion.engine.game.state import GameState, Task
+from companion.engine.game.state import GameState
+from companion.engine.game.tasks import Task
 from companion.errors import TranscriptError
 from companion.transcript.names import OFF_BOARD, Names, key
 
@@ -28,11 +27,7 @@ KEYS = (
 
 def waiting(names: Names, task: Task | None) -> str:
     """What the game waits for, as the engine says it, tokens by their printed names."""
-    if task is None:
-        return "nothing (game over)"
-    if task.token is not None:
-        task = msgspec.structs.replace(task, token=names.token(task.token))
-    return describe(task)
+    return describe(task, token=names.token)
 
 
 def snapshot(rules: GameRules, names: Names, state: GameState) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from companion.app.announce import announcements, headline_of
 from companion.engine.game import commands as c
-from companion.engine.game.flow import clone
+from companion.engine.game.emitter import clone
 from companion.engine.game.game import Game
 from companion.errors import CompanionError, IllegalCommand, TranscriptError
 from companion.jsonfiles import json_files

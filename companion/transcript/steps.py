@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import DISCARDABLE, ability_sources
+from companion.engine.game.queries import DISCARDABLE, ability_sources
 from companion.engine.game.state import GameState, HeroState
 from companion.errors import TranscriptError
 from companion.transcript.names import PLAYED_CARD, Names, key
@@ -174,7 +174,7 @@ def _draw(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Comman
     if task.kind in ("strigoi", "wound_draw"):
         stack = "strigoi" if task.kind == "strigoi" else "wound"
     else:
-        stack = task.stack or "red"
+        stack = getattr(task, "stack", None) or "red"
     token = r.token(step, state, stack, step["draw"])
     return c.EnterDraw(hero=h.hero, token=token, stealth=stealth)
 

@@ -24,8 +24,9 @@ from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
-from companion.engine.game.flow import fight_odds
-from companion.engine.game.state import GameState, HeroState, Task
+from companion.engine.game.queries import fight_odds
+from companion.engine.game.state import GameState, HeroState
+from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level, threat_map

@@ -3,31 +3,14 @@ opened at the rule an explanation cites or at the section of what the game waits
 
 from __future__ import annotations
 
+from companion.engine.game.registry import REGISTRY
 from companion.rules_text import rules_reference, section_of
 from ui.i18n import current_language, tr
 from ui.screens.page import PageScreen
 
-#: Which section the Rules button opens for each kind of task the game waits for.
-TASK_SECTIONS = {
-    "choose": "R-RND",
-    "move": "R-MOV",
-    "encounter": "R-ENC",
-    "fight": "R-ENC",
-    "stealth_choice": "R-ENC",
-    "monk": "R-ENC",
-    "strigoi": "R-TEL",
-    "protect": "R-WND",
-    "wounds": "R-WND",
-    "fight_choice": "R-HIT",
-    "counterattack": "R-HIT",
-    "escape": "R-COL",
-    "relocate": "R-LOS",
-    "marker": "R-ENC",
-    "shock": "R-WND",
-    "reward_draw": "R-REW",
-    "wound_draw": "R-WND",
-    "abilities": "R-ABL",
-}
+#: Which section the Rules button opens for each kind of task the game waits for: the section
+#: of the rules its module applies, from the engine's registry (never a copy that can drift)
+TASK_SECTIONS = {kind: rule.section for kind, rule in REGISTRY.items()}
 
 
 class RulesScreen(PageScreen):

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 
 from companion.engine.components import ActionCard, AdvancedCard, Catalog
 from companion.engine.fortress import BoardState, Fortress
-from companion.engine.game.state import STACKS, GameState, HeroState
+from companion.engine.game.kinds import STACKS
+from companion.engine.game.state import GameState, HeroState
 from companion.engine.options import Options
 from companion.engine.situation import HeroFigure, Situation
+from companion.errors import InvalidOptions
 
 #: R-BLD-2 / R-BLD-3 by player count.
 ALTAR_NEEDED = {2: 2, 3: 3, 4: 3, 5: 4}
@@ -29,7 +31,7 @@ class GameOptions:
     def __post_init__(self) -> None:
         unknown = set(self.physical) - set(PHYSICAL_STACKS)
         if unknown:
-            raise ValueError(
+            raise InvalidOptions(
                 f"stacks {sorted(unknown)} cannot be drawn physically yet "
                 f"(possible: {', '.join(PHYSICAL_STACKS)}; known: {', '.join(STACKS)})"
             )

@@ -5,20 +5,25 @@ from __future__ import annotations
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.flow import advance, decide_in_place, describe, started_state
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide_in_place
+from companion.engine.game.fold import apply
+from companion.engine.game.kinds import Phase
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
-from companion.engine.game.state import GameState, Task
+from companion.engine.game.state import GameState
+from companion.engine.game.tasks import AnyTask
+from companion.errors import StoreCorrupt
 
 
 def replay(events: list[e.Event]) -> GameState:
     """The state after `events` (the first must be GameStarted): state = fold of events."""
-    first = events[0]
+    first = events[0] if events else None
     if not isinstance(first, e.GameStarted):
-        raise ValueError("a game log starts with GameStarted")
+        raise StoreCorrupt("a game log starts with GameStarted")
     state = started_state(first)
     for event in events[1:]:
-        e.apply(state, event)
+        apply(state, event)
     return state
 
 
@@ -32,12 +37,8 @@ class GameView:
         return legal_commands(self.rules, self.state)
 
     @property
-    def waiting_for(self) -> Task | None:
+    def waiting_for(self) -> AnyTask | None:
         return self.state.tasks[0] if self.state.tasks else None
-
-    def waiting_text(self) -> str:
-        task = self.waiting_for
-        return "nothing (game over)" if task is None else describe(task)
 
 
 class Game(GameView):
@@ -58,7 +59,7 @@ class Game(GameView):
 
     @property
     def over(self) -> bool:
-        return self.state.phase == "over"
+        return self.state.phase == Phase.OVER
 
 
-__all__ = ["Game", "GameView", "advance", "replay"]
+__all__ = ["Game", "GameView", "replay"]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.state import GameState, HeroState, Stack, Task
+from companion.engine.game.seeded import setup_generator
+from companion.engine.game.state import GameState, HeroState, Stack
+from companion.engine.game.tasks import ChooseTask
 from companion.engine.situation import HEROES
 from companion.errors import IllegalCommand
 
@@ -16,7 +16,7 @@ def _stacks(rules: GameRules, seed: int) -> dict[str, Stack]:
     stacks = {}
     for name, ids in pools.items():
         order = sorted(ids)
-        random.Random(f"{seed}:setup:{name}").shuffle(order)
+        setup_generator(seed, name).shuffle(order)
         stacks[name] = Stack(draw=order, physical=name in rules.options.physical)
     return stacks
 
@@ -67,6 +67,9 @@ def new_game(rules: GameRules, seed: int, seats: list[tuple[str, str]]) -> e.Gam
         ladders=sorted(ladders),
         stacks=_stacks(rules, seed),
         advanced_left=[c.id for c in rules.catalog.advanced_cards],
-        tasks=[Task(kind="choose")],
+        tasks=[ChooseTask()],
     )
     return e.GameStarted(state=state)
+
+
+__all__ = ["check_ladder", "new_game"]

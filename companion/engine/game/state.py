@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-Cell = tuple[int, int]
-STACKS = ("red", "grey", "strigoi", "wound", "reward_token", "reward_card")
+from companion.engine.game.kinds import STACKS, Phase, Winner
+from companion.engine.game.tasks import AnyTask, Cell
+from companion.errors import UnknownName
 
 
 class Stack(msgspec.Struct):
@@ -34,22 +35,6 @@ class HeroState(msgspec.Struct):
     defeated: int = 0
 
 
-class Task(msgspec.Struct):
-    """One thing the game waits for or must do next (head of `GameState.tasks`)."""
-
-    kind: str
-    hero: str | None = None
-    strigoi: str | None = None
-    stack: str | None = None
-    token: str | None = None
-    wounds: int = 0
-    protectable: bool = True
-    attacker: str | None = None  # the Strigoi behind a wound, for R-ADV and counterattacks
-    cells: list[Cell] = []
-    room: str | None = None  # the collapsing room, for an escape (R-COL-2)
-    reason: str | None = None
-
-
 class GameState(msgspec.Struct):
     seed: int
     players: int
@@ -70,13 +55,13 @@ class GameState(msgspec.Struct):
     advanced_left: list[str] = []
     removed: list[str] = []  # components out of the game (wild-used reward cards, R-REW-1)
     round: int = 1
-    phase: str = "initiative"  # initiative | turns | curse | over
+    phase: Phase = Phase.INITIATIVE
     turn_order: list[str] = []
     active: int = 0
     fought: bool = False  # the active hero had their one fight this turn (R-ENC-5, R-HIT-4)
-    tasks: list[Task] = []
+    tasks: list[AnyTask] = []
     draws: int = 0  # random draws made so far: the next comes from Random(f"{seed}:{draws}")
-    winner: str | None = None
+    winner: Winner | None = None
     firsts: list[str] = []  # R-ADV events already happened ("red", "grey", "wounded", ...)
     event_count: int = 0
 
@@ -84,8 +69,11 @@ class GameState(msgspec.Struct):
         for h in self.heroes:
             if h.hero == name:
                 return h
-        raise KeyError(name)
+        raise UnknownName(f"{name!r} is not playing")
 
     @property
     def active_hero(self) -> str | None:
-        return self.turn_order[self.active] if self.phase == "turns" else None
+        return self.turn_order[self.active] if self.phase == Phase.TURNS else None
+
+
+__all__ = ["STACKS", "Cell", "GameState", "HeroState", "Stack"]
