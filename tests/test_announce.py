@@ -8,6 +8,7 @@ import random
 import threading
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.app.announce import (
@@ -164,6 +165,7 @@ def test_the_words_follow_the_players_language_the_event_stays_english() -> None
     assert made.facts["target_cell"] is not None and made.facts["token"]
 
 
+@pytest.mark.rule("R-TEL-1")
 def test_the_supreme_strigoi_is_announced_though_no_token_is_drawn() -> None:  # R-TEL-1
     from companion.engine.game import commands as c
     from tests.test_rules_deviations import supreme_table

@@ -80,7 +80,7 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
     assert 20 < memory < 2000, out
 
 
-def test_firmware_benchmark_prints_numbers_in_a_sane_range() -> None:
+def test_firmware_benchmark_prints_numbers_in_a_sane_range(micropython_binary: str) -> None:
     import re
 
     out = quick_run("benchmarks/firmware.py", 300)

@@ -14,6 +14,7 @@ from tests.conftest import ROOT
 DATA = json.loads((ROOT / "companion" / "data" / "catalog.json").read_text())
 
 
+@pytest.mark.rule("R-CMP-3", "R-CMP-6", "R-CMP-4")
 def test_counts_follow_the_component_list() -> None:  # R-CMP-3 .. R-CMP-6
     catalog = load_catalog()
     assert len(catalog.action_cards) == 30
@@ -32,6 +33,7 @@ def test_counts_follow_the_component_list() -> None:  # R-CMP-3 .. R-CMP-6
     assert len(shared) == 4  # four shared titles, two personal ones
 
 
+@pytest.mark.rule("R-CMP-4", "R-CMP-6", "R-CMP-5")
 def test_values_the_rulebook_prints_in_text() -> None:
     catalog = load_catalog()
     moon = catalog.card("roel/when-the-moon-shines-red")

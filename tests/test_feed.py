@@ -38,6 +38,7 @@ def test_the_public_state_hides_what_decides_future_draws(session: GameSession) 
     assert "seed" not in json.dumps(public_event_data(session.log.events(session.game_id)[0]))
 
 
+@pytest.mark.rule("R-RND-1")
 def test_a_chosen_card_stays_secret_until_all_are_revealed(session: GameSession) -> None:  # R-RND-1
     session.execute(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))
     hidden = public_state_data(session.state)

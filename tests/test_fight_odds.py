@@ -36,6 +36,7 @@ def _fights(seed: int) -> list[tuple[GameState, c.Fight]]:
     return found
 
 
+@pytest.mark.rule("R-ENC-2")
 def test_fight_odds_predict_the_outcome() -> None:
     checked = {"won": 0, "lost": 0}
     for seed in range(12):

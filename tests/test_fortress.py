@@ -16,6 +16,7 @@ def board_of(scenario: str) -> dict:
     return json.loads((SCENARIOS / scenario).read_text())["board"]
 
 
+@pytest.mark.rule("R-CMP-1", "R-CMP-2", "R-SET-1")
 def test_default_fortress_shape(fortress: Fortress) -> None:  # R-CMP-1, R-CMP-2, R-SET-1
     assert fortress.room_radius == 3 and fortress.platform_radius == 1
     assert len(fortress.rooms) == 7 and len(fortress.platforms) == 6

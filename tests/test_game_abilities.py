@@ -9,6 +9,7 @@ from companion.errors import IllegalCommand
 from tests.table import Table, kinds
 
 
+@pytest.mark.rule("R-ABL Mechanics")
 def test_mechanics_turns_a_platform_once_per_round() -> None:  # R-ABL Mechanics
     t = Table([("matthew", "L1"), ("roel", "L2")])
     t.choose(matthew="armata-strigoi", roel="nightside-of-siberia")  # 7 vs 8: Matthew first
@@ -19,6 +20,7 @@ def test_mechanics_turns_a_platform_once_per_round() -> None:  # R-ABL Mechanics
         t.do(c.UseMechanics(hero="matthew", room="E", rotation=before))
 
 
+@pytest.mark.rule("R-ABL Heal")
 def test_heal_removes_a_wound_from_every_hero_in_the_room() -> None:  # R-ABL Heal
     t = Table([("falk_maria", "L1"), ("roel", "L2")])
     t.choose(falk_maria="amen-and-attack", roel="nightside-of-siberia")
@@ -33,6 +35,7 @@ def test_heal_removes_a_wound_from_every_hero_in_the_room() -> None:  # R-ABL He
     assert len(t.state.hero("falk_maria").wounds) == 0 and len(t.state.hero("roel").wounds) == 1
 
 
+@pytest.mark.rule("R-MOV-4", "R-ABL Stealth")
 def test_stealth_passes_a_strigoi() -> None:  # R-MOV-4, R-ABL Stealth
     t = Table([("roel", "L1"), ("matthew", "L2")])
     from tests.test_game_strigoi import round_two
@@ -63,6 +66,7 @@ def _with_reward_card(t: Table, hero: str) -> str:
     return cards[0]
 
 
+@pytest.mark.rule("R-REW-1")
 def test_reward_cards_normal_or_wild() -> None:  # R-REW-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -85,6 +89,7 @@ def test_reward_cards_normal_or_wild() -> None:  # R-REW-1
         assert card in t.state.removed
 
 
+@pytest.mark.rule("R-REW-1")
 def test_wild_only_cards_cannot_be_used_normally() -> None:  # R-REW-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -99,6 +104,7 @@ def test_wild_only_cards_cannot_be_used_normally() -> None:  # R-REW-1
     assert wild_only[0] in t.state.removed
 
 
+@pytest.mark.rule("R-REW-1")
 def test_the_reward_deck_is_never_refilled() -> None:  # R-REW-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -111,6 +117,7 @@ def test_the_reward_deck_is_never_refilled() -> None:  # R-REW-1
     assert "reward_taken" not in kinds(events) and "stack_reshuffled" not in kinds(events)
 
 
+@pytest.mark.rule("R-REW-2")
 def test_reward_tokens_are_reshuffled_when_empty() -> None:  # R-REW-2
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -123,6 +130,7 @@ def test_reward_tokens_are_reshuffled_when_empty() -> None:  # R-REW-2
     assert "stack_reshuffled" in kinds(events) and len(t.state.hero("roel").reward_tokens) == 1
 
 
+@pytest.mark.rule("R-REW-2")
 def test_a_reward_token_adds_strength_and_is_discarded() -> None:  # R-REW-2
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -135,6 +143,7 @@ def test_a_reward_token_adds_strength_and_is_discarded() -> None:  # R-REW-2
     assert "token-might-1" in t.state.stacks["reward_token"].discard
 
 
+@pytest.mark.rule("R-ADV-1")
 def test_never_two_identical_advanced_cards() -> None:  # R-ADV-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -152,6 +161,7 @@ def test_never_two_identical_advanced_cards() -> None:  # R-ADV-1
     assert sum(1 for x in roel.advanced if x.startswith("fire-and-forgive")) == 1
 
 
+@pytest.mark.rule("R-ADV-2")
 def test_nighttime_rebel_goes_to_the_one_with_fewest_reward_cards() -> None:  # R-ADV-2
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -167,6 +177,7 @@ def test_nighttime_rebel_goes_to_the_one_with_fewest_reward_cards() -> None:  # 
     assert "nighttime-rebel" in t.state.hero("matthew").hand
 
 
+@pytest.mark.rule("R-ADV-1")
 def test_advanced_cards_join_the_hand_at_the_end_of_the_turn() -> None:  # R-ADV-1
     from tests.test_game_strigoi import round_two
 
@@ -203,6 +214,7 @@ def _give(t: Table, hero: str, item: str) -> None:
     t.state.hero(hero).hand.append(item)
 
 
+@pytest.mark.rule("R-ABL Recovery")
 def test_recovery_takes_the_discard_pile_back() -> None:  # R-ABL Recovery
     t = Table([("attila", "L1"), ("roel", "L2")])
     t.state.hero("attila").hand.remove("attila/son-of-the-wolf")  # arrange: a discarded card
@@ -213,6 +225,7 @@ def test_recovery_takes_the_discard_pile_back() -> None:  # R-ABL Recovery
     assert "attila/son-of-the-wolf" in attila.hand and attila.discard == []
 
 
+@pytest.mark.rule("R-ABL Gates of Hell")
 def test_gates_of_hell_reactivates_every_encounter() -> None:  # R-ABL Gates of Hell
     t = Table([("roel", "L1"), ("matthew", "L2")])
     torch = next(r.id for r in t.rules.catalog.reward_cards if "gates_of_hell" in r.wild.abilities)
@@ -225,6 +238,7 @@ def test_gates_of_hell_reactivates_every_encounter() -> None:  # R-ABL Gates of 
     assert t.state.fight_markers == [] and torch in t.state.removed
 
 
+@pytest.mark.rule("R-ABL Retrieval")
 def test_retrieval_takes_a_reward_card_back_even_in_a_fight() -> None:  # R-ABL Retrieval
     t = Table([("charles", "L1"), ("roel", "L2")])
     _give(t, "charles", "sword")
@@ -242,6 +256,7 @@ def test_retrieval_takes_a_reward_card_back_even_in_a_fight() -> None:  # R-ABL 
     assert "advanced_earned" in kinds(events)  # won: 4 + 2 >= 5
 
 
+@pytest.mark.rule("R-ABL Pack")
 def test_pack_jumps_next_to_a_comrade() -> None:  # R-ABL Pack
     t = Table([("attila", "L1"), ("roel", "L2")])
     t.choose(attila="army-of-the-night", roel="nightside-of-siberia")  # Army: Pack
@@ -255,6 +270,7 @@ def test_pack_jumps_next_to_a_comrade() -> None:  # R-ABL Pack
     assert t.rules.fortress.room_at(t.at("attila")) == "C" and t.task() == "move"
 
 
+@pytest.mark.rule("R-ABL Leap")
 def test_leap_within_the_own_room() -> None:  # R-ABL Leap
     t = Table([("matthew", "L1"), ("roel", "L2")])
     t.choose(matthew="dancing-with-the-dead", roel="nightside-of-siberia")  # Leap
@@ -268,6 +284,7 @@ def test_leap_within_the_own_room() -> None:  # R-ABL Leap
     assert t.at("matthew") == tuple(leaps[-1].to)
 
 
+@pytest.mark.rule("R-REW-3")
 def test_adjacent_heroes_swap_reward_cards() -> None:  # R-REW-3
     t = Table([("roel", "L1"), ("matthew", "L2")])
     _give(t, "roel", "sword")
@@ -283,6 +300,7 @@ def test_adjacent_heroes_swap_reward_cards() -> None:  # R-REW-3
     assert "sword" in t.state.hero("matthew").hand and "sword" not in t.state.hero("roel").hand
 
 
+@pytest.mark.rule("R-ADV-2")
 def test_nighttime_rebel_draws_a_reward_card_and_leaves() -> None:  # R-ADV-2
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.state.advanced_left.remove("nighttime-rebel")  # arrange: Roel earned it earlier
@@ -298,6 +316,7 @@ def test_nighttime_rebel_draws_a_reward_card_and_leaves() -> None:  # R-ADV-2
     )
 
 
+@pytest.mark.rule("R-ABL Destruction")
 def test_destruction_cards_leave_the_game_after_use() -> None:  # R-ABL Destruction
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.state.advanced_left.remove("vampires-dont-die")  # arrange: earned earlier

@@ -18,6 +18,7 @@ def fight_ready(card: str = "werewolves-of-armenia") -> tuple[Table, tuple[int, 
     return t, target
 
 
+@pytest.mark.rule("R-MOV-2", "R-ENC-1")
 def test_entering_an_encounter_ends_the_move_and_starts_a_fight() -> None:  # R-MOV-2, R-ENC-1
     t, target = fight_ready()
     assert t.at("roel") == target and t.task() == "encounter"
@@ -27,6 +28,7 @@ def test_entering_an_encounter_ends_the_move_and_starts_a_fight() -> None:  # R-
     assert t.task() == "fight"
 
 
+@pytest.mark.rule("R-ENC-1", "R-ENC-4", "R-BLD-1", "R-ADV-1")
 def test_winning_gives_the_rewards_a_marker_and_fire_and_forgive() -> None:  # R-ENC-1, R-ENC-4
     t, _target = fight_ready()
     t.do(c.EnterDraw(hero="roel", token="red-11"))  # strength 4: bat + axe
@@ -43,6 +45,7 @@ def test_winning_gives_the_rewards_a_marker_and_fire_and_forgive() -> None:  # R
     assert len(earned) == 1  # R-ADV-1
 
 
+@pytest.mark.rule("R-ENC-4")
 def test_a_fought_space_holds_no_encounter_until_reactivated() -> None:  # R-ENC-4
     t, target = fight_ready()
     t.do(c.EnterDraw(hero="roel", token="red-07"))
@@ -53,6 +56,7 @@ def test_a_fought_space_holds_no_encounter_until_reactivated() -> None:  # R-ENC
     assert t.task() != "encounter"  # the fight marker deactivates the space
 
 
+@pytest.mark.rule("R-ENC-2", "R-ABL Protection", "R-WND-1")
 def test_losing_deals_one_wound_unless_protected() -> None:  # R-ENC-2, R-ABL Protection
     t, _ = fight_ready()  # Werewolves of Armenia carries one Protection
     t.do(c.EnterDraw(hero="roel", token="red-13"))  # strength 5
@@ -69,6 +73,7 @@ def test_losing_deals_one_wound_unless_protected() -> None:  # R-ENC-2, R-ABL Pr
     assert len(t2.state.hero("roel").wounds) == 1  # R-WND-1: monsters deal exactly one
 
 
+@pytest.mark.rule("R-ABL Protection")
 def test_protection_from_a_hand_card_discards_it() -> None:  # R-ABL Protection
     t, _ = fight_ready("son-of-the-wolf")  # no Protection icon, but Stealth
     t.do(c.EnterDraw(hero="roel", token="red-13"))
@@ -79,6 +84,7 @@ def test_protection_from_a_hand_card_discards_it() -> None:  # R-ABL Protection
     assert roel.wounds == [] and "roel/prayer-in-the-dark" in roel.played
 
 
+@pytest.mark.rule("R-ENC-6")
 def test_stealth_peeks_and_leaves_the_monster_on_top() -> None:  # R-ENC-6
     t, _ = fight_ready("son-of-the-wolf")
     t.do(c.EnterDraw(hero="roel", token="red-13"))
@@ -93,6 +99,7 @@ def test_stealth_peeks_and_leaves_the_monster_on_top() -> None:  # R-ENC-6
     assert t.state.stacks["red"].face_up is None
 
 
+@pytest.mark.rule("R-ENC-3")
 def test_monk_freed_or_attacked() -> None:  # R-ENC-3
     t, _ = fight_ready()
     t.do(c.EnterDraw(hero="roel", token="red-19"))
@@ -107,6 +114,7 @@ def test_monk_freed_or_attacked() -> None:  # R-ENC-3
     assert target in t2.state.fight_markers and "red-20" in t2.state.stacks["red"].discard
 
 
+@pytest.mark.rule("R-ENC-4")
 def test_all_six_markers_out_the_hero_moves_one_from_elsewhere() -> None:  # R-ENC-4
     t, target = fight_ready()
     others = [x for x in t.red() if x != target][:6]
@@ -121,6 +129,7 @@ def test_all_six_markers_out_the_hero_moves_one_from_elsewhere() -> None:  # R-E
     assert target in t.state.fight_markers and allowed[0] not in t.state.fight_markers
 
 
+@pytest.mark.rule("R-ENC-5")
 def test_an_empty_stack_is_refilled_from_its_discards() -> None:  # R-ENC-5
     t = Table(physical=frozenset())
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -132,6 +141,7 @@ def test_an_empty_stack_is_refilled_from_its_discards() -> None:  # R-ENC-5
     assert "stack_reshuffled" in kinds(events)
 
 
+@pytest.mark.rule("R-WND-2", "R-BLD-1", "R-ADV-2")
 def test_the_third_wound_costs_blood_and_heals_everything() -> None:  # R-WND-2, R-BLD-1
     t, _ = fight_ready()
     t.do(c.SetBlood(altar=2, inferno=0))
@@ -151,6 +161,7 @@ def test_the_third_wound_costs_blood_and_heals_everything() -> None:  # R-WND-2,
         pytest.skip("two single wounds were not drawn")
 
 
+@pytest.mark.rule("R-WND-3")
 def test_the_own_wound_icon_cannot_be_blocked() -> None:  # R-WND-3
     t, _ = fight_ready("murder-at-midnight")
     assert "roel/prayer-in-the-dark" in t.protection("roel")  # Protection is at hand...
@@ -161,6 +172,7 @@ def test_the_own_wound_icon_cannot_be_blocked() -> None:  # R-WND-3
     assert "roel/prayer-in-the-dark" in roel.hand
 
 
+@pytest.mark.rule("R-ENC-5", "R-HIT-4")
 def test_one_encounter_per_turn() -> None:  # R-ENC-5, R-HIT-4
     t, _ = fight_ready()
     t.do(c.SetBlood(altar=5, inferno=0))
@@ -173,6 +185,7 @@ def test_one_encounter_per_turn() -> None:  # R-ENC-5, R-HIT-4
 ALL_PHYSICAL = frozenset({"red", "grey", "strigoi", "wound", "reward_token", "reward_card"})
 
 
+@pytest.mark.rule("R-ENC-1")
 def test_physical_rewards_are_entered_by_the_table() -> None:  # physical-first, R-ENC-1
     t = Table(physical=ALL_PHYSICAL)
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -191,6 +204,7 @@ def test_physical_rewards_are_entered_by_the_table() -> None:  # physical-first,
     assert "token-balm" in roel.reward_tokens and "hammer" in roel.hand
 
 
+@pytest.mark.rule("R-WND-1")
 def test_physical_wounds_are_entered_one_by_one() -> None:  # physical-first, R-WND-1
     t = Table(physical=ALL_PHYSICAL)
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")

@@ -17,6 +17,7 @@ from tests.conftest import ROOT
 from tests.table import CATALOG, FORTRESS, Table, kinds
 
 
+@pytest.mark.rule("R-SET-2", "R-SET-3")
 def test_heroes_start_on_their_ladders_and_unused_ladders_leave() -> None:  # R-SET-2
     t = Table([("roel", "L1"), ("matthew", "L2")])
     assert t.at("roel") == FORTRESS.ladders["L1"].cell
@@ -25,6 +26,7 @@ def test_heroes_start_on_their_ladders_and_unused_ladders_leave() -> None:  # R-
     assert sorted(t.state.hero("roel").hand) == sorted(CATALOG.hero_cards("roel"))  # 6 cards
 
 
+@pytest.mark.rule("R-SET-2")
 def test_a_ladder_next_to_a_strigoi_room_is_refused() -> None:  # R-SET-2
     data = json.loads((ROOT / "companion" / "data" / "default-fortress.json").read_text())
     data["layout"]["ladders"][4] = {"id": "L6", "room": "NW", "side": 1}
@@ -47,6 +49,7 @@ def test_bad_setups_are_refused(seats: list[tuple[str, str]], message: str) -> N
         new_game(GameRules(FORTRESS, CATALOG), 1, seats)
 
 
+@pytest.mark.rule("R-SET-4")
 def test_stacks_are_shuffled_from_the_seed() -> None:  # R-SET-4
     a = Table(seed=1).state.stacks
     b = Table(seed=1).state.stacks
@@ -55,6 +58,7 @@ def test_stacks_are_shuffled_from_the_seed() -> None:  # R-SET-4
     assert a["red"].draw != d["red"].draw and sorted(a["red"].draw) == sorted(d["red"].draw)
 
 
+@pytest.mark.rule("R-RND-1", "R-RND-2")
 def test_choices_stay_secret_until_all_are_in() -> None:  # R-RND-1
     t = Table()
     events = t.do(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))
@@ -69,12 +73,14 @@ def test_choices_stay_secret_until_all_are_in() -> None:  # R-RND-1
     assert t.state.turn_order == ["matthew", "roel"]  # R-RND-2: initiative 2 before 3
 
 
+@pytest.mark.rule("R-RND-2")
 def test_equal_initiative_follows_seat_order() -> None:  # R-RND-2 (option)
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(matthew="werewolves-of-armenia", roel="werewolves-of-armenia")
     assert t.state.turn_order == ["roel", "matthew"]  # both 4: roel sits first
 
 
+@pytest.mark.rule("R-RND-3", "R-SET-3")
 def test_round_one_has_no_strigoi_step_and_round_two_places_them() -> None:  # R-RND-3, R-SET-3
     t = Table()
     t.choose(roel="prayer-in-the-dark", matthew="son-of-the-wolf")
@@ -87,6 +93,7 @@ def test_round_one_has_no_strigoi_step_and_round_two_places_them() -> None:  # R
     assert placed == ["NW", "SE"] and set(t.state.strigoi) == {"master", "apprentice"}
 
 
+@pytest.mark.rule("R-RND-4")
 def test_end_of_round_discards_played_cards_and_recovers_empty_hands() -> None:  # R-RND-4
     t = Table()
     hand = list(t.state.hero("roel").hand)
@@ -164,6 +171,7 @@ def test_replay_of_the_log_gives_the_identical_state() -> None:
     assert again.events == game.events and replay(game.events) == game.state
 
 
+@pytest.mark.rule("R-SET-3")
 def test_a_hero_on_a_starting_centre_steps_off_when_the_strigoi_arrive() -> None:  # R-SET-3
     t = Table()
     t.place("roel", FORTRESS.centre("SE"))  # decision: stepping off costs no blood

@@ -44,6 +44,7 @@ def rulebook_table() -> Table:
     return t
 
 
+@pytest.mark.rule("R-TEL-1", "R-LOS-2", "R-LOS-3")
 def test_the_token_names_the_strigoi_and_adds_damage() -> None:  # R-TEL-1, R-LOS-2, R-LOS-3
     t = rulebook_table()
     with pytest.raises(IllegalCommand, match="cannot come from the strigoi stack"):
@@ -55,6 +56,7 @@ def test_the_token_names_the_strigoi_and_adds_damage() -> None:  # R-TEL-1, R-LO
     assert (task.kind, task.hero, task.wounds, task.protectable) == ("protect", "matthew", 3, True)
 
 
+@pytest.mark.rule("R-WND-1", "R-ADV-2")
 def test_wounds_from_a_strigoi_and_all_you_can_bleed() -> None:  # R-WND-1, R-ADV-2
     t = rulebook_table()
     t.do(c.EnterDraw(hero="roel", token="master-1"))  # no bonus: 2 wounds
@@ -65,6 +67,7 @@ def test_wounds_from_a_strigoi_and_all_you_can_bleed() -> None:  # R-WND-1, R-AD
     assert "all-you-can-bleed" in matthew.hand + matthew.discard + matthew.played
 
 
+@pytest.mark.rule("R-LOS-5", "R-BLD-2")
 def test_counterattack_is_offered_with_enough_blood() -> None:  # R-LOS-5, R-BLD-2
     t = rulebook_table()
     t.do(c.SetBlood(altar=2, inferno=0))  # two players need 2
@@ -79,6 +82,7 @@ def test_counterattack_is_offered_with_enough_blood() -> None:  # R-LOS-5, R-BLD
     assert t.state.strigoi_wounds.get("master", 0) == 0
 
 
+@pytest.mark.rule("R-LOS-5")
 def test_no_counterattack_without_blood() -> None:  # R-LOS-5
     t = rulebook_table()
     t.do(c.EnterDraw(hero="roel", token="master-1"))
@@ -86,6 +90,7 @@ def test_no_counterattack_without_blood() -> None:  # R-LOS-5
     assert t.task() in ("move", "shock")  # straight on: nothing to decide
 
 
+@pytest.mark.rule("R-RND-4", "R-LOS-3")
 def test_attack_marker_skips_phase_three_and_is_removed() -> None:  # R-RND-4, R-LOS-3
     t = rulebook_table()
     t.do(c.EnterDraw(hero="roel", token="master-1"))
@@ -98,6 +103,7 @@ def test_attack_marker_skips_phase_three_and_is_removed() -> None:  # R-RND-4, R
     assert "curse_cast" not in kinds(t.game.events)
 
 
+@pytest.mark.rule("R-CUR-1")
 def test_curse_when_nobody_was_attacked() -> None:  # R-CUR-1
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
@@ -135,6 +141,7 @@ def test_curse_when_nobody_was_attacked() -> None:  # R-CUR-1
     )
 
 
+@pytest.mark.rule("R-HIT-1", "R-HIT-2", "R-BLD-2", "R-WND-3")
 def test_fighting_a_strigoi_needs_blood_and_contact() -> None:  # R-HIT-1, R-HIT-2, R-BLD-2
     t = Table([("charles", "L1"), ("roel", "L2")])
     round_two(t, charles="demons-best-friend", roel="nightside-of-siberia")
@@ -155,6 +162,7 @@ def test_fighting_a_strigoi_needs_blood_and_contact() -> None:  # R-HIT-1, R-HIT
     assert len(t2.state.hero("charles").wounds) == 1  # R-WND-3: the card's own wound icon
 
 
+@pytest.mark.rule("R-HIT-3", "R-TEL-1", "R-ADV-2")
 def test_destroying_one_strigoi_raises_the_supreme() -> None:  # R-HIT-3, R-TEL-1, R-ADV-2
     t = Table([("charles", "L1"), ("roel", "L2")])
     round_two(t, charles="demons-best-friend", roel="nightside-of-siberia")
@@ -173,6 +181,7 @@ def test_destroying_one_strigoi_raises_the_supreme() -> None:  # R-HIT-3, R-TEL-
     assert t.task() in ("move", "relocate", "protect")  # the Supreme moved without a token
 
 
+@pytest.mark.rule("R-COL-1", "R-COL-2", "R-COL-3")
 def test_wounding_the_supreme_collapses_a_platform() -> None:  # R-COL-1, R-COL-2, R-COL-3
     t = Table([("charles", "L1"), ("matthew", "L2")])
     round_two(t, charles="demons-best-friend", matthew="nightside-of-siberia")
@@ -204,6 +213,7 @@ def test_wounding_the_supreme_collapses_a_platform() -> None:  # R-COL-1, R-COL-
     assert [x.hero for x in escapes] == ["matthew"]
 
 
+@pytest.mark.rule("R-BLD-4")
 def test_heroes_win_when_the_supreme_falls() -> None:  # R-BLD-4
     t = Table([("charles", "L1"), ("roel", "L2")])
     round_two(t, charles="demons-best-friend", roel="nightside-of-siberia")
@@ -222,6 +232,7 @@ def test_heroes_win_when_the_supreme_falls() -> None:  # R-BLD-4
     assert t.state.phase == "over" and t.state.winner == "heroes"
 
 
+@pytest.mark.rule("R-BLD-3")
 def test_strigoi_win_when_the_inferno_fills() -> None:  # R-BLD-3
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -237,6 +248,7 @@ def test_strigoi_win_when_the_inferno_fills() -> None:  # R-BLD-3
         t.do(c.Stay(hero="matthew"))
 
 
+@pytest.mark.rule("R-COL-2", "R-ABL Leap")
 def test_leap_off_a_collapsing_platform_or_fall() -> None:  # R-COL-2, R-ABL Leap
     from companion.engine.game.tasks import EscapeTask
 

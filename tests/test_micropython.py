@@ -26,6 +26,8 @@ from tests.firmware_host import (
 )
 from tests.processes import limit
 
+pytestmark = pytest.mark.usefixtures("micropython_binary")
+
 WIRE_CASES = FAKES / "wire_cases.py"
 TEXTS = [
     "",

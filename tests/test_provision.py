@@ -192,7 +192,9 @@ def test_screens_read_the_game_and_nothing_else() -> None:
     assert "user screen.t1.2" in acl and "user screen.t1.3" not in acl
 
 
-def test_the_firmware_trusts_the_provisioned_ca_under_micropython(open_dir: Path) -> None:
+def test_the_firmware_trusts_the_provisioned_ca_under_micropython(
+    open_dir: Path, micropython_binary: str
+) -> None:
     """Item 4, the node's side: the firmware's TLS context (armata_node/tls.py), run by the real
     MicroPython interpreter, completes a handshake with the TLS listener and refuses a broker
     whose certificate another CA signed, or that answers to another name."""

@@ -86,6 +86,7 @@ def test_mechanics_turns_the_heroes_and_fight_markers_standing_on_the_platform()
     assert violations(t.rules, t.state) == []
 
 
+@pytest.mark.rule("R-ABL Mechanics")
 def test_a_rotation_fix_turns_the_figures_too() -> None:  # R-ABL Mechanics: figures ride along
     t = Table([("matthew", "L1"), ("roel", "L2")])
     spot = room_space(t, "W", platform=True)
@@ -95,6 +96,7 @@ def test_a_rotation_fix_turns_the_figures_too() -> None:  # R-ABL Mechanics: fig
     assert t.at("roel") == add(rotate(sub(spot, centre), 1), centre)
 
 
+@pytest.mark.rule("R-ABL Mechanics", "R-MOV-1")
 def test_the_invariants_report_a_hero_on_no_space() -> None:  # R-ABL Mechanics, R-MOV-1
     t = Table([("matthew", "L1"), ("roel", "L2")])
     centre = FORTRESS.centre("E")
@@ -136,6 +138,7 @@ def test_with_no_token_to_draw_the_hero_may_still_use_abilities_then_proceeds() 
 
 
 # ----- 3. Stealth from any source; never across encounters (R-MOV-2, R-MOV-4, R-ENC-6) --------
+@pytest.mark.rule("R-MOV-4")
 def test_stealth_from_a_discarded_action_card_passes_a_strigoi() -> None:  # R-MOV-4
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -148,6 +151,7 @@ def test_stealth_from_a_discarded_action_card_passes_a_strigoi() -> None:  # R-M
     assert "roel/son-of-the-wolf" in roel.played and "roel/son-of-the-wolf" not in roel.hand
 
 
+@pytest.mark.rule("R-ENC-6")
 def test_stealth_from_a_reward_token_at_an_encounter() -> None:  # R-ENC-6
     t = Table([("roel", "L1"), ("matthew", "L2")])
     t.choose(roel="werewolves-of-armenia", matthew="nightside-of-siberia")
@@ -163,6 +167,7 @@ def test_stealth_from_a_reward_token_at_an_encounter() -> None:  # R-ENC-6
     assert t.state.stacks["red"].face_up == "red-13" and t.state.hero("roel").wounds == []
 
 
+@pytest.mark.rule("R-MOV-2")
 def test_stealth_never_walks_across_an_encounter_space() -> None:  # R-MOV-2 Decision
     """On the scenario board whose corridor runs through a red space (the default fortress has
     its encounters on side branches): with Stealth the move still stops there."""
@@ -215,6 +220,7 @@ def _ladder_step(t: Table, ladder: str, letter: str) -> None:
     raise AssertionError("no rotation points the letter at the ladder")
 
 
+@pytest.mark.rule("R-TEL-4")
 def test_a_destroyed_ladders_hero_chooses_among_ladders_and_stairs() -> None:  # R-TEL-4
     t = Table([("roel", "L1"), ("matthew", "L2"), ("attila", "L3")])
     round_two(
@@ -232,6 +238,7 @@ def test_a_destroyed_ladders_hero_chooses_among_ladders_and_stairs() -> None:  #
     assert cells & stairs, "stairs are offered too"
 
 
+@pytest.mark.rule("R-LOS-4")
 def test_with_every_ladder_taken_a_landed_on_hero_goes_to_stairs() -> None:  # R-LOS-4
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="son-of-the-wolf")
@@ -287,6 +294,7 @@ def supreme_table() -> Table:
     return t
 
 
+@pytest.mark.rule("R-COL-3")
 def test_the_supreme_moved_to_the_centre_room_sends_the_hero_there_to_a_ladder() -> None:
     t = supreme_table()
     target = FORTRESS.rooms["C"].neighbours[FORTRESS.book_direction("C", "B", BOARD) or 0]
@@ -315,6 +323,7 @@ def _catalog_with_wound_icon(card: str, tmp_path: Path) -> GameRules:
     return GameRules(FORTRESS, load_catalog(path), GameOptions(physical=PHYSICAL))
 
 
+@pytest.mark.rule("R-WND-3")
 def test_a_reward_card_can_carry_a_wound_icon_that_wounds_in_a_fight(tmp_path: Path) -> None:
     rules = _catalog_with_wound_icon("sword", tmp_path)  # R-WND-3
     assert rules.catalog.reward_card("sword").wound_icon  # type: ignore[union-attr]
@@ -346,6 +355,7 @@ def _attacked_table(card: str) -> Table:
     return t
 
 
+@pytest.mark.rule("R-WND-3")
 def test_the_wound_icon_applies_to_a_counterattack() -> None:  # R-WND-3 Decision
     t = _attacked_table("murder-at-midnight")  # strength 4, wound icon
     if t.task() == "protect":
@@ -358,6 +368,7 @@ def test_the_wound_icon_applies_to_a_counterattack() -> None:  # R-WND-3 Decisio
     assert len(t.state.hero("roel").wounds) == before + 1 or t.state.hero("roel").defeated
 
 
+@pytest.mark.rule("R-ADV-2")
 def test_the_evil_made_me_do_it_is_earned_from_a_curse() -> None:  # R-ADV-2 Decision
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
@@ -376,6 +387,7 @@ def test_the_evil_made_me_do_it_is_earned_from_a_curse() -> None:  # R-ADV-2 Dec
     assert "the-evil-made-me-do-it" in t.state.hero("roel").advanced
 
 
+@pytest.mark.rule("R-CUR-1")
 def test_a_landed_on_hero_in_the_curse_cannot_protect() -> None:  # R-CUR-1 Decision
     t = Table([("roel", "L1"), ("matthew", "L2")])
     round_two(t, roel="when-the-moon-shines-red", matthew="nightside-of-siberia")
@@ -404,6 +416,7 @@ def test_a_landed_on_hero_in_the_curse_cannot_protect() -> None:  # R-CUR-1 Deci
     assert matthew.reward_tokens == ["token-shield-1"] and len(matthew.wounds) == 1
 
 
+@pytest.mark.rule("R-LOS-4")
 def test_a_landed_on_hero_may_counterattack_from_the_new_space() -> None:  # R-LOS-4 Decision
     t = Table([("matthew", "L1"), ("roel", "L2")])
     round_two(t, matthew="son-of-the-wolf", roel="murder-at-midnight")

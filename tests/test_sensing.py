@@ -326,6 +326,7 @@ def test_a_new_game_asks_for_every_platform_and_the_readers_confirm_them() -> No
     assert left.room == NE
 
 
+@pytest.mark.rule("R-COL-1")
 def test_a_collapse_waits_for_the_platform_to_go_and_a_strigoi_for_its_figure() -> None:
     t = tracker()
     layout_table(t, 0.0)

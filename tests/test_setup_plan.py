@@ -22,6 +22,7 @@ def plan() -> SetupPlan:
     return SetupPlan.from_fortress(load_board_file(), ["roel", "attila"])
 
 
+@pytest.mark.rule("R-SET-2")
 def test_ladder_sites_of_the_default_fortress_carry_the_rule_against_them() -> None:
     # R-SET-2: outer side, a corridor reaching it, not a Strigoi-marked platform's room
     sites = {(s.room, s.side): s for s in ladder_sites(load_board_file())}
@@ -61,6 +62,7 @@ def test_hero_button_cycles_through_free_heroes_and_seats_reorder(plan: SetupPla
     assert [s.hero for s in plan.seats] == ["attila", hero0]
 
 
+@pytest.mark.rule("R-SET-2")
 def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
     plan.place_ladder(0, "E", 0)
     with pytest.raises(SetupError, match="Roel's ladder stands here"):
@@ -112,6 +114,7 @@ def test_a_refused_edit_leaves_the_plan_as_it_was(plan: SetupPlan) -> None:
         plan.turn_tile("X")
 
 
+@pytest.mark.rule("R-SET-1")
 def test_random_layouts_keep_marked_platforms_apart() -> None:
     # R-SET-1 advice for first games
     for seed in range(30):

@@ -129,6 +129,7 @@ def rotation_event(live: LiveTable) -> list[tuple[str, object]]:
     ]
 
 
+@pytest.mark.rule("R-ABL Mechanics")
 def test_a_round_where_mechanics_turns_a_platform_by_the_rim_tags(live: LiveTable) -> None:
     """R-ABL Mechanics: the app says what to turn and lights its edge; the table's rim tags
     close the step; undo asks for the turn back and the rings follow the state."""
@@ -206,6 +207,7 @@ def test_a_bumped_platform_resolved_both_ways_in_resync(live: LiveTable) -> None
     live.settled("and lights it", live.rings_match_the_state)
 
 
+@pytest.mark.rule("R-COL-1")
 def test_a_collapse_waits_until_the_platform_is_gone(live: LiveTable) -> None:
     """R-COL-1: the collapsed platform's rim tag must disappear from the reader."""
     until_set_up(live)
