@@ -18,14 +18,14 @@ from companion.errors import CompanionError
 
 def _situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
     from companion.engine.situation import Situation
-    from companion.scenario.model import StateSpec, _convert, build_situation
+    from companion.scenario.model import StateSpec, build_situation, convert
 
     if state_path is None:
         return Situation(board=fortress.initial_state())
     data = read_json(Path(state_path))
     if isinstance(data, dict) and "state" in data and "format" in data:
         data = data["state"]
-    return build_situation(fortress, _convert(data, StateSpec, "state"))
+    return build_situation(fortress, convert(data, StateSpec, "state"))
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:

@@ -78,13 +78,13 @@ def parse_rules(text: str) -> list[Section]:
     return sections
 
 
-def _shipped(name: str) -> str | None:
+def shipped(name: str) -> str | None:
     source = resources.files("companion.data").joinpath(name)
     return source.read_text(encoding="utf-8") if source.is_file() else None
 
 
 def _english() -> str:
-    text = _shipped("RULES.md")
+    text = shipped("RULES.md")
     assert text is not None, "companion/data/RULES.md is part of the package"
     return text
 
@@ -114,7 +114,7 @@ def translation_problem(text: str, language: str) -> str | None:
 def rules_reference(language: str = ENGLISH) -> tuple[Section, ...]:
     """The sections in `language`; English when no current translation is shipped."""
     if language != ENGLISH:
-        text = _shipped(f"RULES.{language}.md")
+        text = shipped(f"RULES.{language}.md")
         if text is not None:
             problem = translation_problem(text, language)
             if problem is None:

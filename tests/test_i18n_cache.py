@@ -33,7 +33,7 @@ def test_a_newer_compiled_catalog_of_other_content_is_not_used(
     monkeypatch.setattr(i18n, "LOCALE_DIR", second)
     os.utime(new, (1_000, 1_000))  # this checkout's catalog is older on disk ...
     monkeypatch.setattr(i18n, "LOCALE_DIR", first)
-    assert i18n._catalog("fr").gettext("Back") == "Retour (ancien)"  # ... than one compiled later
+    assert i18n.catalog("fr").gettext("Back") == "Retour (ancien)"  # ... than one compiled later
     monkeypatch.setattr(i18n, "LOCALE_DIR", second)
-    assert i18n._catalog("fr").gettext("Back") == "Retour"
+    assert i18n.catalog("fr").gettext("Back") == "Retour"
     assert old.exists()

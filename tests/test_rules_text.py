@@ -86,9 +86,9 @@ def test_a_translation_of_an_older_english_text_gives_way_to_english(
     missing_rule = german.replace("6. Buchstabe X:", "Buchstabe X:", 1)
     assert "same rules" in str(translation_problem(missing_rule, "de"))
 
-    shipped = rules_text._shipped
+    shipped = rules_text.shipped
     monkeypatch.setattr(
-        rules_text, "_shipped", lambda name: stale if name == "RULES.de.md" else shipped(name)
+        rules_text, "shipped", lambda name: stale if name == "RULES.de.md" else shipped(name)
     )
     rules_reference.cache_clear()
     try:

@@ -29,7 +29,7 @@ _language = "en"
 _listeners: list[Callable[[str], None]] = []
 
 
-def _catalog(language: str) -> gettext.NullTranslations:
+def catalog(language: str) -> gettext.NullTranslations:
     """The language's catalog. English is the source language; its small catalog only reworks
     the engine's templates around the names the table uses ("teleports from the north-west room"
     where the engine, with room ids, says "from NW")."""
@@ -43,10 +43,10 @@ def _catalog(language: str) -> gettext.NullTranslations:
     target = root / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        catalog = read_po(io.BytesIO(text), locale=language)
+        messages = read_po(io.BytesIO(text), locale=language)
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as mo:
-            write_mo(mo, catalog)
+            write_mo(mo, messages)
         partial.replace(target)  # atomic: a reader never sees half a catalog
     return gettext.translation(DOMAIN, root, languages=[language])
 
@@ -55,7 +55,7 @@ def set_language(language: str) -> None:
     global _current, _language
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
-    _current = _catalog(language)
+    _current = catalog(language)
     _language = language
     for listener in list(_listeners):
         listener(language)

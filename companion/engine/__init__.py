@@ -1,0 +1,5 @@
+
+
+__all__: list[str] = []
+
+__all__: list[str] = []

@@ -501,3 +501,15 @@ def _platform_in_room(
         masks=tuple(masks),
         books=platform.books,
     )
+
+
+__all__ = [
+    "MAX_LADDERS",
+    "MAX_ROOMS",
+    "MAX_ROOM_RADIUS",
+    "Edge",
+    "build_fortress",
+    "edge",
+    "fmt",
+    "load_board",
+]

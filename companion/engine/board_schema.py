@@ -122,3 +122,19 @@ def board_spec_to_data(spec: BoardSpec) -> dict[str, Any]:
     data = msgspec.json.decode(msgspec.json.encode(spec))
     assert isinstance(data, dict)
     return data
+
+
+__all__ = [
+    "FORMAT_TAG",
+    "BoardSpec",
+    "CellSpec",
+    "LadderSpec",
+    "LayoutSpec",
+    "PlatformSpec",
+    "Polyline",
+    "RoomSpec",
+    "SpacesSpec",
+    "TileSpec",
+    "board_spec_to_data",
+    "parse_board_spec",
+]

@@ -74,3 +74,8 @@ class CellBits:
             if chunk:
                 found.extend(table[chunk])
         return found
+
+
+__all__ = [
+    "CellBits",
+]

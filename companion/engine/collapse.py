@@ -89,3 +89,9 @@ def collapse(fortress: Fortress, situation: Situation, letter: str) -> Collapse:
         tuple(why),
         after,
     )
+
+
+__all__ = [
+    "Collapse",
+    "collapse",
+]

@@ -272,3 +272,28 @@ def check_catalog(catalog: Catalog) -> None:
         "apprentice",
     }:
         raise CatalogError("strigoi_tokens", "tokens must name both the Master and the Apprentice")
+
+
+__all__ = [
+    "ABILITIES",
+    "CARD_LETTERS",
+    "EXPECTED_COUNTS",
+    "FORMAT_TAG",
+    "Ability",
+    "ActionCard",
+    "AdvancedCard",
+    "Catalog",
+    "CatalogError",
+    "EarnedBy",
+    "EncounterToken",
+    "EncounterTokens",
+    "PlayableCard",
+    "RewardCard",
+    "RewardToken",
+    "RewardUse",
+    "StrigoiCard",
+    "StrigoiToken",
+    "WoundToken",
+    "check_catalog",
+    "parse_catalog",
+]

@@ -156,3 +156,20 @@ def reason(rule: str, code: str, **facts: Fact) -> Reason:
 
 def known_codes() -> frozenset[str]:
     return frozenset(_TEMPLATES)
+
+
+__all__ = [
+    "DIRECTION_NAMES",
+    "HERO_NAMES",
+    "N_",
+    "ROOM_FACTS",
+    "STRIGOI_NAMES",
+    "Fact",
+    "Namer",
+    "Reason",
+    "figure_name",
+    "hero_name",
+    "known_codes",
+    "reason",
+    "strigoi_name",
+]

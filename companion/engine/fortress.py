@@ -361,3 +361,17 @@ class Fortress:
             return None
         index = books.find(letter)
         return None if index < 0 else (index + turn) % 6
+
+
+__all__ = [
+    "FEATURES",
+    "LETTERS",
+    "BoardState",
+    "BoardTables",
+    "EdgeRecord",
+    "Feature",
+    "Fortress",
+    "Ladder",
+    "PlatformGeometry",
+    "Room",
+]

@@ -61,3 +61,19 @@ def disc(radius: int) -> list[Cell]:
         for q in range(-radius, radius + 1)
         for r in range(max(-radius, -q - radius), min(radius, -q + radius) + 1)
     ]
+
+
+__all__ = [
+    "DIRECTIONS",
+    "ORIGIN",
+    "Cell",
+    "add",
+    "direction_between",
+    "disc",
+    "distance",
+    "opposite",
+    "rotate",
+    "scale",
+    "step",
+    "sub",
+]

@@ -94,3 +94,10 @@ def reachable_on(
         seen |= layer
         cost += 1
     return bits.cells_of(seen & ~here & ~comrades & ~strigoi)
+
+
+__all__ = [
+    "active_encounter",
+    "reachable",
+    "reachable_on",
+]

@@ -17,3 +17,8 @@ class Options:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
+
+
+__all__ = [
+    "Options",
+]

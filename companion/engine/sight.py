@@ -108,3 +108,15 @@ def choose_target(
         return heroes[0], False
     heroes.sort(key=lambda s: target_key(situation, options, s))
     return heroes[0], heroes[1].distance == heroes[0].distance
+
+
+__all__ = [
+    "Sighting",
+    "choose_target",
+    "first_on_ray",
+    "hero_rank",
+    "line_of_sight",
+    "ray",
+    "scan",
+    "target_key",
+]

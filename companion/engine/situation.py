@@ -77,3 +77,11 @@ class Situation:
     def with_hero_at(self, name: str, cell: Cell) -> Situation:
         heroes = tuple(h._replace(at=cell) if h.hero == name else h for h in self.heroes)
         return replace(self, heroes=heroes)
+
+
+__all__ = [
+    "HEROES",
+    "STRIGOI",
+    "HeroFigure",
+    "Situation",
+]

@@ -387,3 +387,20 @@ def curse(fortress: Fortress, situation: Situation, letter: str, options: Option
         tuple(why),
         outcome.after,
     )
+
+
+__all__ = [
+    "CARD_LETTERS",
+    "Attack",
+    "Attempt",
+    "Curse",
+    "SightLine",
+    "StrigoiStep",
+    "Teleport",
+    "check_letter",
+    "curse",
+    "cursing_strigoi",
+    "ladder_guard",
+    "strigoi_step",
+    "teleport",
+]

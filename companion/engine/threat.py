@@ -165,3 +165,15 @@ def threat_map_brute(
                     threats.append(Threat(name, card, "ladder", 0, False, distance))
         found[cell] = tuple(sorted(threats))
     return ThreatMap(hero, strigoi_names, letters, found)
+
+
+__all__ = [
+    "ALL_LETTERS",
+    "Level",
+    "Threat",
+    "ThreatKind",
+    "ThreatMap",
+    "drawable_strigoi",
+    "threat_map",
+    "threat_map_brute",
+]

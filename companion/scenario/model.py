@@ -83,7 +83,7 @@ class Scenario:
     expect_error: str | None = None
 
 
-def _convert(value: object, target: Any, path: str) -> Any:
+def convert(value: object, target: Any, path: str) -> Any:
     try:
         return msgspec.convert(value, target)
     except msgspec.ValidationError as exc:
@@ -122,14 +122,14 @@ def parse_scenario(data: object) -> Scenario:
         fortress = load_board(data["board"])
     except BoardFormatError as exc:
         raise ScenarioError(f"board.{exc.path}" if exc.path else "board", exc.reason) from None
-    state: StateSpec = _convert(data.get("state", {}), StateSpec, "state")
+    state: StateSpec = convert(data.get("state", {}), StateSpec, "state")
     if "action" not in data:
         raise ScenarioError("action", "missing")
     action = data["action"]
     if not isinstance(action, dict) or action.get("do") not in ACTIONS:
         do = action.get("do") if isinstance(action, dict) else None
         raise ScenarioError("action.do", f"unknown action {do!r} (one of {', '.join(ACTIONS)})")
-    parsed_action: Action = _convert(action, Action, "action")
+    parsed_action: Action = convert(action, Action, "action")
     expect = data.get("expect", {})
     if not isinstance(expect, dict):
         raise ScenarioError("expect", "must be an object")

@@ -90,3 +90,18 @@ def situation(rules: GameRules, state: GameState) -> Situation:
 
 def _seat(hero: HeroState) -> int:
     return hero.seat
+
+
+__all__ = [
+    "ALTAR_MAX",
+    "ALTAR_NEEDED",
+    "FIGHT_MARKERS",
+    "INFERNO_LOSES",
+    "PHYSICAL_STACKS",
+    "WOUNDS_TO_DEFEAT",
+    "GameOptions",
+    "GameRules",
+    "board_state",
+    "played_card",
+    "situation",
+]

@@ -79,3 +79,9 @@ def violations(rules: GameRules, state: GameState) -> list[str]:
     if len(state.fight_markers) > 6 or len(set(state.fight_markers)) != len(state.fight_markers):
         found.append(f"fight markers: {state.fight_markers}")
     return found
+
+
+__all__ = [
+    "BLOOD_POINTS",
+    "violations",
+]

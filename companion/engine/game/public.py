@@ -32,3 +32,9 @@ def public_event_data(event: e.Event) -> dict[str, Any]:
         return {"event": "game_started", "state": public_state_data(event.state)}
     data: dict[str, Any] = msgspec.to_builtins(e.public(event))
     return data
+
+
+__all__ = [
+    "public_event_data",
+    "public_state_data",
+]

@@ -40,3 +40,11 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=none_left,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "none_left",
+    "proceed",
+]

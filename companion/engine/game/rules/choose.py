@@ -56,3 +56,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.ChooseCard: choose},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "choose",
+    "legal",
+]

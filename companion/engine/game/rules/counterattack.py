@@ -41,3 +41,10 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=out_of_reach,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "out_of_reach",
+]

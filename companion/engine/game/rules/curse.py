@@ -52,3 +52,9 @@ def curse(rules: GameRules, em: Emitter, task: CurseTask) -> None:
 
 
 RULE: TaskRule = TaskRule(kind=TaskKind.CURSE, task=CurseTask, rules=("R-CUR-1",), auto=curse)
+
+
+__all__ = [
+    "RULE",
+    "curse",
+]

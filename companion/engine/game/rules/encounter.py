@@ -85,3 +85,11 @@ RULE: TaskRule = TaskRule(
     handlers={c.Draw: encounter, c.EnterDraw: encounter},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "after_flip",
+    "encounter",
+    "legal",
+]

@@ -51,3 +51,9 @@ RULE: TaskRule = TaskRule(
     rules=("R-RND-4", "R-SET-3", "R-ABL Destruction"),
     auto=end_round,
 )
+
+
+__all__ = [
+    "RULE",
+    "end_round",
+]

@@ -31,3 +31,9 @@ def end_turn(rules: GameRules, em: Emitter, task: EndTurnTask) -> None:
 RULE: TaskRule = TaskRule(
     kind=TaskKind.END_TURN, task=EndTurnTask, rules=("R-RND-3", "R-RND-4", "R-ADV-1"), auto=end_turn
 )
+
+
+__all__ = [
+    "RULE",
+    "end_turn",
+]

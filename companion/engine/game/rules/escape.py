@@ -50,3 +50,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.Leap: escape, c.Fall: escape},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "escape",
+    "legal",
+]

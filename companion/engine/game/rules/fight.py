@@ -72,3 +72,11 @@ RULE: TaskRule = TaskRule(
     handlers={c.Fight: fight, c.UseRetrieval: retrieval, **FIGHT_HANDLERS},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "fight",
+    "legal",
+    "resolve_monster_fight",
+]

@@ -87,3 +87,12 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=nothing_to_attack,
 )
+
+
+__all__ = [
+    "RULE",
+    "attack_strigoi",
+    "attacks",
+    "legal",
+    "nothing_to_attack",
+]

@@ -27,3 +27,9 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=one_place,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+]

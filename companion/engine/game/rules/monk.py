@@ -38,3 +38,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.FreeMonk: monk, c.AttackMonk: monk},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "monk",
+]

@@ -62,3 +62,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.Move: move, c.Stay: move, **TURN_HANDLERS},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "move",
+]

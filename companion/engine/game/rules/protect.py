@@ -71,3 +71,11 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=nothing_to_block_with,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "nothing_to_block_with",
+    "protect",
+]

@@ -51,3 +51,11 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=one_place,
 )
+
+
+__all__ = [
+    "RULE",
+    "choose_cell",
+    "legal",
+    "one_place",
+]

@@ -36,3 +36,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.EnterDraw: reward_draw},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "reward_draw",
+]

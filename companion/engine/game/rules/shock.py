@@ -53,3 +53,11 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=empty_hand,
 )
+
+
+__all__ = [
+    "RULE",
+    "empty_hand",
+    "legal",
+    "shock",
+]

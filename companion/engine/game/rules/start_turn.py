@@ -19,3 +19,9 @@ def start_turn(rules: GameRules, em: Emitter, task: StartTurnTask) -> None:
 RULE: TaskRule = TaskRule(
     kind=TaskKind.START_TURN, task=StartTurnTask, rules=("R-RND-3",), auto=start_turn
 )
+
+
+__all__ = [
+    "RULE",
+    "start_turn",
+]

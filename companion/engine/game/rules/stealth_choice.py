@@ -41,3 +41,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.Fight: stealth_choice, c.LeaveMonster: stealth_choice, **FIGHT_HANDLERS},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "stealth_choice",
+]

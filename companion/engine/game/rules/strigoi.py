@@ -71,3 +71,11 @@ RULE: TaskRule = TaskRule(
     legal=legal,
     moot=no_token,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "no_token",
+    "strigoi_token",
+]

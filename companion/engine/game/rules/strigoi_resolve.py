@@ -79,3 +79,9 @@ RULE: TaskRule = TaskRule(
     ),
     auto=strigoi_resolve,
 )
+
+
+__all__ = [
+    "RULE",
+    "strigoi_resolve",
+]

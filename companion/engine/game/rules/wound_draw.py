@@ -42,3 +42,10 @@ RULE: TaskRule = TaskRule(
     handlers={c.EnterDraw: wound_draw},
     legal=legal,
 )
+
+
+__all__ = [
+    "RULE",
+    "legal",
+    "wound_draw",
+]

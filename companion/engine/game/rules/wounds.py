@@ -32,3 +32,9 @@ def wounds(rules: GameRules, em: Emitter, task: WoundsTask) -> None:
 RULE: TaskRule = TaskRule(
     kind=TaskKind.WOUNDS, task=WoundsTask, rules=("R-WND-1", "R-WND-2", "R-ADV-2"), auto=wounds
 )
+
+
+__all__ = [
+    "RULE",
+    "wounds",
+]
