@@ -37,7 +37,7 @@ from companion.engine.game.emitter import started_state
 from companion.engine.game.flow import decide
 from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
-from companion.sim import simulate
+from companion.selfplay import simulate
 from companion.store.gamelog import GameLog
 
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3"), ("charles", "L4")]
@@ -69,7 +69,7 @@ def bare_commits(path: Path, count: int) -> list[float]:
 PURE_CHILD = """
 import sys
 from companion import native
-from companion.sim import simulate
+from companion.selfplay import simulate
 assert not native.running()
 for line in sys.stdin:
     r = simulate(int(line), None, 1, check=False)

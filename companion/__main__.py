@@ -53,7 +53,7 @@ def cmd_demo(_: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from companion.sim import simulate
+    from companion.selfplay import simulate
 
     report = simulate(
         args.games,

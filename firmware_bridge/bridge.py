@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from firmware_bridge import protocol as p
+from firmware_bridge.errors import UnknownNode
 from firmware_bridge.links import Link
 
 log = logging.getLogger(__name__)
@@ -182,7 +183,7 @@ class Bridge:
 
     def _send_reliable(self, message: p.Message) -> None:
         if message.node not in self.known:
-            raise ValueError(f"node {message.node!r} is not part of this table")
+            raise UnknownNode(f"node {message.node!r} is not part of this table")
         payload = p.encode_message(message)
         now = time.monotonic()
         with self._lock:

@@ -13,3 +13,11 @@ class BrokerAccessError(BridgeError, ValueError):
 
 class ProvisionError(BridgeError, RuntimeError):
     """Broker provisioning cannot finish (a tool is missing, a user does not exist)."""
+
+
+class PayloadTooLarge(BridgeError, ValueError):
+    """A message or frame would exceed the protocol's size limit."""
+
+
+class UnknownNode(BridgeError, ValueError):
+    """A node id that is not part of this table."""

@@ -11,6 +11,7 @@ from binascii import crc_hqx
 
 from cobs import cobs
 
+from firmware_bridge.errors import PayloadTooLarge
 from firmware_bridge.protocol import MAX_PAYLOAD, DropCounter
 
 DELIMITER = b"\x00"
@@ -23,7 +24,7 @@ def crc16(data: bytes) -> int:
 
 def frame(payload: bytes) -> bytes:
     if len(payload) > MAX_PAYLOAD:
-        raise ValueError(f"payload of {len(payload)} bytes > {MAX_PAYLOAD}")
+        raise PayloadTooLarge(f"payload of {len(payload)} bytes > {MAX_PAYLOAD}")
     return bytes(cobs.encode(payload + crc16(payload).to_bytes(2, "big"))) + DELIMITER
 
 

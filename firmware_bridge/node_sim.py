@@ -7,7 +7,7 @@ identify), applies LED commands and acknowledges them (a repeated `seq` is ackno
 not applied twice), answers pings, and reports tags placed on or taken off its readers and
 button presses. What its LEDs show is kept for inspection. Wires: `PtyWire` (a pseudo-
 terminal whose path the bridge opens as a serial port; it can be unplugged and plugged back) and
-`MqttWire` (firmware_bridge.mqtt_sim).
+`MqttWire` (firmware_bridge.mqtt_wire).
 """
 
 from __future__ import annotations

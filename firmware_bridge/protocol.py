@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from firmware_bridge.errors import PayloadTooLarge
+
 PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 512  # bytes of JSON: a message never needs more; anything larger is refused
 
@@ -141,7 +143,9 @@ _ENCODER = msgspec.json.Encoder()
 def encode_message(message: Message) -> bytes:
     data = _ENCODER.encode(message)
     if len(data) > MAX_PAYLOAD:
-        raise ValueError(f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}")
+        raise PayloadTooLarge(
+            f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}"
+        )
     return data
 
 

@@ -247,7 +247,7 @@ def test_the_simulator_process_speaks_mqtt(broker_factory, tmp_path) -> None:  #
         [
             sys.executable,
             "-m",
-            "firmware_bridge.sim",
+            "firmware_bridge.simulated_nodes",
             "--nodes",
             ",".join(NODES),
             "--mqtt",

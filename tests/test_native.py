@@ -19,7 +19,7 @@ ROOT = native.ROOT
 GAMES_DIGEST = """
 import hashlib, random, msgspec
 from companion import native
-from companion.sim import HEROES, ladders_for
+from companion.selfplay import HEROES, ladders_for
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game.context import GameOptions, GameRules

@@ -1,5 +1,5 @@
-"""`python -m firmware_bridge.sim` as a separate process: the bridge finds its nodes on their
-PTYs, LED commands show up on its stdout, and stdin places tags and presses buttons."""
+"""`python -m firmware_bridge.simulated_nodes` as a separate process: the bridge finds its nodes
+on their PTYs, LED commands show up on its stdout, and stdin places tags and presses buttons."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.processes import limit
 
 def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:
     sim = subprocess.Popen(
-        [sys.executable, "-m", "firmware_bridge.sim", "--dir", str(tmp_path)],
+        [sys.executable, "-m", "firmware_bridge.simulated_nodes", "--dir", str(tmp_path)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -77,9 +77,7 @@ def crossings(path: Path) -> Iterator[str]:
 
 
 def test_no_private_name_crosses_a_module_border() -> None:
-    found = {
-        path.relative_to(ROOT).as_posix(): sorted(set(crossings(path))) for path in sources()
-    }
+    found = {path.relative_to(ROOT).as_posix(): sorted(set(crossings(path))) for path in sources()}
     found = {k: v for k, v in found.items() if v}
     assert not found, found
 
@@ -97,3 +95,38 @@ def test_the_check_sees_a_private_import(tmp_path: Path) -> None:
         "from companion.engine.game.flow import _handle",
         "from companion.engine.game.queries import Iterable (not in its __all__)",
     ]
+
+
+#: builtins a raise may name only through a subclass of the package's error root
+BARE = {
+    "ValueError",
+    "KeyError",
+    "TypeError",
+    "RuntimeError",
+    "LookupError",
+    "IndexError",
+    "Exception",
+}
+
+
+def bare_raises(path: Path) -> Iterator[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            target = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(target, ast.Name) and target.id in BARE:
+                yield f"line {node.lineno}: raise {target.id}"
+
+
+def test_errors_raised_on_purpose_are_under_the_error_roots() -> None:
+    """CompanionError for the companion, BridgeError for the bridge: a caller catches one root
+    (the subclasses also inherit the builtin they resemble)."""
+    found = {}
+    for package in ("companion", "firmware_bridge", "hardware"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "firmware" in path.relative_to(ROOT).parts[1:2]:
+                continue  # MicroPython: its own, smaller world
+            bare = list(bare_raises(path))
+            if bare:
+                found[path.relative_to(ROOT).as_posix()] = bare
+    assert not found, found

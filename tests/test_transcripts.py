@@ -16,7 +16,7 @@ from companion.catalog import load_catalog
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameOptions, GameRules
 from companion.engine.game.state import STACKS
-from companion.sim import SimReport, play_one
+from companion.selfplay import SimReport, play_one
 from companion.store.gamelog import GameLog
 from companion.transcript import dumps, export_game, replay_bytes, replay_file, transcript_of
 from companion.transcript.names import Names

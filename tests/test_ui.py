@@ -436,10 +436,10 @@ def test_translations_keep_every_placeholder() -> None:
 
 
 def _node_simulator(*args: str) -> subprocess.Popen[str]:
-    """The board's nodes in their own process (`python -m firmware_bridge.sim`), as real
+    """The board's nodes in their own process (`python -m firmware_bridge.simulated_nodes`), as real
     hardware would be: the app finds them on its own."""
     process = subprocess.Popen(
-        [PYTHON, "-m", "firmware_bridge.sim", *args],
+        [PYTHON, "-m", "firmware_bridge.simulated_nodes", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -36,7 +36,7 @@ class PinConfig(msgspec.Struct, forbid_unknown_fields=False):
     def __post_init__(self) -> None:
         pins = [self.confirm, self.undo, self.next, self.buzzer, self.status_led]
         if len(set(pins)) != len(pins):
-            raise ValueError("two controls share a pin")
+            raise PinConfigError("two controls share a pin")  # msgspec reports it with the path
 
 
 def load_pins(path: Path = PINS_FILE) -> PinConfig:

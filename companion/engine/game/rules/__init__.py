@@ -2,5 +2,3 @@
 applies. `companion.engine.game.registry` lists them; the interpreter (`flow`) only dispatches."""
 
 __all__: list[str] = []
-
-__all__: list[str] = []

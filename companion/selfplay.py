@@ -1,4 +1,5 @@
-"""`python -m companion sim`: random legal games to the end, with invariants after every event.
+"""Self-play (`python -m companion sim`): whole legal games to the end, invariants checked after
+every event.
 
 Players choose by a policy (companion/policy.py): `random`, uniform among `legal_commands()`
 (coverage and speed), or `greedy`, which plays sensibly without looking ahead.
@@ -26,7 +27,7 @@ from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import STACKS
 from companion.engine.situation import HEROES
-from companion.errors import IllegalCommand
+from companion.errors import IllegalCommand, SetupError
 from companion.policy import POLICIES, Policy, random_policy
 
 MAX_COMMANDS = 20_000
@@ -73,7 +74,7 @@ def ladders_for(rules: GameRules, count: int, rng: random.Random) -> list[str]:
         if not rules.fortress.rooms[ladder.room].strigoi_start
     )
     if len(allowed) < count:
-        raise ValueError(f"the board has only {len(allowed)} ladders open to heroes")
+        raise SetupError(f"the board has only {len(allowed)} ladders open to heroes")
     return rng.sample(allowed, count)
 
 

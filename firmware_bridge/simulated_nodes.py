@@ -1,7 +1,7 @@
-"""`python -m firmware_bridge.sim`: simulated board nodes, driven from stdin.
+"""`python -m firmware_bridge.simulated_nodes`: simulated board nodes, driven from stdin.
 
-    python -m firmware_bridge.sim [--dir DIR]                      # PTYs: DIR/tty-<node>
-    python -m firmware_bridge.sim --mqtt HOST:PORT --table t1 --credentials FILE
+    python -m firmware_bridge.simulated_nodes [--dir DIR]          # PTYs: DIR/tty-<node>
+    python -m firmware_bridge.simulated_nodes --mqtt HOST:PORT --table t1 --credentials FILE
 
 Nodes default to one per room of the default fortress plus the card reader (`--nodes a,b` to
 choose). Commands, one per line:

@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from companion.engine.game import commands as c
 from companion.engine.game.invariants import violations
-from companion.sim import SimReport, simulate
+from companion.selfplay import SimReport, simulate
 from tests.conftest import PYTHON, ROOT
 from tests.processes import limit
 from tests.table import Table
