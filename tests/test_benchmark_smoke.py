@@ -17,33 +17,56 @@ def quick_run(script: str, timeout_s: int = 300) -> str:
     return done.stdout
 
 
+def timings(out: str, label: str, unit: str) -> tuple[float, float]:
+    """(median, p99) of the row labelled `label`; both measured (> 0) and in order."""
+    row = next((line for line in out.splitlines() if line.startswith(label)), None)
+    assert row is not None, (label, out)
+    found = re.search(rf"(?:median|p50) +([\d.]+) {unit} +p99 +([\d.]+) {unit}", row)
+    assert found is not None, row
+    median, p99 = float(found.group(1)), float(found.group(2))
+    assert 0 < median <= p99, row
+    return median, p99
+
+
+def rate(out: str, label: str, unit: str) -> float:
+    row = next((line for line in out.splitlines() if line.startswith(label)), None)
+    assert row is not None, (label, out)
+    found = re.search(rf"([\d.]+) {unit}", row)
+    assert found is not None, row
+    return float(found.group(1))
+
+
 def test_engine_benchmark_prints_every_figure_with_its_baseline() -> None:
     out = quick_run("benchmarks/engine.py", 300)
     assert "Python 3." in out and "174 spaces" in out
-    for label in (
-        "Strigoi step",
-        "line of sight from all",
-        "reachable, 8 steps",
-        "threat map",
-        "platform rotation",
+    for label, most_us in (
+        ("Strigoi step", 50_000),
+        ("line of sight from all", 500_000),
+        ("reachable, 8 steps", 100_000),
+        ("threat map", 1_000_000),
+        ("platform rotation", 50_000),
     ):
-        assert label in out, label
-    assert "baseline: brute force" in out and "baseline: rebuilding the geometry" in out
+        _, p99 = timings(out, label, "us")
+        assert p99 < most_us, (label, p99)  # microseconds, not a unit off by 1000
+    brute = float(re.search(r"baseline: brute force ([\d.]+) ms", out).group(1))  # type: ignore[union-attr]
+    fast, _ = timings(out, "threat map", "us")
+    assert fast / 1000 < brute, "the threat map beats its brute-force baseline"
+    assert "baseline: rebuilding the geometry" in out
 
 
 def test_game_benchmark_prints_every_figure_with_its_baseline() -> None:
     out = quick_run("benchmarks/game.py", 600)
-    for label in (
-        "random games (2-5 players)",
-        "greedy games (2-5 players)",
-        "the same seeds played at random",
-        "command apply, engine",
-        "durable commit",
-        "bare SQLite",
-        "resume a",
-        "replay from the first event",
-    ):
-        assert label in out, label
+    games = rate(out, "random games (2-5 players)", "games/s")
+    greedy = rate(out, "greedy games (2-5 players)", "games/s")
+    assert 1 < games < 10_000 and 0.1 < greedy < 10_000, out
+    random_same = float(re.search(r"played at random ([\d.]+) games/s", out).group(1))  # type: ignore[union-attr]
+    assert greedy < random_same * 2, out  # greedy games are longer than random ones
+    _, apply_p99 = timings(out, "command apply, engine", "us")
+    commit, _ = timings(out, "command apply + durable commit", "us")
+    assert apply_p99 < 1_000_000 and commit < 1_000_000, out
+    resume = float(re.search(r"resume a \d+-event game: +median +([\d.]+) ms", out).group(1))  # type: ignore[union-attr]
+    assert 0 < resume < 10_000, out
+    assert "bare SQLite" in out and "replay from the first event" in out
 
 
 def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
@@ -52,13 +75,16 @@ def test_bridge_benchmark_prints_every_figure_with_its_baseline() -> None:
         "serial (PTY): event -> LED back",
         "MQTT (Mosquitto): event -> LED back",
         "MQTT over TLS: event -> LED back",
-        "MQTT (Mosquitto), 7 nodes at 1,200/s",
-        "MQTT over TLS, 7 nodes at 1,200/s",
     ):
-        assert label in out, label
+        _, p99 = timings(out, label, "ms")
+        assert p99 < 5_000, (label, p99)
     assert out.count("baseline: bare round trip") == 3
-    lost = [int(x) for x in re.findall(r"lost (\d+)", out)]
-    assert len(lost) == 2 and all(n >= 0 for n in lost), out  # counted, both ways
+    for label in ("MQTT (Mosquitto), 7 nodes at 1,200/s", "MQTT over TLS, 7 nodes at 1,200/s"):
+        assert 10 < rate(out, label, "events/s") < 100_000, out
+    counts = re.findall(r"sent (\d+), received (\d+), lost (-?\d+)", out)
+    assert len(counts) == 2, out
+    for sent, got, lost in counts:  # every tag counted once, however often it was reported
+        assert int(sent) > 0 and 0 <= int(got) <= int(sent) and int(lost) == int(sent) - int(got)
 
 
 def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:

@@ -1,15 +1,18 @@
-"""The engine compiled with mypyc: in use after setup, the same games as pure Python, and a build
-older than its sources never runs."""
+"""The engine compiled with mypyc: it builds and runs, plays the same games as pure Python, and a
+build older than its sources never runs. When this checkout's build is missing or older than an
+edit (pure Python is the default while developing), the tests build a copy of the sources."""
 
 from __future__ import annotations
 
-import importlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion import native
+from tests.conftest import IN_CI
 from tests.processes import limit
 
 ROOT = native.ROOT
@@ -49,7 +52,27 @@ def copy_package(target: Path, with_build: bool) -> Path:
     """The `companion` package in `target`, with or without the compiled modules."""
     skip = ["__pycache__"] if with_build else ["__pycache__", "*.so", "compiled.stamp"]
     shutil.copytree(ROOT / "companion", target / "companion", ignore=shutil.ignore_patterns(*skip))
+    shutil.copy(ROOT / "pyproject.toml", target / "pyproject.toml")  # mypyc reads its settings
     return target
+
+
+@pytest.fixture(scope="module")
+def compiled_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder whose `companion` runs compiled: this checkout when its build is current (CI,
+    the Pi: ./setup.sh builds it), else a copy of the sources built here (about a minute)."""
+    if native.state() == "compiled":
+        return ROOT
+    copy = copy_package(tmp_path_factory.mktemp("native"), with_build=False)
+    built = subprocess.run(
+        [sys.executable, "-m", "companion", "native", "build"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=limit(900),
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert built.stdout.strip().endswith("compiled engine: compiled"), built.stdout
+    return copy
 
 
 def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -73,18 +96,28 @@ def native_status(cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_engine_runs_compiled_after_setup() -> None:
-    assert native.state() == "compiled", (
-        "the compiled engine is missing or stale: ./setup.sh builds it "
-        "(or python -m companion native build)"
+def test_the_engine_runs_compiled(compiled_root: Path) -> None:
+    probe = (
+        "import companion.engine.game.flow, companion.engine.movement\n"
+        "from companion import native\n"
+        "print(' '.join(native.running()))"
     )
-    for module in ("companion.engine.game.flow", "companion.engine.movement"):
-        importlib.import_module(module)
-    assert set(native.running()) >= {"companion.engine.game.flow", "companion.engine.movement"}
+    ran = run_python(probe, compiled_root)
+    assert ran.returncode == 0, ran.stderr
+    running = set(ran.stdout.split())
+    assert {"companion.engine.game.flow", "companion.engine.movement"} <= running
+    assert "companion.engine.game.rules.move" in running  # the task modules too
 
 
-def test_compiled_and_pure_python_play_identical_games(tmp_path: Path) -> None:
-    compiled = run_python(GAMES_DIGEST, ROOT)
+def test_ci_runs_the_build_setup_made() -> None:
+    """In CI (and on the Pi) ./setup.sh builds the engine before the tests: it must be current."""
+    if not IN_CI:
+        pytest.skip("pure Python is the default while developing (./setup.sh test --fast)")
+    assert native.state() == "compiled", "./setup.sh test builds the engine before testing"
+
+
+def test_compiled_and_pure_python_play_identical_games(tmp_path: Path, compiled_root: Path) -> None:
+    compiled = run_python(GAMES_DIGEST, compiled_root)
     pure = run_python(GAMES_DIGEST, copy_package(tmp_path, with_build=False))
     assert compiled.returncode == 0, compiled.stderr
     assert pure.returncode == 0, pure.stderr
@@ -94,8 +127,13 @@ def test_compiled_and_pure_python_play_identical_games(tmp_path: Path) -> None:
     assert compiled_digest == pure_digest
 
 
-def test_a_build_older_than_its_sources_is_ignored(tmp_path: Path) -> None:
-    copy = copy_package(tmp_path, with_build=True)
+def test_a_build_older_than_its_sources_is_ignored(tmp_path: Path, compiled_root: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        compiled_root / "companion",
+        copy / "companion",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     probe = "import companion.engine.movement as m; print(m.__file__)"
     fresh = run_python(probe, copy)
     assert fresh.stdout.strip().endswith(native.EXTENSION), fresh.stderr
