@@ -70,5 +70,13 @@ class SetupError(CompanionError, ValueError):
     """A new game's setup cannot be changed as asked (too many players, a refused ladder...)."""
 
 
+class UnknownLanguage(CompanionError, ValueError):
+    """A language the app has no translation for."""
+
+
+class VoiceUnavailable(CompanionError, RuntimeError):
+    """The speech program is not installed."""
+
+
 class TranscriptError(CompanionError, ValueError):
     """An `armata-transcript/1` document (or one of its names) cannot be read."""

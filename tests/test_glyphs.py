@@ -45,7 +45,9 @@ def test_texts_in_the_code_and_data_are_in_the_font(path: Path) -> None:
 
 @pytest.mark.parametrize("language", ["en", "de", "it", "fr"])
 def test_every_translation_is_in_the_font(language: str) -> None:
-    with (ROOT / "ui" / "locale" / language / "LC_MESSAGES" / "armata.po").open("rb") as po:
+    with (ROOT / "companion" / "app" / "locale" / language / "LC_MESSAGES" / "armata.po").open(
+        "rb"
+    ) as po:
         catalog = read_po(po)
     for message in catalog:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)

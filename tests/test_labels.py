@@ -10,13 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.engine.explain import reason
-from companion.engine.game import commands as c
-from companion.engine.game.tasks import EncounterTask, FightTask, StealthChoiceTask
-from tests.table import Table
-from ui import i18n
-from ui.checks import INTERNAL_ID
-from ui.labels import (
+from companion.app import i18n
+from companion.app.labels import (
     command_label,
     render,
     set_ladder_owners,
@@ -25,6 +20,11 @@ from ui.labels import (
     token_name,
     waiting_label,
 )
+from companion.engine.explain import reason
+from companion.engine.game import commands as c
+from companion.engine.game.tasks import EncounterTask, FightTask, StealthChoiceTask
+from tests.table import Table
+from ui.checks import INTERNAL_ID
 
 LANGUAGES = tuple(i18n.LANGUAGES)
 

@@ -61,7 +61,7 @@ def test_each_kind_cites_rules_that_exist(kind: TaskKind) -> None:
 def test_each_kind_has_a_text_in_every_language() -> None:
     assert set(TASK_TEXTS) == set(TaskKind)
     for language in ("de", "it", "fr"):
-        path = ROOT / "ui" / "locale" / language / "LC_MESSAGES" / "armata.po"
+        path = ROOT / "companion" / "app" / "locale" / language / "LC_MESSAGES" / "armata.po"
         with path.open("rb") as po:
             catalog = read_po(po, locale=language)
         for kind, text in TASK_TEXTS.items():

@@ -77,34 +77,37 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert outcome.ok, [p.line(outcome.file) for p in outcome.problems]
 
 
+LOCALE = ROOT / "companion" / "app" / "locale"
+
+
 def test_every_message_is_translated_in_each_catalog() -> None:
-    template = {m.id for m in read_po((ROOT / "ui/locale/armata.pot").open("rb")) if m.id}
+    template = {m.id for m in read_po((LOCALE / "armata.pot").open("rb")) if m.id}
     for lang in ("de", "it", "fr"):
-        with (ROOT / f"ui/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
+        with (LOCALE / lang / "LC_MESSAGES" / "armata.po").open("rb") as po:
             catalog = read_po(po, locale=lang)
         done = {m.id for m in catalog if m.id and m.string}
         assert template <= done, (lang, sorted(template - done))
 
 
 def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> None:
-    """ui/locale/armata.pot is extracted again from the sources (as ui/babel.cfg says): a new
-    message that nobody extracted would show untranslated without failing the test above."""
+    """companion/app/locale/armata.pot is extracted again from the sources (as babel.cfg beside
+    it says): a new message nobody extracted would show untranslated, failing no other test."""
     fresh = tmp_path / "armata.pot"
     subprocess.run(
-        [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "ui/babel.cfg",
+        [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "companion/app/babel.cfg",
          "-k", "tr", "-k", "N_", "-o", str(fresh), "."],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     extracted = {m.id for m in read_po(fresh.open("rb")) if m.id}
-    committed = {m.id for m in read_po((ROOT / "ui/locale/armata.pot").open("rb")) if m.id}
-    assert extracted - committed == set(), "run the pybabel extract of ui/babel.cfg"
+    committed = {m.id for m in read_po((LOCALE / "armata.pot").open("rb")) if m.id}
+    assert extracted - committed == set(), "run the pybabel extract of companion/app/babel.cfg"
 
 
 def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
+    from companion.app import i18n
+    from companion.app.labels import command_label, item_name
     from companion.catalog import load_catalog
     from companion.engine.game import commands as c
-    from ui import i18n
-    from ui.labels import command_label, item_name
 
     catalog = load_catalog()
     fight = c.Fight(
@@ -130,7 +133,7 @@ def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
 
 
 def test_language_switch_at_runtime() -> None:
-    from ui import i18n
+    from companion.app import i18n
 
     heard: list[str] = []
     i18n.on_change(heard.append)
@@ -149,7 +152,7 @@ def test_language_switch_at_runtime() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_espeak_speaks_each_language(tmp_path: Path, lang: str) -> None:
-    from ui.tts import Espeak
+    from companion.app.voice import Espeak
 
     wav = tmp_path / f"{lang}.wav"
     speaker = Espeak(to_file=wav)
@@ -424,7 +427,7 @@ def test_translations_keep_every_placeholder() -> None:
     import re
 
     for lang in ("en", "de", "it", "fr"):
-        with (ROOT / f"ui/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
+        with (ROOT / f"companion/app/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
             catalog = read_po(po, locale=lang)
         for message in catalog:
             if message.id and message.string:  # English overrides only a few of its own

@@ -9,8 +9,8 @@ import time
 import wave
 from pathlib import Path
 
+from companion.app.voice import Espeak, VoiceQueue
 from tests.processes import limit
-from ui.tts import Espeak, VoiceQueue
 
 
 class Sleeper:

@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         Config.set("graphics", "show_cursor", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
 
+    from companion.app.voice import Silent
     from ui.app import ArmataApp
-    from ui.tts import Silent
 
     # scripts are silent (their sentences are still recorded); the table app speaks
     app = ArmataApp(
@@ -142,7 +142,7 @@ def _hardware(
 
 
 def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:
-    from ui import i18n
+    from companion.app import i18n
     from ui.driver import Driver
 
     name, rest = script[0], script[1:]

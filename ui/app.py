@@ -18,17 +18,26 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
+from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
 from companion.app.controls import Controls, open_controls
 from companion.app.differences import Difference
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, broker_status, health_view, register_stickers
+from companion.app.labels import (
+    item_name,
+    secret_label,
+    set_ladder_owners,
+    table_name,
+    waiting_label,
+)
 from companion.app.leds import LedSync
 from companion.app.resync import missing_hero, table_is_right
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.taps import Registration, TagIndex, Tap, TapFilter
 from companion.app.tracking import Origin, TableStatus, TableTracker
+from companion.app.voice import SettingsVoice, Speaker
 from companion.app.watch import GameView, TableWatch, game_view, origin_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
@@ -49,15 +58,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, room_node
 from firmware_bridge.mqtt_link import GamePublisher
 from firmware_bridge.node_sim import CARD_READER
-from ui import i18n
 from ui.fortress_view import FortressView
-from ui.labels import (
-    item_name,
-    secret_label,
-    set_ladder_owners,
-    table_name,
-    waiting_label,
-)
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
 from ui.screens.gamelog import GameLogScreen
@@ -71,7 +72,6 @@ from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
 from ui.screens.table import TableScreen
-from ui.tts import SettingsVoice, Speaker
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0

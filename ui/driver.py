@@ -14,10 +14,11 @@ from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
+from companion.app import i18n
+from companion.app.labels import site_label
 from companion.app.taps import rim_target
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
-from ui import i18n
 from ui.app import ArmataApp
 from ui.checks import (
     internal_ids,
@@ -26,7 +27,6 @@ from ui.checks import (
     small_touch_targets,
     walk,
 )
-from ui.labels import site_label
 
 MAX_STEPS = 20_000  # a script loops somewhere: fail with where, instead of hanging
 

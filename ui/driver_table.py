@@ -219,8 +219,8 @@ def cards_and_fix(driver: Driver) -> None:
     other by touch; then Fix moves a Strigoi to another platform centre by two taps."""
     import random
 
-    from ui import i18n
-    from ui.labels import strigoi_label
+    from companion.app import i18n
+    from companion.app.labels import strigoi_label
 
     app = driver.app
     report = driver.report.setdefault("cards", {})

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.app.i18n import tr
+from companion.app.labels import command_label, figure_label, item_name, room_name
 from companion.app.play_taps import commands_with, holder_of, registration_choices
 from companion.app.resync import strigoi_of_figure
 from companion.app.session import GameSession
@@ -15,8 +17,6 @@ from companion.app.taps import Tap
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError
-from ui.i18n import tr
-from ui.labels import command_label, figure_label, item_name, room_name
 
 if TYPE_CHECKING:
     from ui.app import ArmataApp

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from companion.app.i18n import tr
+from companion.app.labels import strigoi_label
 from companion.engine.explain import hero_name
 from companion.engine.game import events as e
 from companion.engine.game.state import GameState
-from ui.i18n import tr
-from ui.labels import strigoi_label
 from ui.screens.page import PageScreen
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.app.i18n import tr
 from companion.engine.explain import hero_name
 from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
-from ui.i18n import tr
 from ui.screens.page import PageScreen
 
 SHOWN = 30

@@ -9,10 +9,10 @@ import time
 from collections.abc import Callable
 
 from companion.app.differences import Difference
+from companion.app.i18n import tr
+from companion.app.labels import action_text, difference_text
 from companion.app.tracking import TableStatus
 from companion.engine.fortress import Fortress
-from ui.i18n import tr
-from ui.labels import action_text, difference_text
 from ui.screens.page import PageScreen
 
 Answer = Callable[[Difference], None]

@@ -20,6 +20,18 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.announce import Announcement
+from companion.app.i18n import tr
+from companion.app.labels import (
+    PHASES,
+    action_text,
+    command_label,
+    difference_text,
+    group_label,
+    item_name,
+    render,
+    room_name,
+    strigoi_label,
+)
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -33,18 +45,6 @@ from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView, OverlayLine
-from ui.i18n import tr
-from ui.labels import (
-    PHASES,
-    action_text,
-    command_label,
-    difference_text,
-    group_label,
-    item_name,
-    render,
-    room_name,
-    strigoi_label,
-)
 from ui.option_groups import Group, ProtectPicker, arrange, target_cell
 from ui.screens.round_board import MODE_NAMES, BoardChoice, FixTarget
 from ui.screens.strigoi_card import card_lines

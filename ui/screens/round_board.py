@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.app.i18n import N_
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game.context import board_state
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import DIRECTIONS, Cell
-from ui.i18n import N_
 from ui.option_groups import Mode, board_modes
 
 MODE_NAMES = {

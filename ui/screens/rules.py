@@ -3,9 +3,9 @@ opened at the rule an explanation cites or at the section of what the game waits
 
 from __future__ import annotations
 
+from companion.app.i18n import current_language, tr
 from companion.engine.game.registry import REGISTRY
 from companion.rules_text import rules_reference, section_of
-from ui.i18n import current_language, tr
 from ui.screens.page import PageScreen
 
 #: Which section the Rules button opens for each kind of task the game waits for: the section

@@ -15,6 +15,8 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.app.i18n import N_, tr
+from companion.app.labels import platform_home, site_label
 from companion.app.setup_plan import SIDE_NAMES, SetupPlan, site_cell
 from companion.app.taps import (
     RIM_EDGES,
@@ -32,8 +34,6 @@ from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
-from ui.i18n import N_, tr
-from ui.labels import platform_home, site_label
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

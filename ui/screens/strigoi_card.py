@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.differences import strigoi_figure
+from companion.app.i18n import tr
+from companion.app.labels import figure_label, render, room_name, strigoi_label, token_name
 from companion.engine.game.context import GameRules
 from companion.engine.game.state import GameState
-from ui.i18n import tr
-from ui.labels import figure_label, render, room_name, strigoi_label, token_name
 
 
 def card_lines(

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.app.differences import expected_from_game
+from companion.app.i18n import N_, tr
+from companion.app.labels import direction_name, figure_label, first_book, platform_home, room_name
 from companion.app.sensing import UNKNOWN, Reading
 from companion.app.taps import platform_reading
 from companion.app.tracking import TableStatus
 from companion.engine.fortress import Fortress
 from companion.engine.situation import STRIGOI
-from ui.i18n import N_, tr
-from ui.labels import direction_name, figure_label, first_book, platform_home, room_name
 from ui.screens.page import PageScreen
 
 if TYPE_CHECKING:

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from companion.app.i18n import VOICES
+from companion.errors import VoiceUnavailable
 from companion.store.settings import Settings
-from ui.i18n import VOICES
 
 
 class Speaker(Protocol):
@@ -95,7 +96,7 @@ class Espeak:
     def __init__(self, volume: int = 100, speed: int = 160, to_file: Path | None = None) -> None:
         binary = shutil.which("espeak-ng")
         if binary is None:
-            raise RuntimeError("espeak-ng is not installed (./setup.sh installs it)")
+            raise VoiceUnavailable("espeak-ng is not installed (./setup.sh installs it)")
         self.binary = binary
         self.volume = volume
         self.speed = speed

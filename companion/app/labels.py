@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
+from companion.app.i18n import N_, tr
 from companion.app.tracking import Action, Step
 from companion.app.wording import TASK_TEXTS, describe
 from companion.engine.components import Catalog
@@ -15,7 +16,6 @@ from companion.engine.game import commands as c
 from companion.engine.game.kinds import TaskKind
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
-from ui.i18n import N_, tr
 
 MODES = {"normal": N_("normal"), "wild": N_("wild")}
 ATTACKS = {"melee": N_("melee"), "ranged": N_("ranged")}

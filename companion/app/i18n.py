@@ -1,6 +1,6 @@
-"""Translations: gettext catalogs (`ui/locale/<lang>/LC_MESSAGES/armata.po`, managed with Babel),
-compiled to .mo on first use, switchable at runtime. English is the source language. Hero, card
-and room names are never translated (they stay as printed)."""
+"""Translations: gettext catalogs (`locale/<lang>/LC_MESSAGES/armata.po` beside this module,
+managed with Babel), compiled to .mo on first use, switchable at runtime. English is the source
+language. Hero, card and room names are never translated (they stay as printed)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from companion.engine.explain import N_ as N_  # one marker for engine and app templates
+from companion.engine.explain import N_ as N_
+from companion.errors import UnknownLanguage  # one marker for engine and app templates
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "armata"
@@ -54,7 +55,7 @@ def catalog(language: str) -> gettext.NullTranslations:
 def set_language(language: str) -> None:
     global _current, _language
     if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
+        raise UnknownLanguage(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
     _current = catalog(language)
     _language = language
     for listener in list(_listeners):
