@@ -1,5 +1,5 @@
-"""Command line: `python -m companion [board show | scenario run | replay | export | sim | native |
-demo]`; `python -m ui` starts the touchscreen app.
+"""Command line: `python -m companion [board show | scenario run | replay | export | sim | serve |
+native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -98,6 +98,47 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The table service without a screen: buttons, card reader, voice and LEDs; the game on
+    the broker for a second screen (companion/app/headless.py)."""
+    import signal
+
+    from companion.app.headless import HeadlessTable
+    from companion.app.node_options import hardware_from_args
+    from companion.app.service import TableService
+    from companion.app.voice import Silent, Speaker
+    from companion.boardfile import load_board_file
+    from companion.store.location import data_dir
+
+    hardware, publisher = hardware_from_args(parser, args, load_board_file())
+    data = Path(args.data) if args.data else data_dir()
+
+    def make(post):  # type: ignore[no-untyped-def]
+        speaker: Speaker | None = Silent() if args.silent else None  # None: the settings' voice
+        return TableService(data, post, hardware=hardware, speaker=speaker, publisher=publisher)
+
+    def say(text: str) -> None:
+        print(f"said: {text}", flush=True)
+        table.service.speak(text)
+
+    table = HeadlessTable(make, say)
+    signal.signal(signal.SIGTERM, lambda *_: table.stop())
+    print(
+        f"serving the table headless: {table.service.hardware.description}, "
+        f"game log in {data / 'companion.db'}; Confirm starts or resumes a game",
+        flush=True,
+    )
+    if args.play:
+        table.post(lambda: table.start_or_resume(args.seed))
+    try:
+        table.run(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.service.close()
+    return 0
+
+
 def cmd_native(args: argparse.Namespace) -> int:
     from companion import native
 
@@ -164,6 +205,18 @@ def build_parser() -> argparse.ArgumentParser:
     native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
     native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
+    serve = sub.add_parser(
+        "serve", help="the table without a screen: buttons, card reader, voice and LEDs"
+    )
+    from companion.app.node_options import add_node_arguments
+
+    add_node_arguments(serve)
+    serve.add_argument("--data", help="the data folder (default: $ARMATA_DATA_DIR)")
+    serve.add_argument("--play", action="store_true", help="resume the game, or start one, now")
+    serve.add_argument("--seed", type=int, default=None, help="a new game's seed (default: random)")
+    serve.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    serve.add_argument("--silent", action="store_true", help="print the sentences, no voice")
+    serve.set_defaults(func=lambda args: cmd_serve(args, parser))
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
     demo.set_defaults(func=cmd_demo)
     return parser

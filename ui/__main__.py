@@ -27,14 +27,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from companion.app.hardware import BoardHardware
-    from firmware_bridge.mqtt_link import GamePublisher
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.app.node_options import add_node_arguments
+
     parser = argparse.ArgumentParser(prog="python -m ui")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
@@ -46,29 +43,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--script", nargs="+", metavar="ARG")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
-    parser.add_argument(
-        "--mqtt", metavar="HOST:PORT", help="publish the game on this broker (docs/protocol.md)"
-    )
-    parser.add_argument("--table", default="t1", help="the table id of the MQTT topics")
-    parser.add_argument(
-        "--credentials", type=Path, help="credentials.json from hardware/mosquitto/provision.py"
-    )
-    parser.add_argument(
-        "--nodes",
-        choices=("simulated", "serial", "mqtt"),
-        default="simulated",
-        help="the board's nodes: simulated (default), on USB serial, or on the --mqtt broker",
-    )
-    parser.add_argument(
-        "--serial-glob", default="/dev/ttyACM*", help="the nodes' serial ports (--nodes serial)"
-    )
+    add_node_arguments(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    hardware, publisher = _hardware(parser, args)
+    from companion.app.node_options import hardware_from_args
+    from companion.boardfile import load_board_file
+
+    hardware, publisher = hardware_from_args(parser, args, load_board_file())
     width, height = args.size.split("x")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -104,41 +89,6 @@ def main(argv: list[str] | None = None) -> int:
         )
     app.run()
     return 0
-
-
-def _hardware(
-    parser: argparse.ArgumentParser, args: argparse.Namespace
-) -> tuple[BoardHardware | None, GamePublisher | None]:
-    """The nodes of `--nodes` (None: the app's simulated board) and the broker client of
-    `--mqtt` (None without it: the game events stay in the app). With `--nodes mqtt` one client
-    serves both."""
-    from companion.app.hardware import BoardHardware
-    from companion.boardfile import load_board_file
-    from firmware_bridge.access import broker_access
-    from firmware_bridge.errors import BrokerAccessError
-    from firmware_bridge.mqtt_link import GamePublisher, MqttLink
-    from firmware_bridge.topics import app_user
-
-    rooms = load_board_file().rooms
-    if args.mqtt is None:
-        if args.nodes == "mqtt":
-            parser.error("--nodes mqtt needs --mqtt and --credentials")
-        where, ca = None, None
-    else:
-        if args.credentials is None:
-            parser.error("--mqtt needs --credentials")
-        try:
-            access = broker_access(args.mqtt, args.credentials, app_user(args.table))
-        except BrokerAccessError as error:
-            parser.error(str(error))
-        where = (access.host, access.port, args.table, access.username, access.password)
-        ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
-    if args.nodes == "mqtt":
-        assert where is not None
-        link = MqttLink(*where, ca=ca)
-        return BoardHardware.mqtt(rooms, link), link
-    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
-    return serial, None if where is None else GamePublisher(*where, ca=ca)
 
 
 def _script(app: object, script: list[str], seed: int, out: Path | None) -> None:

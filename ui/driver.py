@@ -175,7 +175,7 @@ class Driver:
             ("history", app.open_history),
             (  # a game as a transcript for a bug report (no game yet in the first language)
                 "history-exported",
-                lambda: self.press("Export this game as a transcript") if app.log.games() else None,
+                lambda: self.press("Export this game as a transcript") if app.service.log.games() else None,
             ),
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
@@ -285,7 +285,7 @@ class Driver:
 
         def up() -> bool:
             nodes = all(h.online for h in app.hardware.bridge.health())
-            return nodes and (app.publisher is None or app.publisher.connected.is_set())
+            return nodes and (app.service.publisher is None or app.service.publisher.connected.is_set())
 
         self.then(lambda: self.wait_until("every node online", up, frames=3000))
         self.then(lambda: app.show("hardware"))
@@ -311,9 +311,9 @@ class Driver:
         assert table is not None
         fresh = table.platforms[0]  # a platform with new stickers: none of its rims known yet
         for edge in range(6):
-            for known in app.registry.tags_of("platform", rim_target(fresh, edge)):
-                app.registry.unbind(known)
-        app.tags.refresh()
+            for known in app.service.registry.tags_of("platform", rim_target(fresh, edge)):
+                app.service.registry.unbind(known)
+        app.service.tags.refresh()
         self.then(
             lambda: self.wait_until(
                 "the card reader",
@@ -332,7 +332,7 @@ class Driver:
         self.then(lambda: reader.place_tag(uid, 0))
         self.then(
             lambda: self.wait_until(
-                "the registration", lambda: bool(app.registry.tags_of("action_card", roel_card))
+                "the registration", lambda: bool(app.service.registry.tags_of("action_card", roel_card))
             )
         )
         self.then(lambda: reader.remove_tag(0))
@@ -353,7 +353,7 @@ class Driver:
                 lambda edge=edge: self.wait_until(
                     f"rim tag {edge}",
                     lambda: bool(
-                        app.registry.tags_of("platform", rim_target(first_platform(), edge))
+                        app.service.registry.tags_of("platform", rim_target(first_platform(), edge))
                     ),
                 )
             )
@@ -366,7 +366,7 @@ class Driver:
             lambda: self._note(
                 "rims_registered",
                 sum(
-                    bool(app.registry.tags_of("platform", rim_target(first_platform(), e)))
+                    bool(app.service.registry.tags_of("platform", rim_target(first_platform(), e)))
                     for e in range(6)
                 ),
             )
@@ -551,20 +551,20 @@ class Driver:
         )
         self.report["announcements"] = [a.kind for a in self.app.announcements]
         self.report["headlines"] = [a.headline for a in self.app.announcements]  # published
-        self.report["words"] = [self.app.announcer.words(a) for a in self.app.announcements]
-        feed = self.app.feed
+        self.report["words"] = [self.app.service.announcer.words(a) for a in self.app.announcements]
+        feed = self.app.service.feed
         self.report["published"] = feed.sent["announcement"]
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}
         self.report["spoken"] = list(getattr(self.app.speaker, "said", []))
         self.report["refusals"] = list(self.app.refusals)
-        self.app.watch.wait_idle(2.0)  # the LED picture of the last command, sent and shown
+        self.app.service.watch.wait_idle(2.0)  # the LED picture of the last command, sent and shown
         self.app.hardware.bridge.wait_acked(2.0)
         self.report["leds"] = (
             {} if board is None else {n: node.showing() for n, node in board.nodes.items()}
         )
         self.report["leds_expected"] = {
             node: {"colour": show.ring.colour, "pattern": show.ring.pattern}
-            for node, show in self.app.watch.picture.items()
+            for node, show in self.app.service.watch.picture.items()
         }
         self.report["led_log"] = (
             {}

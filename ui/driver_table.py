@@ -46,9 +46,9 @@ def follow_the_game(app: Any, timeout_s: float = 5.0) -> bool:
         {room: x.figure for room, x in expected.items()},
     )
     deadline = time.monotonic() + timeout_s
-    while app.watch.status.actions and time.monotonic() < deadline:
+    while app.service.watch.status.actions and time.monotonic() < deadline:
         time.sleep(0.02)
-    app.table_changed(app.watch.status)
+    app.table_changed(app.service.watch.status)
     return True
 
 
@@ -239,7 +239,7 @@ def cards_and_fix(driver: Driver) -> None:
             made = app.announcements[before:]
             if len(made) >= 2:
                 report["made"] = [a.kind for a in made]
-                report["words"] = [app.announcer.words(a) for a in made]
+                report["words"] = [app.service.announcer.words(a) for a in made]
                 report["spoken"] = [text for text, _ in app.speaker.said[spoken:]]
                 return
         raise AssertionError("no command made two announcements")

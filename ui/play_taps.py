@@ -93,11 +93,11 @@ def ask_what_tag(app: ArmataApp, session: GameSession, uid: str) -> None:
 
     def bind(kind: str, target: str) -> None:
         try:
-            app.registry.bind(uid, kind, target)
+            app.service.registry.bind(uid, kind, target)
         except CompanionError as refusal:
             screen.banner_text = str(refusal)
         else:
-            app.tags.refresh()
+            app.service.tags.refresh()
             screen.banner_text = tr("Tag registered.")
         screen.close_choices()
 

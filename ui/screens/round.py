@@ -660,7 +660,7 @@ class RoundScreen(Screen):
 
     def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
         task = self.task
-        wounds = task.wounds if task is not None else 0
+        wounds = getattr(task, "wounds", 1)  # a Shock is one to block (R-ABL Protection)
         hero = hero_name(picker.options[0].hero)
         coming = tr("{hero}: {wounds} wound(s) coming. Block with:")
         self._label(box, coming.format(hero=hero, wounds=wounds))

@@ -100,7 +100,7 @@ class TableScreen(PageScreen):
             return tr("reader not heard yet")
         if value is None:
             return tr("no platform") if fortress.rooms[room].platform else tr("no platform here")
-        binding = app.tags.lookup(value)
+        binding = app.service.tags.lookup(value)
         reading = platform_reading(binding, fortress.rooms[room].orientation) if binding else None
         if reading is None:
             return tr("a tag that is no platform's")
@@ -116,7 +116,7 @@ class TableScreen(PageScreen):
             return tr("not heard yet")
         if value is None:
             return tr("nothing")
-        binding = app.tags.lookup(value)
+        binding = app.service.tags.lookup(value)
         if binding is None or binding.kind not in ("hero", "strigoi"):
             return tr("a tag that is no figure's")
         return figure_label(binding.target)

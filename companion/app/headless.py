@@ -1,0 +1,165 @@
+"""A table without a screen (`python -m companion serve`): the table service driven by the Pi's
+three buttons and the card reader, answering with the voice and the LED rings, and publishing
+the game for a second screen across the room (the broker's game topics, docs/protocol.md).
+
+Next reads out the next thing the game allows (one legal command after the other), Confirm does
+the one last read out (or starts or resumes a game when none is being played), Undo takes the
+last command back. A card tapped on the reader plays it when that is all it can mean. Every
+sentence is spoken and printed as one line (the operator's log, and what the tests read).
+
+Calls from the service's threads arrive through a queue and run on the thread of `run`.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+
+from companion.app import i18n
+from companion.app.announce import Announcement
+from companion.app.labels import command_label, waiting_label
+from companion.app.play_taps import commands_with, holder_of
+from companion.app.service import Post, TableService
+from companion.app.taps import Tap
+from companion.app.tracking import TableStatus
+from companion.engine.game import commands as c
+from firmware_bridge.node_sim import CARD_READER
+
+Say = Callable[[str], None]
+
+
+class HeadlessTable:
+    """The TableListener of a screenless table."""
+
+    def __init__(self, make_service: Callable[[Post], TableService], say: Say) -> None:
+        self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self.service = make_service(self._calls.put)
+        self.say = say
+        self.options: list[c.Command] = []
+        self.focused = -1  # nothing read out yet
+        self.alerts: set[tuple[str, int]] = set()
+
+    # ----- the loop ----------------------------------------------------------------------------
+    def run(self, seconds: float | None = None) -> None:
+        """Serve until `stop` (or for `seconds`), running the posted calls in order."""
+        self.service.start(self)
+        deadline = None if seconds is None else time.monotonic() + seconds
+        last_poll = 0.0
+        while True:
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                break
+            if now - last_poll >= 0.25:
+                self.service.poll()  # the status LED follows the nodes
+                last_poll = now
+            try:
+                call = self._calls.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if call is None:
+                break
+            call()
+
+    def stop(self) -> None:
+        """Ends `run` (from any thread) after the calls already posted."""
+        self._calls.put(None)
+
+    def post(self, call: Callable[[], None]) -> None:
+        """Run `call` on the loop's thread (tests drive the table this way)."""
+        self._calls.put(call)
+
+    # ----- the game ----------------------------------------------------------------------------
+    def start_or_resume(self, seed: int | None = None) -> None:
+        service = self.service
+        if service.resume() is None:
+            service.new_game(seed)
+            self.say(i18n.tr("A new game."))
+        else:
+            self.say(i18n.tr("The game goes on."))
+        self._waiting()
+
+    def _waiting(self) -> None:
+        """Say what the game waits for; the choices are read out by Next."""
+        session = self.service.session
+        if session is None:
+            return
+        self.options = session.legal_commands()
+        self.focused = -1
+        what = waiting_label(session.waiting_for, self.service.catalog)
+        self.say(i18n.tr("Waiting for: {what}").format(what=what))
+
+    def _label(self, command: c.Command) -> str:
+        session = self.service.session
+        assert session is not None
+        return command_label(command, self.service.catalog, session.rules.fortress)
+
+    def _do(self, command: c.Command) -> None:
+        outcome = self.service.execute(command)
+        if outcome.refused is not None:
+            self.say(outcome.refused)
+            return
+        if outcome.revealed:
+            self.say(outcome.revealed)
+        if outcome.over is not None:
+            won = i18n.tr("The heroes won.") if outcome.over.winner == "heroes" else None
+            self.say(won or i18n.tr("The Strigoi won."))
+            return
+        self._waiting()
+
+    # ----- TableListener -----------------------------------------------------------------------
+    def announced(self, announcement: Announcement, words: str) -> None:
+        print(f"announced: {words}", flush=True)  # the voice says it (the announcer spoke)
+
+    def table_changed(self, status: TableStatus) -> None:
+        keys = {a.key for a in status.alerts}
+        if keys - self.alerts:
+            self.say(i18n.tr("The table differs from the game: see the LEDs."))
+        self.alerts = keys
+
+    def tapped(self, tap: Tap) -> None:
+        session = self.service.session
+        if session is None or tap.node != CARD_READER or tap.binding is None:
+            return
+        kind, target = tap.binding.kind, tap.binding.target
+        if kind in ("action_card", "advanced_card"):  # R-RND-1: the card its holder chooses
+            holder = holder_of(session.state, target)
+            uses: list[c.Command] = (
+                [] if holder is None else [c.ChooseCard(hero=holder, card=target)]
+            )
+        elif kind == "reward_card":
+            uses = commands_with(session.legal_commands(), target)
+        else:
+            return
+        if not uses:
+            self.say(i18n.tr("No use for it now."))
+        elif len(uses) == 1:
+            self._do(uses[0])
+        elif uses:
+            self.options, self.focused = uses, -1
+            self.say(i18n.tr("{count} ways to use it: press Next.").format(count=len(uses)))
+
+    def button(self, name: str) -> None:
+        """Confirm, Undo or Next (gpiozero's presses, posted to this loop)."""
+        service = self.service
+        if service.session is None or service.session.state.phase == "over":
+            if name == "confirm":
+                self.start_or_resume()
+            return
+        if name == "undo":
+            if service.undo():
+                self.say(i18n.tr("Undone."))
+                self._waiting()
+        elif name == "next" and self.options:
+            self.focused = (self.focused + 1) % len(self.options)
+            count = len(self.options)
+            label = self._label(self.options[self.focused])
+            self.say(f"{self.focused + 1}/{count}: {label}")
+        elif name == "confirm":
+            if self.focused < 0 and len(self.options) != 1:
+                self.say(i18n.tr("Press Next to hear the choices."))
+                return
+            self._do(self.options[max(self.focused, 0)])
+
+
+__all__ = ["HeadlessTable", "Say"]

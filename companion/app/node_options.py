@@ -1,0 +1,66 @@
+"""The command-line options that say where a table's nodes are and where its game is published,
+shared by the touchscreen app (`python -m ui`) and the headless table (`python -m companion
+serve`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.app.hardware import BoardHardware
+from companion.engine.fortress import Fortress
+from firmware_bridge.access import broker_access
+from firmware_bridge.errors import BrokerAccessError
+from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+from firmware_bridge.topics import app_user
+
+
+def add_node_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--mqtt", metavar="HOST:PORT", help="publish the game on this broker (docs/protocol.md)"
+    )
+    parser.add_argument("--table", default="t1", help="the table id of the MQTT topics")
+    parser.add_argument(
+        "--credentials", type=Path, help="credentials.json from hardware/mosquitto/provision.py"
+    )
+    parser.add_argument(
+        "--nodes",
+        choices=("simulated", "serial", "mqtt"),
+        default="simulated",
+        help="the board's nodes: simulated (default), on USB serial, or on the --mqtt broker",
+    )
+    parser.add_argument(
+        "--serial-glob", default="/dev/ttyACM*", help="the nodes' serial ports (--nodes serial)"
+    )
+
+
+def hardware_from_args(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, fortress: Fortress
+) -> tuple[BoardHardware | None, GamePublisher | None]:
+    """The nodes of `--nodes` (None: the simulated board) and the broker client of `--mqtt`
+    (None without it: the game events stay in the app). With `--nodes mqtt` one client serves
+    both. A bad broker setting ends the program through `parser.error`, naming the file and
+    field."""
+    rooms = fortress.rooms
+    if args.mqtt is None:
+        if args.nodes == "mqtt":
+            parser.error("--nodes mqtt needs --mqtt and --credentials")
+        where, ca = None, None
+    else:
+        if args.credentials is None:
+            parser.error("--mqtt needs --credentials")
+        try:
+            access = broker_access(args.mqtt, args.credentials, app_user(args.table))
+        except BrokerAccessError as error:
+            parser.error(str(error))
+        where = (access.host, access.port, args.table, access.username, access.password)
+        ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
+    if args.nodes == "mqtt":
+        assert where is not None
+        link = MqttLink(*where, ca=ca)
+        return BoardHardware.mqtt(rooms, link), link
+    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+    return serial, None if where is None else GamePublisher(*where, ca=ca)
+
+
+__all__ = ["add_node_arguments", "hardware_from_args"]

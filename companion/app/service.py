@@ -1,0 +1,438 @@
+"""The table service: the one object that owns a table's game — the game session and its log,
+the board's nodes and the sensed table, the LED picture, the announcer and the voice, the game
+feed for other screens, the Pi's buttons — and that every front end drives: the touchscreen app
+(ui/), the headless table (`python -m companion serve`), the tests and the benchmarks.
+
+A front end forwards gestures (a command, undo, a tap answered) and renders what the service
+tells it through `TableListener`. Threads: the bridge's, the table watch's and gpiozero's
+callbacks never touch the game; they go through `post`, which runs a call on the front end's own
+thread (Kivy's clock, or the headless loop's queue).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from companion.app import i18n
+from companion.app.announce import Announcement, Announcer
+from companion.app.controls import Controls, open_controls
+from companion.app.differences import Difference
+from companion.app.feed import GameFeed
+from companion.app.hardware import BoardHardware, health_view, register_stickers
+from companion.app.labels import item_name, set_ladder_owners, table_name
+from companion.app.leds import LedSync
+from companion.app.resync import missing_hero, table_is_right
+from companion.app.session import GameSession
+from companion.app.setup_plan import SetupPlan
+from companion.app.taps import Registration, TagIndex, Tap, TapFilter
+from companion.app.tracking import Origin, TableStatus, TableTracker
+from companion.app.voice import SettingsVoice, Speaker
+from companion.app.watch import GameView, TableWatch, game_view, origin_of
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.board_build import load_board
+from companion.engine.explain import hero_name
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import GameOptions
+from companion.engine.game.state import GameState
+from companion.errors import CompanionError
+from companion.store.gamelog import GameLog
+from companion.store.nfc import NfcRegistry
+from companion.store.settings import Settings
+from firmware_bridge import protocol as p
+from firmware_bridge.board import room_node
+from firmware_bridge.mqtt_link import GamePublisher
+
+#: The heroes a new game's wizard starts with (players change them on its first page).
+FIRST_HEROES = ("roel", "matthew", "attila")
+#: A node not heard for this long makes the Pi's status LED blink (the bridge pings every 2 s).
+SILENT_NODE_S = 5.0
+
+#: Runs a call on the front end's own thread (never the caller's).
+Post = Callable[[Callable[[], None]], None]
+
+
+class TableListener(Protocol):
+    """What a front end is told; every call arrives on its own thread (through `post`)."""
+
+    def announced(self, announcement: Announcement, words: str) -> None:
+        """An announcement (a Strigoi step, a curse, a collapse) to show."""
+
+    def table_changed(self, status: TableStatus) -> None:
+        """What the readers see, its differences from the game and the alerts, changed."""
+
+    def tapped(self, tap: Tap) -> None:
+        """A tag was tapped on a reader (a card, a figure, an unknown tag)."""
+
+    def button(self, name: str) -> None:
+        """One of the Pi's buttons was pressed: confirm, undo or next."""
+
+
+class Unheard:
+    """A listener that is told nothing (the service alone, in tests)."""
+
+    def announced(self, announcement: Announcement, words: str) -> None: ...
+
+    def table_changed(self, status: TableStatus) -> None: ...
+
+    def tapped(self, tap: Tap) -> None: ...
+
+    def button(self, name: str) -> None: ...
+
+
+@dataclass
+class Outcome:
+    """What a command did: its events and announcements, or why it was refused."""
+
+    events: list[e.Event] = field(default_factory=list)
+    announced: list[Announcement] = field(default_factory=list)
+    refused: str | None = None
+    revealed: str = ""  # the cards and turn order, when this command revealed them
+    over: e.GameOver | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One stored game as the History screen lists it."""
+
+    game_id: str
+    created_at: str
+    heroes: tuple[str, ...]
+    rounds: int  # 0: the log is damaged (the game is still listed)
+    status: str  # "playing" or "over"
+    winner: str | None
+
+
+def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
+    """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
+    revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
+    if revealed is None:
+        return ""
+    cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
+    order = ", ".join(f"{hero_name(hero)} ({catalog_name(cards[hero])})" for hero in revealed.order)
+    return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+
+
+class TableService:
+    """One table: its game, its log, its nodes, its voice and its buttons."""
+
+    def __init__(
+        self,
+        data: Path,
+        post: Post,
+        *,
+        hardware: BoardHardware | None = None,
+        speaker: Speaker | None = None,
+        publisher: GamePublisher | None = None,
+        controls: Controls | None = None,
+    ) -> None:
+        self.post = post
+        self.listener: TableListener = Unheard()
+        self.fortress = load_board_file()
+        self.catalog = load_catalog()
+        #: the nodes; by default the simulated board (a table of platforms and figures too)
+        self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
+        data.mkdir(parents=True, exist_ok=True)
+        self.data = data
+        self.log = GameLog(data / "companion.db")
+        self.settings = Settings(self.log.db)
+        self.speaker: Speaker = speaker or SettingsVoice(self.settings)
+        self.registry = NfcRegistry(self.log.db)
+        if self.hardware.table is not None:  # the simulated table's stickers, as if registered
+            register_stickers(self.registry, self.hardware.table)
+        self.tags = TagIndex(self.registry)  # the registry for the table watch's thread
+        self.taps = TapFilter(self.registry)
+        self.registration = Registration(self.registry)
+        bridge = self.hardware.bridge
+        self.tracker = TableTracker(
+            self.fortress.rooms,
+            self.tags.lookup,
+            self.tags.rim_tagged,
+            self.tags.figure_tagged,
+            online=bridge.is_online,
+        )
+        self.table_status = TableStatus((), (), ())
+        self.watch = TableWatch(
+            self.tracker, list(self.fortress.rooms), LedSync(bridge), self._status_from_watch
+        )
+        self.controls = controls or open_controls(
+            self._button_from_pins, mock=self.hardware.simulated is not None
+        )
+        self.session: GameSession | None = None
+        self.announcements: list[Announcement] = []
+        self.refusals: list[str] = []
+        self.publisher = publisher  # the broker's game topics; None: the events stay here
+        self.feed = GameFeed(self._publish)
+        # LED cues are not sent one by one: the table watch derives every ring from the state
+        self.announcer = Announcer(
+            self._announce,
+            self.speak,
+            lambda cue: None,
+            self.feed.announcement,
+            i18n.tr,
+            table_name,
+        )
+        self.language = "en"
+        self._closed = False
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+    def start(self, listener: TableListener | None = None) -> None:
+        """Listen to the nodes, the readers and the buttons; every ring off until a game."""
+        if listener is not None:
+            self.listener = listener
+        self.set_language(str(self.settings.get("language")))
+        if self.publisher is not None:
+            self.publisher.start_publishing()
+        self.watch.start()
+        self.watch.game(GameView(None, {}, Origin.RESUME))  # whatever an earlier run left lit
+        self.hardware.start(self._node_message)
+
+    def close(self) -> None:
+        """Stop every thread and close the log (a second call does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.watch.stop()
+        self.controls.close()
+        self.hardware.stop()
+        if self.publisher is not None:
+            self.publisher.stop()
+        self.log.close()
+
+    def __enter__(self) -> TableService:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ----- language and voice ------------------------------------------------------------------
+    def set_language(self, language: str) -> bool:
+        """Switch every text and the voice; True when it changed (the old sentences stop)."""
+        i18n.set_language(language)
+        changed = language != self.language
+        self.language = language
+        if self.settings.get("language") != language:
+            self.settings.set("language", language)
+        if changed:
+            self.speaker.interrupt()
+        return changed
+
+    def speak(self, text: str) -> None:
+        self.speaker.say(text, self.language)
+
+    # ----- the game ----------------------------------------------------------------------------
+    def default_plan(self) -> SetupPlan:
+        """The printed layout, three heroes on the first ladders (scripts, benchmarks, serve)."""
+        plan = SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
+        ladders = sorted(self.fortress.ladders.values(), key=lambda x: x.id)
+        for i, ladder in enumerate(ladders[: len(plan.seats)]):
+            plan.place_ladder(i, ladder.room, ladder.side)
+        return plan
+
+    def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> GameSession:
+        """A game from the wizard's plan (default: `default_plan`); a random seed unless given."""
+        seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        plan = plan or self.default_plan()
+        session = GameSession.start(
+            self.log,
+            seed,
+            plan.game_seats(),
+            GameOptions(physical=frozenset(plan.physical)),
+            load_board(plan.game_board()),
+        )
+        self._playing(session, Origin.NEW_GAME)
+        self.feed.after_command(session.state, session.log.events(session.game_id))
+        return session
+
+    def resume(self, game_id: str | None = None) -> GameSession | None:
+        """The last unfinished game (or `game_id`), as it was after its last command."""
+        session = (
+            GameSession.resume(self.log) if game_id is None else GameSession(self.log, game_id)
+        )
+        if session is not None:
+            self._playing(session, Origin.RESUME)
+            self.feed.state(session.state)
+        return session
+
+    def _playing(self, session: GameSession, origin: Origin) -> None:
+        self.session = session
+        set_ladder_owners(self.log.game(session.game_id).seats)
+        self.speaker.interrupt()  # nothing of an earlier game is still said
+        self.watch.game(game_view(session.rules, session.state, origin))
+
+    def can_resume(self) -> bool:
+        return self.log.last_unfinished() is not None
+
+    def execute(self, command: c.Command) -> Outcome:
+        """Apply a command; its announcements are shown and spoken, the LEDs and the feed follow.
+        A refusal changes nothing and says why."""
+        session = self.session
+        if session is None:
+            return Outcome(refused=i18n.tr("No game is being played."))
+        before = session.state
+        try:
+            events = session.execute(command)
+        except CompanionError as refusal:
+            self.refusals.append(str(refusal))
+            return Outcome(refused=str(refusal))
+        self.feed.after_command(session.state, events)
+        announced = self.announcer.after_command(session.rules, before, events)
+        self.announcements += announced
+        self.watch.game(game_view(session.rules, session.state, origin_of(command), announced))
+        if any(a.kind == "strigoi_step" for a in announced):
+            self.controls.beep()
+        return Outcome(
+            events,
+            announced,
+            revealed=reveal_text(session.state, events, lambda card: item_name(self.catalog, card)),
+            over=next((x for x in events if isinstance(x, e.GameOver)), None),
+        )
+
+    def undo(self) -> bool:
+        session = self.session
+        if session is None or session.head == 0:
+            return False
+        self.rewind(session.head - 1)
+        return True
+
+    def redo(self) -> bool:
+        session = self.session
+        if session is None or session.command_at(session.head + 1) is None:
+            return False
+        self.rewind(session.head + 1)
+        return True
+
+    def rewind(self, head: int) -> None:
+        """Undo, redo, or back to any step: the state, the LEDs and the feed follow; what was
+        being said stops."""
+        session = self.session
+        if session is None:
+            return
+        session.rewind(head)
+        self.feed.state(session.state)
+        self.speaker.interrupt()
+        self.watch.game(game_view(session.rules, session.state, Origin.UNDO))
+
+    def history(self, newest: int = 30) -> list[GameSummary]:
+        """The `newest` stored games, newest first."""
+        found = []
+        for record in list(reversed(self.log.games()))[:newest]:
+            try:
+                rounds = self.log.state(record.id).round
+            except CompanionError:  # a damaged game is listed, not fatal
+                rounds = 0
+            heroes = tuple(hero for hero, _ladder in record.seats)
+            found.append(
+                GameSummary(
+                    record.id, record.created_at, heroes, rounds, record.status, record.winner
+                )
+            )
+        return found
+
+    def export_game(self, game_id: str) -> Path:
+        """A stored game as an armata-transcript/1 file in the data folder's exports/."""
+        from companion.transcript import dumps, export_game
+
+        folder = self.data / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"game-{game_id}.json"
+        path.write_text(dumps(export_game(self.log, game_id)), encoding="utf-8")
+        return path
+
+    # ----- the sensed table --------------------------------------------------------------------
+    def can_correct(self, difference: Difference) -> bool:
+        session = self.session
+        if session is None:
+            return False
+        state = session.state
+        return bool(table_is_right(session.rules, state, difference)) or bool(
+            missing_hero(state, difference)
+        )
+
+    def table_is_right(self, difference: Difference) -> str | None:
+        """Record the table's reality (corrections, undoable). A hero missing from the table
+        cannot be placed by a correction: their name is returned, to be placed by hand."""
+        session = self.session
+        if session is None:
+            return None
+        corrections = table_is_right(session.rules, session.state, difference)
+        for command in corrections:
+            self.execute(command)
+        return None if corrections else missing_hero(session.state, difference)
+
+    def app_is_right(self, difference: Difference) -> None:
+        self.watch.app_is_right(difference)  # the room lights up; the entry goes once it matches
+
+    def done_by_hand(self) -> None:
+        """The table did what the game asked (a table without tags)."""
+        self.watch.done_by_hand(None)
+
+    # ----- nodes, readers, buttons -------------------------------------------------------------
+    def ring_colours(self) -> dict[str, str | None]:
+        """The colour each room's LED ring shows now (None: dark)."""
+        leds: dict[str, str | None] = {}
+        for room in self.fortress.rooms:
+            ring = self.hardware.ring(room_node(room))
+            leds[room] = ring.colour if ring is not None and ring.pattern != "off" else None
+        return leds
+
+    def nodes_heard(self) -> bool:
+        """Every node answered lately (the Pi's status LED is steady then, else it blinks)."""
+        view = health_view(self.hardware.bridge)
+        return all(
+            row.online and row.seen_s_ago is not None and row.seen_s_ago < SILENT_NODE_S
+            for row in view.nodes
+        )
+
+    def poll(self) -> None:
+        """The status LED follows the nodes (called a few times a second)."""
+        self.controls.show_status("ready" if self.nodes_heard() else "busy")
+
+    def _node_message(self, message: p.Message) -> None:  # a bridge thread
+        self.watch.node_message(message)  # the table watch: platforms and figures
+        self.post(lambda: self._tag(message))
+
+    def _tag(self, message: p.Message) -> None:
+        tap = self.taps.feed(message)
+        if tap is not None:
+            self.listener.tapped(tap)
+
+    def _status_from_watch(self, status: TableStatus) -> None:  # the table watch's thread
+        self.post(lambda: self._status(status))
+
+    def _status(self, status: TableStatus) -> None:
+        before = {a.key for a in self.table_status.alerts}
+        self.table_status = status
+        if any(a.key not in before for a in status.alerts):
+            self.controls.beep(2)  # a new difference nobody asked for
+        self.listener.table_changed(status)
+
+    def _button_from_pins(self, name: str) -> None:  # gpiozero's thread
+        self.post(lambda: self.listener.button(name))
+
+    # ----- announcement outputs ------------------------------------------------------------------
+    def _announce(self, announcement: Announcement, words: str) -> None:
+        self.listener.announced(announcement, words)
+
+    def _publish(self, leaf: str, payload: bytes, retain: bool) -> bool:
+        if self.publisher is None:
+            return True
+        return self.publisher.publish_game(leaf, payload, retain)
+
+
+__all__ = [
+    "FIRST_HEROES",
+    "SILENT_NODE_S",
+    "GameSummary",
+    "Outcome",
+    "Post",
+    "TableListener",
+    "TableService",
+    "Unheard",
+    "reveal_text",
+]
