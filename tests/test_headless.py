@@ -104,9 +104,9 @@ def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # 
 
 
 def test_serve_runs_as_a_command(tmp_path: Path) -> None:
+    serve = ["serve", "--data", str(tmp_path), "--play", "--seed", "7", "--seconds", "3"]
     done = subprocess.run(
-        [PYTHON, "-m", "companion", "serve", "--data", str(tmp_path), "--play", "--seed", "7",
-         "--seconds", "3", "--silent"],  # fmt: skip
+        [PYTHON, "-m", "companion", *serve, "--silent"],
         capture_output=True,
         text=True,
         cwd=ROOT,
