@@ -74,7 +74,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         app_start = min(
-            first_frame([sys.executable, "-m", "ui", "--script", "first-frame"], data)
+            first_frame([sys.executable, "-m", "tests.ui_driver", "--script", "first-frame"], data)
             for _ in range(1 if args.quick else 3)
         )
         bare_script = data / "bare_kivy.py"  # a file: Kivy looks up the app class's source
@@ -87,7 +87,9 @@ def main() -> int:
             f"{'cold start to first frame':32} {app_start:7.2f} s      goal <= 3 s     "
             f"baseline: bare Kivy window {bare_start:.2f} s (includes Xvfb start)"
         )
-        out = under_xvfb([sys.executable, "-m", "ui", "--script", "bench", str(steps)], data, 900)
+        out = under_xvfb(
+            [sys.executable, "-m", "tests.ui_driver", "--script", "bench", str(steps)], data, 900
+        )
         bench = json.loads(out.strip().splitlines()[-1])["bench"]
     redraw, bare = bench["redraw_ms"], bench["bare_redraw_ms"]
     print(

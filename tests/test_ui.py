@@ -45,7 +45,7 @@ def ui(
     """Run the app under Xvfb with a script; its JSON report."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
     screen = f"-screen 0 {size}x24"
-    command = [PYTHON, "-m", "ui", "--size", size, *flags, "--script", *script]
+    command = [PYTHON, "-m", "tests.ui_driver", "--size", size, *flags, "--script", *script]
     done = run_group(
         ["xvfb-run", "-a", "-s", screen, *command],
         timeout_s,
@@ -551,7 +551,7 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
     """Issue 19, item 3: on a timeout only the xvfb-run shell was killed; the app and its Xvfb
     kept running and slowed every later test. The whole process group goes now."""
     groups: list[int] = []
-    command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "ui"]
+    command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"]
     with pytest.raises(subprocess.TimeoutExpired):
         run_group(
             [*command, "--script", "hold", "100000"],

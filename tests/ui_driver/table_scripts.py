@@ -1,7 +1,7 @@
 """Scripted sessions for the table tracking, driven through the running app like a player at the
 table: the Pi's buttons on gpiozero's mock pins, the simulated table (platforms turned edge by
-edge over the rim readers), and the Resync screen by touch (`python -m ui --script buttons |
-resync`; see ui/__main__.py). Each queues its steps on a `Driver`."""
+edge over the rim readers), and the Resync screen by touch (the `buttons` and `resync` scripts of
+tests/ui_driver/__main__.py). Each queues its steps on a `Driver`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 from companion.app.differences import expected_from_game
 from companion.app.tracking import Step
 from firmware_bridge.board import room_node
-from ui.driver import Driver, tap, tap_at
+from tests.ui_driver.driver import Driver
+from tests.ui_driver.touch import tap, tap_at
 
 ROOM = "NE"
 

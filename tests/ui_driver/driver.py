@@ -1,24 +1,22 @@
 """Scripted sessions for tests and screenshots, driven through real (simulated) touches on the
-running app: `python -m ui --script shots|play|resume ...` (see __main__)."""
+running app: `python -m tests.ui_driver --script shots|play|resume ...` (see __main__)."""
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
-from kivy.uix.widget import Widget
 
 from companion.app import i18n
 from companion.app.labels import site_label
 from companion.app.taps import rim_target
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
+from tests.ui_driver.touch import find_button, in_sight, reveal, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
     internal_ids,
@@ -29,74 +27,6 @@ from ui.checks import (
 )
 
 MAX_STEPS = 20_000  # a script loops somewhere: fail with where, instead of hanging
-
-
-def tap(widget: Widget) -> None:
-    """A touch down and up on the widget's centre, through the window like a finger."""
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def reveal(widget: Widget) -> None:
-    """Scroll the widget's scroll view to it, so that a finger can reach it (next frame)."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
-        parent = parent.parent
-    if isinstance(parent, ScrollView):
-        parent.scroll_to(widget, padding=10, animate=False)
-
-
-def in_sight(widget: Widget) -> bool:
-    """Its centre is inside the visible part of its scroll view (or it has none)."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
-        parent = parent.parent  # the Window above the root is no widget: the climb ends there
-    if not isinstance(parent, ScrollView):
-        return True
-    x, y = widget.to_window(*widget.center)
-    left, bottom = parent.to_window(*parent.pos)
-    return bottom <= y <= bottom + parent.height and left <= x <= left + parent.width
-
-
-def tap_at(x: float, y: float) -> None:
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def covered(widget: Widget) -> bool:
-    """A finger cannot press it: it is on the hidden Strigoi card (which waits off to the
-    side), or it lies under the shown card (which takes every touch on it)."""
-    from ui.screens.round import CardPanel
-
-    node = widget
-    while isinstance(node.parent, Widget):
-        if isinstance(node, CardPanel) and not node.showing:
-            return True
-        siblings = node.parent.children
-        above = siblings[: siblings.index(node)]  # children[0] is drawn last, on top
-        if any(isinstance(w, CardPanel) and w.showing for w in above):
-            return True
-        node = node.parent
-    return False
-
-
-def find_button(root: Widget, text: str) -> Button:
-    for widget in walk(root):
-        if (
-            isinstance(widget, Button)
-            and widget.text == text
-            and not widget.disabled
-            and not covered(widget)
-        ):
-            return widget
-    raise LookupError(f"no enabled button {text!r}")
 
 
 class Driver:
@@ -175,7 +105,11 @@ class Driver:
             ("history", app.open_history),
             (  # a game as a transcript for a bug report (no game yet in the first language)
                 "history-exported",
-                lambda: self.press("Export this game as a transcript") if app.service.log.games() else None,
+                lambda: (
+                    self.press("Export this game as a transcript")
+                    if app.service.log.games()
+                    else None
+                ),
             ),
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
@@ -222,7 +156,7 @@ class Driver:
         for name, step in steps:
             self.then(step)
             self.then(lambda name=name: self.shoot(f"{name}-{lang}"))
-        from ui.driver_table import table_shots
+        from tests.ui_driver.table_scripts import table_shots
 
         self.then(lambda: app.show("round"))
         table_shots(self, lang)  # the table panel, an alert, Resync, a table action
@@ -238,7 +172,7 @@ class Driver:
         screen = self.app._screen()
         if not screen.cards:
             return
-        from ui.driver_table import follow_the_game
+        from tests.ui_driver.table_scripts import follow_the_game
 
         follow_the_game(self.app)  # the figures go where the card says, then "Done"
         if screen.card_showing:
@@ -285,7 +219,9 @@ class Driver:
 
         def up() -> bool:
             nodes = all(h.online for h in app.hardware.bridge.health())
-            return nodes and (app.service.publisher is None or app.service.publisher.connected.is_set())
+            return nodes and (
+                app.service.publisher is None or app.service.publisher.connected.is_set()
+            )
 
         self.then(lambda: self.wait_until("every node online", up, frames=3000))
         self.then(lambda: app.show("hardware"))
@@ -332,7 +268,8 @@ class Driver:
         self.then(lambda: reader.place_tag(uid, 0))
         self.then(
             lambda: self.wait_until(
-                "the registration", lambda: bool(app.service.registry.tags_of("action_card", roel_card))
+                "the registration",
+                lambda: bool(app.service.registry.tags_of("action_card", roel_card)),
             )
         )
         self.then(lambda: reader.remove_tag(0))
@@ -490,7 +427,7 @@ class Driver:
         assert session is not None
         before = session.state.event_count
         if self.app.table_status.actions and self.app.hardware.table is not None:
-            from ui.driver_table import follow_the_game
+            from tests.ui_driver.table_scripts import follow_the_game
 
             follow_the_game(self.app)  # the table first, as the app asks
             self.report["steps"].append({"waiting": "the table", "events": 0})
@@ -500,7 +437,7 @@ class Driver:
         commits = [b for b in buttons if getattr(b, "commit", False)]
         if screen.card_showing:
             if self.app.hardware.table is not None:
-                from ui.driver_table import follow_the_game
+                from tests.ui_driver.table_scripts import follow_the_game
 
                 follow_the_game(self.app)  # the figures go where the card says, then "Done"
             tap(screen.ids.card_done)
@@ -585,132 +522,3 @@ class Driver:
         self.summary()
         print(json.dumps(self.report), flush=True)
         self.holding = True
-
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-class Bench:
-    """Measurements inside the running app (benchmarks/ui.py prints them)."""
-
-    def __init__(self, driver: Driver) -> None:
-        self.driver = driver
-        self.app = driver.app
-        self.redraw_ms: list[float] = []
-        self.bare_redraw_ms: list[float] = []
-        self.zoomed_redraw_ms: list[float] = []
-        self.zoom_ms: list[float] = []
-        self.tap_ms: list[float] = []
-        self.engine_ms: list[float] = []
-        self.frame_ms: list[float] = []
-        self.rss_start = rss_mb()
-        view = self.app.game_view
-        draw = view.redraw
-
-        def timed_redraw(*args: object) -> None:  # every redraw the app makes after an event
-            start = time.perf_counter()
-            draw(*args)
-            self.redraw_ms.append((time.perf_counter() - start) * 1000)
-
-        view.redraw = timed_redraw  # type: ignore[method-assign]
-
-    def measure_step(self) -> None:
-        """One decision by touch; Strigoi draws are timed from the touch to the banner."""
-        from companion.engine.game.flow import decide
-
-        session = self.app.session
-        assert session is not None
-        if session.state.phase == "over":
-            return
-        task = session.waiting_for
-        screen = self.app._screen()
-        busy = screen.card_showing or screen.table.actions  # a card or the table first
-        if task is not None and task.kind == "strigoi" and not busy:
-            command = session.legal_commands()[0]
-            start = time.perf_counter()
-            decide(session.rules, session.state, command)
-            self.engine_ms.append((time.perf_counter() - start) * 1000)
-            button = self.driver.option_buttons()[0]
-            start = time.perf_counter()
-            tap(button)
-            if self.app._screen().banner_text:
-                self._until_shown(start)
-        else:
-            self.driver.play_one()
-
-    def _until_shown(self, start: float, into: list[float] | None = None) -> None:
-        """Stop the clock when the frame with the banner is drawn and the GPU is done with it."""
-        from kivy.core.window import Window
-        from kivy.graphics.opengl import glFinish
-
-        times = self.tap_ms if into is None else into
-
-        def flipped(*_: object) -> None:
-            glFinish()
-            times.append((time.perf_counter() - start) * 1000)
-            Window.unbind(on_flip=flipped)
-
-        Window.bind(on_flip=flipped)
-
-    def measure_banner_frame(self) -> None:
-        """The baseline of tap-to-banner: a frame where nothing but the banner's text changes."""
-        start = time.perf_counter()
-        self.app._screen().banner_text = f"baseline frame {len(self.frame_ms)}"
-        self._until_shown(start, self.frame_ms)
-
-    def rest(self, seconds: float) -> None:
-        """The table after the game: nobody taps for `seconds` (the app tidies up when idle)."""
-        until = time.monotonic() + seconds
-        self.driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
-
-    def measure_zoomed_redraw(self) -> None:
-        """The board zoomed to one room (what a player sees while choosing a space): a zoom
-        (the static layer drawn for it), then redraws after events (choices changing)."""
-        view = self.app.game_view
-        rooms = list(view.fortress.rooms)
-        for i in range(len(rooms) * 3):
-            view.zoom_room = rooms[i % len(rooms)]
-            start = time.perf_counter()
-            view.redraw()
-            self.zoom_ms.append((time.perf_counter() - start) * 1000)
-            cells = list(view.shown_cells())
-            for k in range(8):  # events while zoomed: a different space highlighted each time
-                view.highlight = {cells[(k * 5) % len(cells)]}
-                start = time.perf_counter()
-                view.redraw()
-                self.zoomed_redraw_ms.append((time.perf_counter() - start) * 1000)
-        view.zoom_room = None
-        view.highlight = set()
-        view.redraw()
-
-    def measure_bare_redraw(self) -> None:
-        from kivy.graphics import Color, Rectangle
-
-        canvas = self.app.game_view.canvas
-        for _ in range(50):
-            start = time.perf_counter()
-            canvas.clear()
-            with canvas:
-                Color(0, 0, 0, 1)
-                Rectangle(pos=(0, 0), size=(10, 10))
-            self.bare_redraw_ms.append((time.perf_counter() - start) * 1000)
-        self.app.game_view.redraw()
-
-    def report(self) -> None:
-        self.driver.report["bench"] = {
-            "redraw_ms": self.redraw_ms,
-            "bare_redraw_ms": self.bare_redraw_ms,
-            "zoomed_redraw_ms": self.zoomed_redraw_ms,
-            "zoom_ms": self.zoom_ms,
-            "tap_to_banner_ms": self.tap_ms,
-            "engine_ms": self.engine_ms,
-            "banner_frame_ms": self.frame_ms,
-            "rss_start_mb": self.rss_start,
-            "rss_end_mb": rss_mb(),
-            "phase": self.app.session.state.phase if self.app.session else None,
-        }

@@ -1,0 +1,77 @@
+"""Touches as a finger makes them: on widgets a player could reach (in sight, not covered)."""
+
+from __future__ import annotations
+
+from kivy.tests.common import UnitTestTouch
+from kivy.uix.button import Button
+from kivy.uix.widget import Widget
+
+from ui.checks import walk
+
+
+def tap(widget: Widget) -> None:
+    """A touch down and up on the widget's centre, through the window like a finger."""
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def reveal(widget: Widget) -> None:
+    """Scroll the widget's scroll view to it, so that a finger can reach it (next frame)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    if isinstance(parent, ScrollView):
+        parent.scroll_to(widget, padding=10, animate=False)
+
+
+def in_sight(widget: Widget) -> bool:
+    """Its centre is inside the visible part of its scroll view (or it has none)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
+        parent = parent.parent  # the Window above the root is no widget: the climb ends there
+    if not isinstance(parent, ScrollView):
+        return True
+    x, y = widget.to_window(*widget.center)
+    left, bottom = parent.to_window(*parent.pos)
+    return bottom <= y <= bottom + parent.height and left <= x <= left + parent.width
+
+
+def tap_at(x: float, y: float) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def covered(widget: Widget) -> bool:
+    """A finger cannot press it: it is on the hidden Strigoi card (which waits off to the
+    side), or it lies under the shown card (which takes every touch on it)."""
+    from ui.screens.round import CardPanel
+
+    node = widget
+    while isinstance(node.parent, Widget):
+        if isinstance(node, CardPanel) and not node.showing:
+            return True
+        siblings = node.parent.children
+        above = siblings[: siblings.index(node)]  # children[0] is drawn last, on top
+        if any(isinstance(w, CardPanel) and w.showing for w in above):
+            return True
+        node = node.parent
+    return False
+
+
+def find_button(root: Widget, text: str) -> Button:
+    for widget in walk(root):
+        if (
+            isinstance(widget, Button)
+            and widget.text == text
+            and not widget.disabled
+            and not covered(widget)
+        ):
+            return widget
+    raise LookupError(f"no enabled button {text!r}")
