@@ -4,6 +4,8 @@ running app: `python -m tests.ui_driver --script shots|play|resume ...` (see __m
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,8 @@ from ui.checks import (
     walk,
 )
 
+#: a waiting step's time budget per step it allows (scaled like every limit of the tests)
+STEP_BUDGET_S = 0.1 * float(os.environ.get("ARMATA_TEST_TIME_SCALE", "1") or "1")
 MAX_STEPS = 20_000  # a script loops somewhere: fail with where, instead of hanging
 
 
@@ -55,7 +59,7 @@ class Driver:
             return
         layout = self._layout()
         if layout != last and waited < 100:
-            Clock.schedule_once(lambda _dt: self._next(layout, waited + 1), 0.05)
+            Clock.schedule_once(lambda _dt: self._next(layout, waited + 1), 0)  # the next frame
             return
         if not self.queue:
             print(json.dumps(self.report), flush=True)
@@ -75,7 +79,7 @@ class Driver:
             print(json.dumps(self.report), flush=True)
             print(self.report["error"], file=sys.stderr, flush=True)
             raise
-        Clock.schedule_once(lambda _dt: self._next(), 0.05)
+        Clock.schedule_once(lambda _dt: self._next(), 0)  # after the frame the step changed
 
     # ----- steps ---------------------------------------------------------------------------------
     def shoot(self, name: str) -> None:
@@ -204,13 +208,18 @@ class Driver:
             self.play_one()
         self.queue.insert(0, lambda: self.toward_a_space(zoomed, chosen, limit - 1))
 
-    def wait_until(self, what: str, done: Callable[[], bool], frames: int = 200) -> None:
-        """A step that repeats (one per settled frame) until `done()`; fails after `frames`."""
+    def wait_until(
+        self, what: str, done: Callable[[], bool], frames: int = 200, until: float | None = None
+    ) -> None:
+        """A step that repeats (once per settled frame) until `done()`; fails after the time
+        `frames` steps took when the driver paused between them (0.1 s each, scaled)."""
         if done():
             return
-        if frames == 0:
+        if until is None:
+            until = time.monotonic() + frames * STEP_BUDGET_S
+        elif time.monotonic() > until:
             raise AssertionError(f"waited in vain for {what}")
-        self.queue.insert(0, lambda: self.wait_until(what, done, frames - 1))
+        self.queue.insert(0, lambda: self.wait_until(what, done, frames, until))
 
     def health(self) -> None:
         """Queue: wait for every node (and the broker, when there is one) to be up, open the
