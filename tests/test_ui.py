@@ -209,7 +209,7 @@ def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
 def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
     from companion.engine.game import commands as c
     from tests.table import Table
-    from ui.screens.round import status_text, wound_chips
+    from ui.screens.round_status import status_text, wound_chips
 
     t = Table(seats=[("roel", "L1"), ("matthew", "L2"), ("attila", "L3")])
     t.do(c.AddWound(hero="matthew", token="wound-double"))

@@ -104,6 +104,8 @@ class ArmataApp(App):
         self.resume_last = resume_last
         self.fixed_seed: int | None = None  # scripts fix the shuffles; a table gets a random seed
         self.pi_presses: list[str] = []  # the Pi buttons the app acted on (scripts report them)
+        #: announcements made while a command of this screen runs (None: none is running)
+        self._held: list[tuple[Announcement, str]] | None = None
         #: freed memory goes back to the system once the table has been idle for a moment
         self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
 
@@ -278,7 +280,10 @@ class ArmataApp(App):
             tapped_in_play(self, self.session, tap)
 
     def announced(self, announcement: Announcement, words: str) -> None:
-        self._screen().announced(announcement, words)
+        if self._held is not None:  # a command of this screen: shown once its panel is reset
+            self._held.append((announcement, words))
+        else:
+            self._screen().announced(announcement, words)
 
     def table_changed(self, status: TableStatus) -> None:
         if self.session is not None:
@@ -345,13 +350,19 @@ class ArmataApp(App):
             self.show("round" if session.state.phase != "over" else "home")
 
     def execute(self, command: c.Command) -> Outcome:
-        outcome = self.service.execute(command)
+        self._held = []
+        try:
+            outcome = self.service.execute(command)
+        finally:
+            held, self._held = self._held, None
         screen = self._screen()
         if outcome.refused is not None:
             screen.banner_text = outcome.refused
             return outcome
         screen.banner_text = outcome.revealed
-        screen.command_done()
+        screen.command_done()  # the cards of the command before go; this one's follow
+        for announcement, words in held:
+            screen.announced(announcement, words)
         if outcome.over is not None:  # the command's own events say it: no log read back
             self.show_game_over(self.service.session.state, outcome.over)  # type: ignore[union-attr]
         if outcome.announced or screen.banner_text:

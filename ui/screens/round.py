@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kivy.app import App
-from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -22,13 +20,7 @@ from kivy.uix.widget import Widget
 from companion.app.announce import Announcement
 from companion.app.i18n import tr
 from companion.app.labels import (
-    PHASES,
-    action_text,
-    command_label,
     difference_text,
-    group_label,
-    item_name,
-    render,
     room_name,
     strigoi_label,
 )
@@ -36,8 +28,7 @@ from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
-from companion.engine.game.queries import fight_odds
-from companion.engine.game.state import GameState, HeroState
+from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
@@ -45,68 +36,16 @@ from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView, OverlayLine
-from ui.option_groups import Group, ProtectPicker, arrange, target_cell
-from ui.screens.round_board import MODE_NAMES, BoardChoice, FixTarget
+from ui.option_groups import ProtectPicker, arrange, target_cell
+from ui.screens.round_board import BoardChoice, FixTarget
+from ui.screens.round_panel import RoundPanel
+from ui.screens.round_status import status_text, step_lines, wound_chips
 from ui.screens.strigoi_card import card_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 Run = Callable[[c.Command], None]
 Choices = list[tuple[str, Callable[[], None]]]
-
-
-def status_text(state: GameState) -> str:
-    """Round and phase, who has chosen a card, each Strigoi's wound markers; the heroes' wounds
-    follow below it as large counters (`wound_chips`)."""
-    lines = [
-        tr("Round {round} · {phase}").format(
-            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
-        )
-    ]
-    if state.phase == "initiative":
-        chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
-        if chosen:
-            lines.append(tr("Card chosen: {list}").format(list=chosen))
-    strigoi = " · ".join(
-        f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
-    )
-    if strigoi:
-        lines.append(tr("Strigoi wounds: {list}").format(list=strigoi))
-    lines.append(tr("Hero wounds:"))
-    return "\n".join(lines)
-
-
-def seated(state: GameState) -> list[HeroState]:
-    return sorted(state.heroes, key=lambda h: h.seat)
-
-
-def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]]:
-    """One large counter per hero, in seat order: (hero id, its mark, its wounds), the wounds
-    counted as toward defeat (R-WND-1: the Double Wound counts 2)."""
-    return [
-        (
-            h.hero,
-            theme.FIGURE_MARKS.get(h.hero, h.hero[:2].upper()),
-            sum(rules.catalog.wound(w).value for w in h.wounds),
-        )
-        for h in seated(state)
-    ]
-
-
-def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine]:
-    """The teleport arrow (room to room) and the line of sight (landing centre to the target),
-    from the facts the engine's step put in the announcement."""
-    facts = announcement.facts
-    fortress = rules.fortress
-    lines: list[OverlayLine] = []
-    start, to = facts.get("from"), facts.get("to")
-    if isinstance(start, str) and isinstance(to, str) and start != to:
-        lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
-    target = facts.get("target_cell")
-    if isinstance(to, str) and isinstance(target, list | tuple) and len(target) == 2:
-        cell = (int(target[0]), int(target[1]))
-        lines.append(([fortress.centre(to), cell], (1.0, 0.85, 0.2, 1.0), True))
-    return lines
 
 
 class CardPanel(BoxLayout):
@@ -122,7 +61,7 @@ class CardPanel(BoxLayout):
         return self.showing and self.collide_point(*touch.pos)  # type: ignore[attr-defined]
 
 
-class RoundScreen(Screen):
+class RoundScreen(RoundPanel, Screen):
     banner_text = StringProperty("")
     banner_strong = BooleanProperty(False)  # an announcement (red), not a hint (grey)
     status_text = StringProperty("")
@@ -436,22 +375,6 @@ class RoundScreen(Screen):
             book=self.rules.fortress.platforms[fix.name].books[0], room=room_name(fix.name)
         )
 
-    def _fix_menu(self, box: BoxLayout) -> None:
-        self._label(box, tr("What is not as on the table?"))
-        for hero in sorted(self.state.heroes, key=_seat):
-            self._button(
-                box,
-                tr("Where {hero} stands").format(hero=hero_name(hero.hero)),
-                lambda h=hero.hero: self._fix(FixTarget("hero", h)),
-            )
-        for name in sorted(self.state.strigoi):
-            self._button(
-                box,
-                tr("Where {strigoi} stands").format(strigoi=strigoi_label(name)),
-                lambda n=name: self._fix(FixTarget("strigoi", n)),
-            )
-        self._button(box, tr("A platform's rotation"), lambda: self._fix(FixTarget("rotation")))
-        self._button(box, tr("Close"), self.toggle_fix, muted=True)
 
     # ----- the panel ---------------------------------------------------------------------------
     def toggle_why(self) -> None:
@@ -468,88 +391,6 @@ class RoundScreen(Screen):
         self.showing_more = not self.showing_more
         self._fill()
 
-    def _more(self, box: BoxLayout) -> None:
-        app = App.get_running_app()
-
-        def closing(action: Callable[[], None]) -> Callable[[], None]:
-            def run() -> None:
-                self.showing_more = False
-                action()
-                self._fill()
-
-            return run
-
-        threat = tr("Threat map: on") if self.threat_on else tr("Threat map: off")
-        self._button(box, threat, closing(self.toggle_threat))
-        self._button(box, tr("Game log"), closing(app.open_log))
-        self._button(box, tr("Rules"), closing(lambda: app.open_rules()))
-        self._button(box, tr("Table"), closing(app.open_table))
-        self._button(box, tr("Text size"), closing(app.toggle_text_size))
-        self._button(box, tr("Home"), closing(lambda: app.show("home")))
-        self._button(box, tr("Close"), self.open_more, muted=True)
-
-    def _fill(self) -> None:
-        box = self.ids.options
-        self._pool += [w for w in box.children if getattr(w, "pooled", False)]
-        for widget in box.children:
-            kind = getattr(widget, "label_kind", None)
-            if kind is not None:
-                self._labels[kind].append(widget)
-        box.clear_widgets()
-        self.focused = -1
-        self._show_card()
-        if self.showing_why and self.last is not None:
-            self._why(box)
-        elif self.showing_more:
-            self._more(box)
-        elif self.table.actions:
-            self._table_actions(box)
-        elif self.choice.pending is not None:
-            self._confirm(box, self.choice.pending)
-        elif self.fixing and self.choice.fix is None:
-            self._fix_menu(box)
-        elif self.fixing:
-            self._button(box, tr("Cancel"), self.toggle_fix, muted=True)
-        elif self.choices is not None:
-            title, choices = self.choices
-            self._label(box, title)
-            for label, action in choices:
-                self._button(box, label, action)
-            self._button(box, tr("Close"), self.close_choices, muted=True)
-        else:
-            self._options(box)
-
-    def _options(self, box: BoxLayout) -> None:
-        modes = self.choice.ordered_modes()
-        if len(modes) > 1:  # what a tap on the board does: move, Leap, Pack...
-            for mode in modes:
-                text = tr(MODE_NAMES[mode[0]])
-                if mode[1] and mode[1] != "card":
-                    text += " · " + item_name(self.rules.catalog, mode[1])
-                mark = "• " if mode == self.choice.mode else ""  # the glyph the font has
-                self._button(box, mark + text, lambda m=mode: self._set_mode(m))
-        items = arrange(self.options)
-        if self.open_group is not None:
-            group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
-            for command in group.commands:
-                choose = lambda command=command: self._choose(command)  # noqa: E731
-                label = command_label(command, self.rules.catalog, self.rules.fortress)
-                self._button(box, label, choose)
-            self._button(box, tr("Close"), self._close_group, muted=True)
-            return
-        if self.picker is not None:
-            self._protect(box, self.picker)
-        for item in items:
-            if isinstance(item, Group):
-                self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
-            elif isinstance(item, c.Protect):
-                continue  # offered by the picker
-            else:
-                text = command_label(item, self.rules.catalog, self.rules.fortress)
-                if isinstance(item, c.Fight):
-                    text += self._odds(item)
-                self._button(box, text, lambda item=item: self._choose(item))
-
     def _set_mode(self, mode: tuple[str, str]) -> None:
         self.choice.mode = mode
         self.choice.cancel()
@@ -557,15 +398,6 @@ class RoundScreen(Screen):
         self._board()
         self.view.redraw()
         self._fill()
-
-    def _confirm(self, box: BoxLayout, pending: c.Command) -> None:
-        """The space chosen on the board, to confirm or cancel."""
-        self._label(box, command_label(pending, self.rules.catalog, self.rules.fortress))
-        here = tr("Fix it") if isinstance(pending, c.CORRECTIONS) else tr("Move here")
-        if isinstance(pending, c.PlaceFightMarker):
-            here = tr("Take it from here")
-        self._button(box, here, self.confirm, commit=True)
-        self._button(box, tr("Cancel"), self.cancel, muted=True)
 
     def _show_card(self) -> None:
         """The first card still to be read, over the panel (hidden while Why? is open)."""
@@ -598,18 +430,6 @@ class RoundScreen(Screen):
             self.by_hand()  # the players say the figures stand where the card said
         self._fill()
 
-    def _table_actions(self, box: BoxLayout) -> None:
-        """What the table must do before the game goes on; the readers tick it off, or a player
-        says it is done (a table without tags)."""
-        self._label(box, tr("At the table:"))
-        fortress = self.rules.fortress
-        for action in self.table.actions:
-            text = action_text(fortress, action)
-            if action.sensed:
-                text += " " + tr("(the readers will see it)")
-            self._label(box, "• " + text)
-        label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
-        self._button(box, label, self.by_hand, commit=True)
 
     # ----- the Pi's buttons --------------------------------------------------------------------
     def option_widgets(self) -> list[Widget]:
@@ -647,115 +467,14 @@ class RoundScreen(Screen):
         chosen.action()
         return True
 
-    def _odds(self, fight: c.Fight) -> str:
-        """The fight helper: strength with these rewards against the monster's (engine)."""
-        try:
-            strength, monster = fight_odds(self.rules, self.state, fight)
-        except CompanionError:
-            return ""
-        verdict = tr("wins") if strength >= monster else tr("loses")
-        return " · " + tr("strength {strength} vs {monster}: {verdict}").format(
-            strength=strength, monster=monster, verdict=verdict
-        )
 
-    def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
-        task = self.task
-        wounds = getattr(task, "wounds", 1)  # a Shock is one to block (R-ABL Protection)
-        hero = hero_name(picker.options[0].hero)
-        coming = tr("{hero}: {wounds} wound(s) coming. Block with:")
-        self._label(box, coming.format(hero=hero, wounds=wounds))
-        for source in picker.sources:
-            mark = "[x] " if source in picker.chosen else "[  ] "
-            name = (
-                tr("the played card's Protection")
-                if source == "card"
-                else item_name(self.rules.catalog, source)
-            )
-            self._button(box, mark + name, lambda source=source: self._toggle(source))
-        command = picker.command()
-        if command is not None:
-            text = (
-                tr("{hero}: take the wounds").format(hero=hero)
-                if not command.sources
-                else tr("{hero}: block with the chosen").format(hero=hero)
-            )
-            self._button(box, text, lambda: self._choose(command), commit=True)
-        else:
-            self._label(box, tr("The rules do not allow this combination."))
 
-    def _toggle(self, source: str) -> None:
-        if self.picker is not None:
-            self.picker.toggle(source)
-        self._fill()
 
-    def _why(self, box: BoxLayout) -> None:
-        assert self.last is not None
-        self._label(box, tr("Why?"))
-        app = App.get_running_app()
-        for reason in self.last.reasons:  # each opens its rule in the rules reference
-            self._button(
-                box,
-                f"{reason.rule}: {render(reason)}",
-                lambda rule=reason.rule: app.open_rules(rule),
-            )
-        self._button(box, tr("Close"), self.toggle_why, muted=True)
 
-    def _open(self, key: tuple[str, ...]) -> None:
-        self.open_group = key
-        self._fill()
 
-    def _close_group(self) -> None:
-        self.open_group = None
-        self._fill()
 
-    def _show_wounds(self, chips: list[tuple[str, str, int]]) -> None:
-        """The heroes' wounds as large counters in their figures' colours and marks (the
-        legend on the board says whose mark is whose); rebuilt only when the heroes change."""
-        box = self.ids.wounds
-        if [w.hero for w in reversed(box.children)] != [hero for hero, _, _ in chips]:
-            box.clear_widgets()
-            for hero, _, _ in chips:
-                chip = Factory.WoundChip()
-                chip.hero = hero
-                chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
-                chip.color = theme.ink_on(chip.chip_colour)
-                box.add_widget(chip)
-        gap = " " if len(chips) <= 4 else ""  # five chips share 244 px at 800x480
-        for chip, (_hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
-            chip.text = f"{mark}{gap}{wounds}"
 
-    def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:
-        """A text in the panel, reused (a new kv widget per card costs more than a frame)."""
-        pool = self._labels[kind]
-        if pool:
-            label = pool.pop()
-            label.text = text
-        else:
-            label = getattr(Factory, kind)(text=text)
-            label.label_kind = kind
-        box.add_widget(label)
 
-    def _button(
-        self,
-        box: BoxLayout,
-        text: str,
-        action: Callable[[], None],
-        muted: bool = False,
-        commit: bool = False,
-    ) -> None:
-        if self._pool:  # reused: building a button (kv rules, a new text texture) is slow
-            button = self._pool.pop()
-            button.text = text
-        else:
-            button = Factory.OptionButton(text=text)
-            button.pooled = True
-            button.bind(on_release=lambda b: b.action())
-        button.action = action
-        button.commit = commit  # a committing button: what Confirm and scripted players tap
-        button.background_color = theme.BACKGROUND if muted else theme.PANEL
-        if commit:
-            button.background_color = theme.COMMIT
-        box.add_widget(button)
 
 
 def _seat(hero: object) -> int:

@@ -1,0 +1,264 @@
+"""The round screen's panel: the widgets it holds for each thing shown there (the options,
+a confirmation, the Protection picker, Why?, More, the Fix menu, what the table must do first,
+the heroes' wounds). A mixin of RoundScreen (round.py), which decides what is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.app.i18n import tr
+from companion.app.labels import (
+    action_text,
+    command_label,
+    group_label,
+    item_name,
+    render,
+    strigoi_label,
+)
+from companion.engine.explain import hero_name
+from companion.engine.game import commands as c
+from companion.engine.game.queries import fight_odds
+from companion.errors import CompanionError
+from ui import theme
+from ui.option_groups import Group, ProtectPicker, arrange
+from ui.screens.round_board import MODE_NAMES, FixTarget
+from ui.screens.round_status import seated
+
+
+class RoundPanel:
+    """The panel's widgets; `self` is the RoundScreen (its ids, options and state)."""
+
+    def _fix_menu(self, box: BoxLayout) -> None:
+        self._label(box, tr("What is not as on the table?"))
+        for hero in seated(self.state):
+            self._button(
+                box,
+                tr("Where {hero} stands").format(hero=hero_name(hero.hero)),
+                lambda h=hero.hero: self._fix(FixTarget("hero", h)),
+            )
+        for name in sorted(self.state.strigoi):
+            self._button(
+                box,
+                tr("Where {strigoi} stands").format(strigoi=strigoi_label(name)),
+                lambda n=name: self._fix(FixTarget("strigoi", n)),
+            )
+        self._button(box, tr("A platform's rotation"), lambda: self._fix(FixTarget("rotation")))
+        self._button(box, tr("Close"), self.toggle_fix, muted=True)
+
+    def _more(self, box: BoxLayout) -> None:
+        app = App.get_running_app()
+
+        def closing(action: Callable[[], None]) -> Callable[[], None]:
+            def run() -> None:
+                self.showing_more = False
+                action()
+                self._fill()
+
+            return run
+
+        threat = tr("Threat map: on") if self.threat_on else tr("Threat map: off")
+        self._button(box, threat, closing(self.toggle_threat))
+        self._button(box, tr("Game log"), closing(app.open_log))
+        self._button(box, tr("Rules"), closing(lambda: app.open_rules()))
+        self._button(box, tr("Table"), closing(app.open_table))
+        self._button(box, tr("Text size"), closing(app.toggle_text_size))
+        self._button(box, tr("Home"), closing(lambda: app.show("home")))
+        self._button(box, tr("Close"), self.open_more, muted=True)
+
+    def _fill(self) -> None:
+        box = self.ids.options
+        self._pool += [w for w in box.children if getattr(w, "pooled", False)]
+        for widget in box.children:
+            kind = getattr(widget, "label_kind", None)
+            if kind is not None:
+                self._labels[kind].append(widget)
+        box.clear_widgets()
+        self.focused = -1
+        self._show_card()
+        if self.showing_why and self.last is not None:
+            self._why(box)
+        elif self.showing_more:
+            self._more(box)
+        elif self.table.actions:
+            self._table_actions(box)
+        elif self.choice.pending is not None:
+            self._confirm(box, self.choice.pending)
+        elif self.fixing and self.choice.fix is None:
+            self._fix_menu(box)
+        elif self.fixing:
+            self._button(box, tr("Cancel"), self.toggle_fix, muted=True)
+        elif self.choices is not None:
+            title, choices = self.choices
+            self._label(box, title)
+            for label, action in choices:
+                self._button(box, label, action)
+            self._button(box, tr("Close"), self.close_choices, muted=True)
+        else:
+            self._options(box)
+
+    def _options(self, box: BoxLayout) -> None:
+        modes = self.choice.ordered_modes()
+        if len(modes) > 1:  # what a tap on the board does: move, Leap, Pack...
+            for mode in modes:
+                text = tr(MODE_NAMES[mode[0]])
+                if mode[1] and mode[1] != "card":
+                    text += " · " + item_name(self.rules.catalog, mode[1])
+                mark = "• " if mode == self.choice.mode else ""  # the glyph the font has
+                self._button(box, mark + text, lambda m=mode: self._set_mode(m))
+        items = arrange(self.options)
+        if self.open_group is not None:
+            group = next(i for i in items if isinstance(i, Group) and i.key == self.open_group)
+            for command in group.commands:
+                choose = lambda command=command: self._choose(command)  # noqa: E731
+                label = command_label(command, self.rules.catalog, self.rules.fortress)
+                self._button(box, label, choose)
+            self._button(box, tr("Close"), self._close_group, muted=True)
+            return
+        if self.picker is not None:
+            self._protect(box, self.picker)
+        for item in items:
+            if isinstance(item, Group):
+                self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
+            elif isinstance(item, c.Protect):
+                continue  # offered by the picker
+            else:
+                text = command_label(item, self.rules.catalog, self.rules.fortress)
+                if isinstance(item, c.Fight):
+                    text += self._odds(item)
+                self._button(box, text, lambda item=item: self._choose(item))
+
+    def _confirm(self, box: BoxLayout, pending: c.Command) -> None:
+        """The space chosen on the board, to confirm or cancel."""
+        self._label(box, command_label(pending, self.rules.catalog, self.rules.fortress))
+        here = tr("Fix it") if isinstance(pending, c.CORRECTIONS) else tr("Move here")
+        if isinstance(pending, c.PlaceFightMarker):
+            here = tr("Take it from here")
+        self._button(box, here, self.confirm, commit=True)
+        self._button(box, tr("Cancel"), self.cancel, muted=True)
+
+    def _table_actions(self, box: BoxLayout) -> None:
+        """What the table must do before the game goes on; the readers tick it off, or a player
+        says it is done (a table without tags)."""
+        self._label(box, tr("At the table:"))
+        fortress = self.rules.fortress
+        for action in self.table.actions:
+            text = action_text(fortress, action)
+            if action.sensed:
+                text += " " + tr("(the readers will see it)")
+            self._label(box, "• " + text)
+        label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
+        self._button(box, label, self.by_hand, commit=True)
+
+    def _odds(self, fight: c.Fight) -> str:
+        """The fight helper: strength with these rewards against the monster's (engine)."""
+        try:
+            strength, monster = fight_odds(self.rules, self.state, fight)
+        except CompanionError:
+            return ""
+        verdict = tr("wins") if strength >= monster else tr("loses")
+        return " · " + tr("strength {strength} vs {monster}: {verdict}").format(
+            strength=strength, monster=monster, verdict=verdict
+        )
+
+    def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
+        task = self.task
+        wounds = getattr(task, "wounds", 1)  # a Shock is one to block (R-ABL Protection)
+        hero = hero_name(picker.options[0].hero)
+        coming = tr("{hero}: {wounds} wound(s) coming. Block with:")
+        self._label(box, coming.format(hero=hero, wounds=wounds))
+        for source in picker.sources:
+            mark = "[x] " if source in picker.chosen else "[  ] "
+            name = (
+                tr("the played card's Protection")
+                if source == "card"
+                else item_name(self.rules.catalog, source)
+            )
+            self._button(box, mark + name, lambda source=source: self._toggle(source))
+        command = picker.command()
+        if command is not None:
+            text = (
+                tr("{hero}: take the wounds").format(hero=hero)
+                if not command.sources
+                else tr("{hero}: block with the chosen").format(hero=hero)
+            )
+            self._button(box, text, lambda: self._choose(command), commit=True)
+        else:
+            self._label(box, tr("The rules do not allow this combination."))
+
+    def _toggle(self, source: str) -> None:
+        if self.picker is not None:
+            self.picker.toggle(source)
+        self._fill()
+
+    def _why(self, box: BoxLayout) -> None:
+        assert self.last is not None
+        self._label(box, tr("Why?"))
+        app = App.get_running_app()
+        for reason in self.last.reasons:  # each opens its rule in the rules reference
+            self._button(
+                box,
+                f"{reason.rule}: {render(reason)}",
+                lambda rule=reason.rule: app.open_rules(rule),
+            )
+        self._button(box, tr("Close"), self.toggle_why, muted=True)
+
+    def _open(self, key: tuple[str, ...]) -> None:
+        self.open_group = key
+        self._fill()
+
+    def _close_group(self) -> None:
+        self.open_group = None
+        self._fill()
+
+    def _show_wounds(self, chips: list[tuple[str, str, int]]) -> None:
+        """The heroes' wounds as large counters in their figures' colours and marks (the
+        legend on the board says whose mark is whose); rebuilt only when the heroes change."""
+        box = self.ids.wounds
+        if [w.hero for w in reversed(box.children)] != [hero for hero, _, _ in chips]:
+            box.clear_widgets()
+            for hero, _, _ in chips:
+                chip = Factory.WoundChip()
+                chip.hero = hero
+                chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
+                chip.color = theme.ink_on(chip.chip_colour)
+                box.add_widget(chip)
+        gap = " " if len(chips) <= 4 else ""  # five chips share 244 px at 800x480
+        for chip, (_hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
+            chip.text = f"{mark}{gap}{wounds}"
+
+    def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:
+        """A text in the panel, reused (a new kv widget per card costs more than a frame)."""
+        pool = self._labels[kind]
+        if pool:
+            label = pool.pop()
+            label.text = text
+        else:
+            label = getattr(Factory, kind)(text=text)
+            label.label_kind = kind
+        box.add_widget(label)
+
+    def _button(
+        self,
+        box: BoxLayout,
+        text: str,
+        action: Callable[[], None],
+        muted: bool = False,
+        commit: bool = False,
+    ) -> None:
+        if self._pool:  # reused: building a button (kv rules, a new text texture) is slow
+            button = self._pool.pop()
+            button.text = text
+        else:
+            button = Factory.OptionButton(text=text)
+            button.pooled = True
+            button.bind(on_release=lambda b: b.action())
+        button.action = action
+        button.commit = commit  # a committing button: what Confirm and scripted players tap
+        button.background_color = theme.BACKGROUND if muted else theme.PANEL
+        if commit:
+            button.background_color = theme.COMMIT
+        box.add_widget(button)

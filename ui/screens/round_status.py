@@ -1,0 +1,67 @@
+"""What the round screen's status shows, computed from the game state: the round and phase,
+the heroes in seat order with their wounds, a Strigoi step's lines on the board."""
+
+from __future__ import annotations
+
+from companion.app.announce import Announcement
+from companion.app.i18n import tr
+from companion.app.labels import PHASES, strigoi_label
+from companion.engine.explain import hero_name
+from companion.engine.game.context import GameRules
+from companion.engine.game.state import GameState, HeroState
+from ui import theme
+from ui.fortress_view import OverlayLine
+
+
+def status_text(state: GameState) -> str:
+    """Round and phase, who has chosen a card, each Strigoi's wound markers; the heroes' wounds
+    follow below it as large counters (`wound_chips`)."""
+    lines = [
+        tr("Round {round} · {phase}").format(
+            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
+        )
+    ]
+    if state.phase == "initiative":
+        chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
+        if chosen:
+            lines.append(tr("Card chosen: {list}").format(list=chosen))
+    strigoi = " · ".join(
+        f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
+    )
+    if strigoi:
+        lines.append(tr("Strigoi wounds: {list}").format(list=strigoi))
+    lines.append(tr("Hero wounds:"))
+    return "\n".join(lines)
+
+
+def seated(state: GameState) -> list[HeroState]:
+    return sorted(state.heroes, key=lambda h: h.seat)
+
+
+def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]]:
+    """One large counter per hero, in seat order: (hero id, its mark, its wounds), the wounds
+    counted as toward defeat (R-WND-1: the Double Wound counts 2)."""
+    return [
+        (
+            h.hero,
+            theme.FIGURE_MARKS.get(h.hero, h.hero[:2].upper()),
+            sum(rules.catalog.wound(w).value for w in h.wounds),
+        )
+        for h in seated(state)
+    ]
+
+
+def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine]:
+    """The teleport arrow (room to room) and the line of sight (landing centre to the target),
+    from the facts the engine's step put in the announcement."""
+    facts = announcement.facts
+    fortress = rules.fortress
+    lines: list[OverlayLine] = []
+    start, to = facts.get("from"), facts.get("to")
+    if isinstance(start, str) and isinstance(to, str) and start != to:
+        lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
+    target = facts.get("target_cell")
+    if isinstance(to, str) and isinstance(target, list | tuple) and len(target) == 2:
+        cell = (int(target[0]), int(target[1]))
+        lines.append(([fortress.centre(to), cell], (1.0, 0.85, 0.2, 1.0), True))
+    return lines
