@@ -4,7 +4,10 @@
 #                              simulated board (python -m ui ARGS; on a machine without a display
 #                              it runs on a virtual screen). `./setup.sh run demo|board|scenario|sim
 #                              ...` runs that command line tool instead (python -m companion ...).
-#   ./setup.sh test [PYTEST ARGS...]  install what the tests need, then lint, type-check and test
+#   ./setup.sh test [PYTEST ARGS...]  install what the tests need, compile the engine, then lint,
+#                              type-check and run the whole suite (CI and the Pi run this)
+#   ./setup.sh test --fast [PYTEST ARGS...]  the developer's tier, under a minute: lint and the
+#                              tests not marked slow, on the pure-Python engine (no compile)
 # Idempotent, and one install step for both: `run` after `test` (or `test` after `run`) installs
 # nothing new. Uses sudo only when not root.
 set -euo pipefail
@@ -111,9 +114,16 @@ report_compiled() {
     log "compiled extensions: engine $("$VENV/bin/python" -m companion native status 2>/dev/null | tail -1 | sed 's/^compiled engine: //') (mypyc); cobs $cobs"
 }
 
+# The engine runs compiled where speed matters (CI, the Pi, ARMATA_NATIVE=1); while developing,
+# the sources run (an edit is testable at once; a build older than its sources is ignored).
+wants_native() {
+    [ -n "${ARMATA_NATIVE:-}" ] && [ "${ARMATA_NATIVE}" != "0" ] && return 0
+    grep -qs "Raspberry Pi" /proc/device-tree/model
+}
+
 cmd_run() {
     ensure_installed
-    ensure_native
+    if wants_native; then ensure_native; else report_compiled; fi
     cd "$ROOT"
     case "${1:-}" in
         demo|board|scenario|sim) exec "$VENV/bin/python" -m companion "$@" ;;
@@ -128,8 +138,16 @@ cmd_run() {
 
 cmd_test() {
     ensure_installed
-    ensure_native
     cd "$ROOT"
+    if [ "${1:-}" = "--fast" ]; then
+        shift
+        report_compiled
+        log "ruff"
+        "$VENV/bin/ruff" check . || die "ruff found problems"
+        log "pytest (fast tier: not slow, pure Python)"
+        exec "$VENV/bin/python" -m pytest -q -m "not slow" "$@"
+    fi
+    ensure_native
     log "ruff"
     "$VENV/bin/ruff" check . || die "ruff found problems"
     log "mypy"
@@ -141,5 +159,5 @@ cmd_test() {
 case "${1:-}" in
     run)  shift; cmd_run "$@" ;;
     test) shift; cmd_test "$@" ;;
-    *)    echo "usage: ./setup.sh run [ARGS...] | ./setup.sh test [PYTEST ARGS...]" >&2; exit 2 ;;
+    *)    echo "usage: ./setup.sh run [ARGS...] | ./setup.sh test [--fast] [PYTEST ARGS...]" >&2; exit 2 ;;
 esac

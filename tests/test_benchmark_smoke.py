@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from tests.conftest import PYTHON, ROOT
+
+pytestmark = pytest.mark.slow  # each benchmark script runs
 
 
 def quick_run(script: str, timeout_s: int = 300) -> str:

@@ -21,6 +21,8 @@ from firmware_bridge.errors import BrokerAccessError
 from firmware_bridge.mqtt_link import GamePublisher
 from tests.hardware_helpers import Broker, Listener, wait_for
 
+pytestmark = pytest.mark.slow  # a real broker
+
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
 
 

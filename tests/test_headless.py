@@ -103,6 +103,7 @@ def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # 
     assert chosen[service.session.state.heroes[0].hero] == card  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_serve_runs_as_a_command(tmp_path: Path) -> None:
     serve = ["serve", "--data", str(tmp_path), "--play", "--seed", "7", "--seconds", "3"]
     done = subprocess.run(

@@ -26,7 +26,7 @@ from tests.firmware_host import (
 )
 from tests.processes import limit
 
-pytestmark = pytest.mark.usefixtures("micropython_binary")
+pytestmark = [pytest.mark.usefixtures("micropython_binary"), pytest.mark.slow]
 
 WIRE_CASES = FAKES / "wire_cases.py"
 TEXTS = [

@@ -20,6 +20,8 @@ from firmware_bridge.topics import node_topic
 from tests.hardware_helpers import Broker, connect_result, wait_for
 from tests.processes import limit
 
+pytestmark = pytest.mark.slow  # real Mosquitto brokers
+
 NODES = ["room-a", "room-b", "cards"]
 
 

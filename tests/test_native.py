@@ -15,6 +15,8 @@ from companion import native
 from tests.conftest import IN_CI
 from tests.processes import limit
 
+pytestmark = pytest.mark.slow  # builds and plays games compiled and as pure Python
+
 ROOT = native.ROOT
 
 #: plays whole random games and prints a digest of every event of every game, then which

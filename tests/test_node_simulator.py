@@ -9,12 +9,16 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from firmware_bridge import protocol as p
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.serial_link import SerialLink
 from tests.hardware_helpers import wait_for
 from tests.processes import limit
+
+pytestmark = pytest.mark.slow  # the simulator process
 
 
 def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:

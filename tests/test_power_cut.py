@@ -10,9 +10,13 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.store.gamelog import GameLog
 from tests.conftest import PYTHON, ROOT
 from tests.processes import limit
+
+pytestmark = pytest.mark.slow  # SIGKILL at random moments of a worker process
 
 KILLS = 22
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -186,6 +187,7 @@ def _geometry(fortress: Fortress) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.slow
 @FIXED
 @given(k=st.integers(0, 5), data=st.data())
 def test_loading_then_saving_a_board_round_trips(

@@ -29,6 +29,8 @@ from tests.firmware_host import FAKES, run_micropython
 from tests.hardware_helpers import connect_result, free_port, wait_for, wait_listening
 from tests.processes import limit
 
+pytestmark = pytest.mark.slow  # brokers provisioned and started
+
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
 

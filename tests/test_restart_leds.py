@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion.app.hardware import BoardHardware
 from companion.app.leds import LedSync, Light, RingShow, table_leds
 from companion.app.session import GameSession
@@ -21,6 +23,8 @@ from firmware_bridge.mqtt_link import MqttLink
 from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import SimNode
 from tests.hardware_helpers import Broker, wait_for
+
+pytestmark = pytest.mark.slow  # two app processes on one log
 
 FORTRESS = load_board_file()
 NODES = node_ids(FORTRESS.rooms)

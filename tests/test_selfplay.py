@@ -6,6 +6,8 @@ import statistics
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from companion.engine.game import commands as c
 from companion.engine.game.invariants import violations
 from companion.selfplay import SimReport, simulate
@@ -18,6 +20,7 @@ def _chunk(seed: int) -> SimReport:
     return simulate(500, None, seed, check=True)
 
 
+@pytest.mark.slow
 def test_a_thousand_random_games_keep_every_invariant() -> None:
     with ProcessPoolExecutor(max_workers=2) as pool:
         reports = list(pool.map(_chunk, [1, 100_001]))
@@ -75,11 +78,13 @@ def test_every_legal_command_is_accepted() -> None:
     assert isinstance(options[0], c.Command) or not options
 
 
+@pytest.mark.slow
 def test_physical_draws_on_every_stack_keep_every_invariant() -> None:
     report = simulate(40, None, 7, check=True, physical=True)
     assert report.games == 40 and report.problems == [] and report.winners["none"] == 0
 
 
+@pytest.mark.slow
 def test_the_greedy_policy_plays_legal_games_and_holds_out_longer_than_random() -> None:
     greedy = simulate(16, 2, seed=1, check=True, policy="greedy")
     plain = simulate(16, 2, seed=1, check=False, policy="random")

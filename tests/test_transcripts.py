@@ -47,6 +47,7 @@ def _seats_of(rules: GameRules, started: Any) -> list[tuple[str, str]]:
     return [(h.hero, by_cell[h.at]) for h in sorted(started.state.heroes, key=lambda h: h.seat)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
 def test_every_simulated_game_replays_from_its_export(physical: bool) -> None:
     rules = GameRules(

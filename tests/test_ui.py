@@ -23,6 +23,8 @@ from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
 from tests.processes import TIME_SCALE, group_members, limit, run_group
 
+pytestmark = pytest.mark.slow  # the app under Xvfb in subprocesses
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
 SCREENS = (

@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from tests.conftest import PYTHON, ROOT
 from tests.processes import limit
+
+pytestmark = pytest.mark.slow  # a memory probe process
 
 PROBE = """
 import json

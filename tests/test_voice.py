@@ -9,8 +9,12 @@ import time
 import wave
 from pathlib import Path
 
+import pytest
+
 from companion.app.voice import Espeak, VoiceQueue
 from tests.processes import limit
+
+pytestmark = pytest.mark.slow  # espeak-ng processes
 
 
 class Sleeper:
