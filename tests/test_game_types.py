@@ -22,6 +22,7 @@ def test_every_command_kind_is_decodable() -> None:
 
 def test_every_event_kind_has_a_fold() -> None:
     assert set(typing.get_args(e.AnyEvent)) <= set(FOLDS)
+    assert all(callable(fold) for fold in FOLDS.values())
 
 
 def test_an_unknown_event_is_refused_and_leaves_the_state_alone() -> None:
