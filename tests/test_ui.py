@@ -295,7 +295,7 @@ def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> 
             "-screen 0 800x480x24",
             PYTHON,
             "-m",
-            "ui",
+            "tests.ui_driver",
             "--script",
             "hold",
             "25",
