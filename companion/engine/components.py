@@ -12,6 +12,7 @@ from typing import Literal, get_args
 
 import msgspec
 
+from companion.engine.game.kinds import StackName
 from companion.engine.situation import HEROES
 from companion.errors import CompanionError
 
@@ -162,7 +163,7 @@ class Catalog(msgspec.Struct, dict=True):
     def hero_cards(self, hero: str) -> list[str]:
         return [c.id for c in self.action_cards if c.hero == hero]
 
-    def stack_ids(self) -> dict[str, list[str]]:
+    def stack_ids(self) -> dict[StackName, list[str]]:
         """The component ids of each stack, by stack name (red, grey, strigoi, wound, ...)."""
         return {
             "red": [t.id for t in self.encounter_tokens.red],

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
+from companion.engine.game.kinds import StackName
 from companion.engine.game.queries import DISCARDABLE, ability_sources
 from companion.engine.game.state import GameState, HeroState
 from companion.errors import TranscriptError
@@ -104,7 +105,7 @@ class StepReader:
             raise TranscriptError(f"field {field!r}: a space on the board is needed")
         return cell
 
-    def token(self, step: Step, state: GameState, stack: str, name: object) -> str:
+    def token(self, step: Step, state: GameState, stack: StackName, name: object) -> str:
         st = state.stacks[stack]
         # the one the rules allow first (the face-up monster, the stack, its discards when it is
         # empty), else any other of the stack, for the engine to refuse with its reason
@@ -171,6 +172,7 @@ def _draw(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Comman
         return c.Draw(hero=h.hero, stealth=stealth)
     if task is None:
         raise TranscriptError("nothing is drawn now")
+    stack: StackName
     if task.kind in ("strigoi", "wound_draw"):
         stack = "strigoi" if task.kind == "strigoi" else "wound"
     else:

@@ -18,7 +18,7 @@ from companion.engine.game.context import (
     situation,
 )
 from companion.engine.game.emitter import Emitter, refuse
-from companion.engine.game.kinds import REFILLABLE, Phase, RewardStack
+from companion.engine.game.kinds import REFILLABLE, Phase, RewardStack, StackName
 from companion.engine.game.queries import (
     ability_sources,
     relocate_task,
@@ -101,7 +101,7 @@ def nighttime_rebel(rules: GameRules, em: Emitter, hero: str) -> None:
 
 
 # ----- stacks ------------------------------------------------------------------------------------
-def draw_token(em: Emitter, rules: GameRules, stack: str, chosen: str | None) -> str | None:
+def draw_token(em: Emitter, rules: GameRules, stack: StackName, chosen: str | None) -> str | None:
     """Take the top token (digital) or the token the table drew (physical-first)."""
     st = em.state.stacks[stack]
     if chosen is not None:

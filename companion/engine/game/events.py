@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from companion.engine.game.kinds import Phase, RewardStack, TaskKind, Winner
+from companion.engine.game.kinds import Phase, RewardStack, StackName, TaskKind, Winner
 from companion.engine.game.state import Cell, GameState
 from companion.engine.game.tasks import AnyTask
 
@@ -52,22 +52,22 @@ class HeroMoved(Event, tag="hero_moved"):
 
 
 class TokenDrawn(Event, tag="token_drawn"):
-    stack: str
+    stack: StackName
     token: str
 
 
 class TokenDiscarded(Event, tag="token_discarded"):
-    stack: str
+    stack: StackName
     token: str
 
 
 class TokenLeftFaceUp(Event, tag="token_left_face_up"):
-    stack: str
+    stack: StackName
     token: str
 
 
 class StackReshuffled(Event, tag="stack_reshuffled"):
-    stack: str
+    stack: StackName
     order: list[str]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
+from companion.engine.game.kinds import StackName
 from companion.engine.game.seeded import setup_generator
 from companion.engine.game.state import GameState, HeroState, Stack
 from companion.engine.game.tasks import ChooseTask
@@ -11,9 +12,9 @@ from companion.engine.situation import HEROES
 from companion.errors import IllegalCommand
 
 
-def _stacks(rules: GameRules, seed: int) -> dict[str, Stack]:
+def _stacks(rules: GameRules, seed: int) -> dict[StackName, Stack]:
     pools = rules.catalog.stack_ids()
-    stacks = {}
+    stacks: dict[StackName, Stack] = {}
     for name, ids in pools.items():
         order = sorted(ids)
         setup_generator(seed, name).shuffle(order)

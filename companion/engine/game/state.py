@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from companion.engine.game.kinds import STACKS, Phase, Winner
+from companion.engine.game.kinds import STACKS, Phase, StackName, Winner
 from companion.engine.game.tasks import AnyTask, Cell
 from companion.errors import UnknownName
 
@@ -47,7 +47,7 @@ class GameState(msgspec.Struct):
     destroyed: list[str] = []
     supreme: str | None = None  # the card flipped to its Supreme side (R-HIT-3)
     attack_marker: bool = False
-    stacks: dict[str, Stack] = {}
+    stacks: dict[StackName, Stack] = {}
     fight_markers: list[Cell] = []
     supply: int = 14
     altar: int = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
+from companion.engine.game.kinds import StackName
 from companion.engine.game.queries import (
     ability_sources,
     possible_abilities,
@@ -49,7 +50,7 @@ def fights(rules: GameRules, h: HeroState) -> list[c.Command]:
     return [c.Fight(hero=h.hero, rewards=r) for r in reward_sets(rules, h, ranged=False)]
 
 
-def draws(rules: GameRules, state: GameState, hero: str, stack: str) -> list[c.Command]:
+def draws(rules: GameRules, state: GameState, hero: str, stack: StackName) -> list[c.Command]:
     """A digital draw, or (physical stacks) each token the table could have drawn."""
     if stack not in rules.options.physical:
         return [c.Draw(hero=hero)]
