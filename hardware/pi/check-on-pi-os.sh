@@ -134,7 +134,7 @@ chroot "$ROOTFS" /usr/bin/env -i \
     PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
     ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
     ${no_proxy:+no_proxy=$no_proxy} \
-    ARMATA_TEST_TIME_SCALE="$SCALE" ARMATA_CI=1 \
+    ARMATA_TEST_TIME_SCALE="$SCALE" \
     /bin/bash -c 'update-ca-certificates >/dev/null 2>&1; cd /opt/check/main && ./setup.sh test "$@"' \
     check "${PYTEST_ARGS[@]}" 2>&1 | tee "$ROOTFS/opt/check.log"
 status=${PIPESTATUS[0]}
