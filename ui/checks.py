@@ -102,3 +102,51 @@ def small_texts(root: Widget) -> list[str]:
         for label in _visible_texts(root)
         if label.font_size < MIN_TEXT_PX - 0.01
     ]
+
+
+#: Rows of a scrolled list a finger must always see at once (the list under the round
+#: screen's status lines: the options, the Fix menu, More, Why?).
+MIN_LIST_ROWS = 2
+
+
+def cramped_lists(root: Widget) -> list[str]:
+    """Scrolled lists squeezed by what is around them: a list whose content does not fit must
+    show its tallest button whole (else it can never be scrolled wholly into sight) and
+    MIN_LIST_ROWS of its usual rows (texts and buttons, however nested), else a player
+    scrolls blind; a long note may be read by scrolling. A list under a
+    shown Strigoi card is not seen, so it is not judged."""
+    from statistics import median
+
+    from kivy.uix.scrollview import ScrollView
+
+    found = []
+    for view in walk(root):
+        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
+            continue
+        content = view.children[0]
+        texts = [w for w in walk(content) if isinstance(w, Label) and w.height > 0]
+        rows = [w.height for w in texts]
+        buttons = [w.height for w in texts if isinstance(w, Button)]
+        if content.height <= view.height + 1 or not rows or _under_a_card(root, view):
+            continue  # everything in sight, or nothing to see
+        spacing = float(getattr(content, "spacing", 0) or 0)
+        usual = MIN_LIST_ROWS * median(rows) + (MIN_LIST_ROWS - 1) * spacing
+        needed = max(max(buttons, default=0.0), usual)
+        if view.height + 1 < needed:
+            found.append(
+                f"a list of {len(rows)} rows is {view.height:.0f} px high: "
+                f"{needed:.0f} px show {MIN_LIST_ROWS} rows"
+            )
+    return found
+
+
+def _under_a_card(root: Widget, widget: Widget) -> bool:
+    """A shown card (the Strigoi card over the round screen's panel) lies over its centre."""
+    x, y = widget.to_window(*widget.center)
+    return any(
+        getattr(card, "showing", False)
+        and shown(card)
+        and card.collide_point(*card.to_widget(x, y))
+        for card in walk(root)
+        if type(card).__name__ == "CardPanel"
+    )

@@ -18,9 +18,10 @@ from companion.app.labels import site_label
 from companion.app.taps import rim_target
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
-from tests.ui_driver.touch import find_button, in_sight, reveal, tap, tap_at
+from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
+    cramped_lists,
     internal_ids,
     overflowing_labels,
     small_texts,
@@ -89,6 +90,7 @@ class Driver:
             "small_targets": small_touch_targets(root),
             "internal_ids": internal_ids(root),
             "small_texts": small_texts(root),
+            "cramped_lists": cramped_lists(root),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
@@ -419,7 +421,10 @@ class Driver:
         button = find_button(self.app.root, i18n.tr(text) if translate else text)
         if not in_sight(button):
             if tries == 0:
-                raise AssertionError(f"{text!r} cannot be scrolled into sight")
+                raise AssertionError(
+                    f"{text!r} cannot be scrolled into sight: {sight(button)}, "
+                    f"language {i18n.current_language()}, steps {self.report['steps'][-3:]}"
+                )
             reveal(button)
             self.queue.insert(0, lambda: self.press(text, tries - 1, translate))
             return

@@ -75,6 +75,7 @@ class RoundScreen(RoundPanel, Screen):
     can_explain = BooleanProperty(False)
     threat_on = BooleanProperty(False)
     fixing = BooleanProperty(False)
+    list_first = BooleanProperty(False)  # an opened list folds the status lines away
     zoomed = BooleanProperty(False)
     card_showing = BooleanProperty(False)  # a Strigoi card over the panel
     card_title = StringProperty("")
@@ -106,6 +107,7 @@ class RoundScreen(RoundPanel, Screen):
         self.by_hand: Callable[[], None] = lambda: None
         self.repeat: Callable[[Announcement], None] = lambda announcement: None
         self.choices: tuple[str, Choices] | None = None
+        self._panel_shown: tuple[str, int] | None = None  # the list's kind and the game's step
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
 
@@ -375,7 +377,6 @@ class RoundScreen(RoundPanel, Screen):
             book=self.rules.fortress.platforms[fix.name].books[0], room=room_name(fix.name)
         )
 
-
     # ----- the panel ---------------------------------------------------------------------------
     def toggle_why(self) -> None:
         self.showing_why = not self.showing_why and self.last is not None
@@ -430,7 +431,6 @@ class RoundScreen(RoundPanel, Screen):
             self.by_hand()  # the players say the figures stand where the card said
         self._fill()
 
-
     # ----- the Pi's buttons --------------------------------------------------------------------
     def option_widgets(self) -> list[Widget]:
         box = self.ids.options
@@ -466,15 +466,6 @@ class RoundScreen(RoundPanel, Screen):
             return False
         chosen.action()
         return True
-
-
-
-
-
-
-
-
-
 
 
 def _seat(hero: object) -> int:

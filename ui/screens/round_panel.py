@@ -5,10 +5,13 @@ the heroes' wounds). A mixin of RoundScreen (round.py), which decides what is sh
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from companion.app.i18n import tr
 from companion.app.labels import (
@@ -27,6 +30,24 @@ from ui import theme
 from ui.option_groups import Group, ProtectPicker, arrange
 from ui.screens.round_board import MODE_NAMES, FixTarget
 from ui.screens.round_status import seated
+
+PanelKind = Literal[
+    "why", "more", "table", "confirm", "fix", "fixing", "choices", "group", "options"
+]
+
+#: lists a player opened, or must work through, before the game goes on: the status lines
+#: above them fold away while they show
+LISTS_FIRST: frozenset[PanelKind] = frozenset({"why", "more", "table", "fix", "choices", "group"})
+
+
+def to_top(view: Widget) -> None:
+    """A scrolled list back at its top, at rest: a glide left from the list before (Kivy's
+    scroll effect) would otherwise carry on and move the new list under the finger."""
+    if isinstance(view, ScrollView):
+        for effect in (view.effect_x, view.effect_y):
+            if effect is not None:
+                effect.velocity = 0
+        view.scroll_y = 1
 
 
 class RoundPanel:
@@ -79,19 +100,29 @@ class RoundPanel:
         box.clear_widgets()
         self.focused = -1
         self._show_card()
-        if self.showing_why and self.last is not None:
+        kind = self._panel_kind()
+        # a list the player opened takes the status lines' room: at 800x480 they would leave
+        # it little more than a row
+        self.list_first = kind in LISTS_FIRST
+        shown = (kind, self.state.event_count)
+        if shown != self._panel_shown:  # another list, or the game moved on: from its top
+            self._panel_shown = shown
+            to_top(box.parent)
+        if kind == "why":
             self._why(box)
-        elif self.showing_more:
+        elif kind == "more":
             self._more(box)
-        elif self.table.actions:
+        elif kind == "table":
             self._table_actions(box)
-        elif self.choice.pending is not None:
+        elif kind == "confirm":
+            assert self.choice.pending is not None
             self._confirm(box, self.choice.pending)
-        elif self.fixing and self.choice.fix is None:
+        elif kind == "fix":
             self._fix_menu(box)
-        elif self.fixing:
+        elif kind == "fixing":
             self._button(box, tr("Cancel"), self.toggle_fix, muted=True)
-        elif self.choices is not None:
+        elif kind == "choices":
+            assert self.choices is not None
             title, choices = self.choices
             self._label(box, title)
             for label, action in choices:
@@ -99,6 +130,22 @@ class RoundPanel:
             self._button(box, tr("Close"), self.close_choices, muted=True)
         else:
             self._options(box)
+
+    def _panel_kind(self) -> PanelKind:
+        """What the panel's list shows, first match wins."""
+        if self.showing_why and self.last is not None:
+            return "why"
+        if self.showing_more:
+            return "more"
+        if self.table.actions:
+            return "table"
+        if self.choice.pending is not None:
+            return "confirm"
+        if self.fixing:
+            return "fix" if self.choice.fix is None else "fixing"
+        if self.choices is not None:
+            return "choices"
+        return "group" if self.open_group is not None else "options"
 
     def _options(self, box: BoxLayout) -> None:
         modes = self.choice.ordered_modes()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.app.announce import Announcement
 from companion.app.i18n import tr
-from companion.app.labels import PHASES, strigoi_label
+from companion.app.labels import PHASES
 from companion.engine.explain import hero_name
 from companion.engine.game.context import GameRules
 from companion.engine.game.state import GameState, HeroState
@@ -14,8 +14,9 @@ from ui.fortress_view import OverlayLine
 
 
 def status_text(state: GameState) -> str:
-    """Round and phase, who has chosen a card, each Strigoi's wound markers; the heroes' wounds
-    follow below it as large counters (`wound_chips`)."""
+    """Round and phase, who has chosen a card; the heroes' wounds follow below it as large
+    counters (`wound_chips`). Each Strigoi's wounds are in the board's legend ("Master 1/3"),
+    not here: the panel's lines are the options' room at 800x480."""
     lines = [
         tr("Round {round} · {phase}").format(
             round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
@@ -25,11 +26,6 @@ def status_text(state: GameState) -> str:
         chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
         if chosen:
             lines.append(tr("Card chosen: {list}").format(list=chosen))
-    strigoi = " · ".join(
-        f"{strigoi_label(n)} {state.strigoi_wounds.get(n, 0)}" for n in sorted(state.strigoi)
-    )
-    if strigoi:
-        lines.append(tr("Strigoi wounds: {list}").format(list=strigoi))
     lines.append(tr("Hero wounds:"))
     return "\n".join(lines)
 
