@@ -209,6 +209,35 @@ def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
     assert small_touch_targets(view) == []
 
 
+@pytest.mark.parametrize(
+    ("view_px", "rows_px", "squeezed"),
+    [
+        (108, [52] * 6, False),  # two rows and the spacing between: 108 px
+        (100, [52] * 6, True),
+        (100, [71] * 6, True),  # Why? at 800x480 before the status lines folded away
+        (210, [71] * 6, False),
+        (120, [52, 52, 52, 140], True),  # its tallest button is never seen whole
+        (400, [52] * 3, False),  # everything fits: nothing to scroll
+    ],
+)
+def test_the_list_check_reports_lists_squeezed_below_two_rows(
+    view_px: int, rows_px: list[int], squeezed: bool
+) -> None:
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.scrollview import ScrollView
+
+    from ui.checks import cramped_lists
+
+    view = ScrollView(size_hint=(None, None), size=(256, view_px))
+    content = BoxLayout(orientation="vertical", size_hint_y=None, spacing=4)
+    for height in rows_px:
+        content.add_widget(Button(text="Where Roel stands", size_hint_y=None, height=height))
+    content.height = sum(rows_px) + 4 * (len(rows_px) - 1)
+    view.add_widget(content)
+    assert bool(cramped_lists(view)) == squeezed, cramped_lists(view)
+
+
 def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
     from companion.engine.game import commands as c
     from tests.table import Table
