@@ -383,7 +383,7 @@ def test_a_node_that_stops_answering_goes_offline_with_the_reason(broker_factory
     word brings it back."""
     broker = broker_factory({"t1": NODES})
     t = Table(broker, "t1", NODES, NODES)
-    t.bridge.ping_every_s = 0.1
+    t.bridge.ping_every_s = limit(0.1)  # the others must answer within 3 pings, emulated too
     t.bridge.offline_after_missed = 3
     t.start()
     try:
