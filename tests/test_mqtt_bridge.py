@@ -33,6 +33,7 @@ class Table:
         user, password = broker.app(table)
         self.link = MqttLink("127.0.0.1", broker.port, table, user, password)
         self.bridge = Bridge(self.link, known, self.events.append, retry_after_s=0.1)
+        self.known = known  # the nodes the app was told about (it greets only those)
         self.nodes = {n: SimNode(n, "card_reader" if n == "cards" else "room") for n in nodes}
         self.wires = {
             n: MqttWire(node, "127.0.0.1", broker.port, table, *broker.node(table, n))
@@ -48,6 +49,10 @@ class Table:
             10,
             "every node online",
         )
+        # and every node greeted by the bridge (its first ping): until then a node repeats its
+        # hello and, once greeted, reports the tags it holds again
+        greeted = [node for name, node in self.nodes.items() if name in self.known]
+        wait_for(lambda: all(n.greeted.is_set() for n in greeted), 10, "greetings")
         return self
 
     def stop(self) -> None:
