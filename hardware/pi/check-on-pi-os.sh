@@ -143,7 +143,7 @@ elapsed=$(( $(date +%s) - started ))
 
 echo
 echo "== Pi OS check summary =="
-echo "tested:   $(git -C "$REPO" rev-parse --short "$REF") ($(git -C "$REPO" log -1 --format=%s "$REF" | cut -c1-60))"
+echo "tested:   $(git -C "$ROOTFS/opt/check/main" rev-parse --short HEAD) ($(git -C "$ROOTFS/opt/check/main" log -1 --format=%s HEAD | cut -c1-60))"  # the clone: REF may have moved since
 echo "platform: $(chroot "$ROOTFS" /usr/bin/uname -m), $(chroot "$ROOTFS" /bin/sh -c '. /etc/os-release; echo "$PRETTY_NAME"'), $(chroot "$ROOTFS" /usr/bin/python3 --version)"
 echo "engine:   $(chroot "$ROOTFS" /bin/sh -c 'cd /opt/check/main && .venv/bin/python -m companion native status' 2>/dev/null | tail -1)"
 echo "result:   $(grep -E '^(=+ )?[0-9]+ (passed|failed)|passed|failed' "$ROOTFS/opt/check.log" | tail -1)"
