@@ -142,11 +142,13 @@ def cramped_lists(root: Widget) -> list[str]:
 
 def _under_a_card(root: Widget, widget: Widget) -> bool:
     """A shown card (the Strigoi card over the round screen's panel) lies over its centre."""
+    from ui.screens.round import CardPanel
+
     x, y = widget.to_window(*widget.center)
     return any(
-        getattr(card, "showing", False)
+        isinstance(card, CardPanel)
+        and card.showing
         and shown(card)
         and card.collide_point(*card.to_widget(x, y))
         for card in walk(root)
-        if type(card).__name__ == "CardPanel"
     )

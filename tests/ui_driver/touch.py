@@ -7,6 +7,7 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from ui.checks import walk
+from ui.scrolling import at_rest, scroll_view_of
 
 
 def tap(widget: Widget) -> None:
@@ -21,48 +22,32 @@ def reveal(widget: Widget) -> None:
     """Scroll the widget's scroll view to it, so that a finger can reach it (next frame). A
     finger put on a list still gliding stops it first, as Kivy's scroll view does for a touch:
     else the glide would move the list back past the widget every frame."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
-        parent = parent.parent
-    if isinstance(parent, ScrollView):
-        for effect in (parent.effect_x, parent.effect_y):
-            if effect is not None:
-                effect.velocity = 0
-        parent.scroll_to(widget, padding=10, animate=False)
+    view = scroll_view_of(widget)
+    if view is not None:
+        at_rest(view)
+        view.scroll_to(widget, padding=10, animate=False)
 
 
 def in_sight(widget: Widget) -> bool:
     """Its centre is inside the visible part of its scroll view (or it has none)."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
-        parent = parent.parent  # the Window above the root is no widget: the climb ends there
-    if not isinstance(parent, ScrollView):
+    view = scroll_view_of(widget)
+    if view is None:
         return True
     x, y = widget.to_window(*widget.center)
-    left, bottom = parent.to_window(*parent.pos)
-    return bottom <= y <= bottom + parent.height and left <= x <= left + parent.width
+    left, bottom = view.to_window(*view.pos)
+    return bottom <= y <= bottom + view.height and left <= x <= left + view.width
 
 
 def sight(widget: Widget) -> dict[str, object]:
     """Where the widget is against its scroll view's window (for a failure's message)."""
-    from kivy.uix.scrollview import ScrollView
-
-    parent = widget.parent
-    while isinstance(parent, Widget) and not isinstance(parent, ScrollView):
-        parent = parent.parent
     found: dict[str, object] = {"centre": list(widget.to_window(*widget.center))}
-    if isinstance(parent, ScrollView):
-        found["view"] = [*parent.to_window(*parent.pos), *parent.size]
-        found["scroll_y"] = parent.scroll_y
-        found["content"] = list(parent.children[0].size) if parent.children else None
-        effect = parent.effect_y
-        found["effect"] = [effect.value, effect.min, effect.max, effect.is_manual, effect.velocity]
-        found["dragging"] = parent._touch is not None
-        found["layout_pending"] = parent._viewport._trigger_layout.is_triggered
+    view = scroll_view_of(widget)
+    if view is not None:
+        found["view"] = [*view.to_window(*view.pos), *view.size]
+        found["scroll_y"] = view.scroll_y
+        found["content"] = list(view.children[0].size) if view.children else None
+        effect = view.effect_y
+        found["glide"] = {"value": effect.value, "velocity": effect.velocity}
     return found
 
 

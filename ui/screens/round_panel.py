@@ -10,8 +10,6 @@ from typing import Literal
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.scrollview import ScrollView
-from kivy.uix.widget import Widget
 
 from companion.app.i18n import tr
 from companion.app.labels import (
@@ -30,6 +28,7 @@ from ui import theme
 from ui.option_groups import Group, ProtectPicker, arrange
 from ui.screens.round_board import MODE_NAMES, FixTarget
 from ui.screens.round_status import seated
+from ui.scrolling import scroll_view_of, to_top
 
 PanelKind = Literal[
     "why", "more", "table", "confirm", "fix", "fixing", "choices", "group", "options"
@@ -38,16 +37,6 @@ PanelKind = Literal[
 #: lists a player opened, or must work through, before the game goes on: the status lines
 #: above them fold away while they show
 LISTS_FIRST: frozenset[PanelKind] = frozenset({"why", "more", "table", "fix", "choices", "group"})
-
-
-def to_top(view: Widget) -> None:
-    """A scrolled list back at its top, at rest: a glide left from the list before (Kivy's
-    scroll effect) would otherwise carry on and move the new list under the finger."""
-    if isinstance(view, ScrollView):
-        for effect in (view.effect_x, view.effect_y):
-            if effect is not None:
-                effect.velocity = 0
-        view.scroll_y = 1
 
 
 class RoundPanel:
@@ -107,7 +96,9 @@ class RoundPanel:
         shown = (kind, self.state.event_count)
         if shown != self._panel_shown:  # another list, or the game moved on: from its top
             self._panel_shown = shown
-            to_top(box.parent)
+            view = scroll_view_of(box)
+            if view is not None:
+                to_top(view)
         if kind == "why":
             self._why(box)
         elif kind == "more":
