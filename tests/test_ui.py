@@ -210,32 +210,26 @@ def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
 
 
 @pytest.mark.parametrize(
-    ("view_px", "rows_px", "squeezed"),
+    ("view_px", "rows_px", "buttons_px", "is_squeezed"),
     [
-        (108, [52] * 6, False),  # two rows and the spacing between: 108 px
-        (100, [52] * 6, True),
-        (100, [71] * 6, True),  # Why? at 800x480 before the status lines folded away
-        (210, [71] * 6, False),
-        (120, [52, 52, 52, 140], True),  # its tallest button is never seen whole
-        (400, [52] * 3, False),  # everything fits: nothing to scroll
+        (108, [52] * 6, [52] * 6, False),  # two rows and the spacing between: 108 px
+        (100, [52] * 6, [52] * 6, True),
+        (100, [71] * 6, [71] * 6, True),  # Why? at 800x480 before the status lines folded away
+        (210, [71] * 6, [71] * 6, False),
+        (120, [52, 52, 52, 140], [52, 52, 52, 140], True),  # its tallest button never whole
+        (355, [52] * 8 + [403], [52] * 8, False),  # a long note is read by scrolling
+        (400, [52] * 3, [52] * 3, False),  # everything fits: nothing to scroll
     ],
 )
 def test_the_list_check_reports_lists_squeezed_below_two_rows(
-    view_px: int, rows_px: list[int], squeezed: bool
+    view_px: int, rows_px: list[int], buttons_px: list[int], is_squeezed: bool
 ) -> None:
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
-    from kivy.uix.scrollview import ScrollView
+    """The rule alone, on numbers (the screenshot runs apply it to every scrolled list)."""
+    from ui.checks import squeezed
 
-    from ui.checks import cramped_lists
-
-    view = ScrollView(size_hint=(None, None), size=(256, view_px))
-    content = BoxLayout(orientation="vertical", size_hint_y=None, spacing=4)
-    for height in rows_px:
-        content.add_widget(Button(text="Where Roel stands", size_hint_y=None, height=height))
-    content.height = sum(rows_px) + 4 * (len(rows_px) - 1)
-    view.add_widget(content)
-    assert bool(cramped_lists(view)) == squeezed, cramped_lists(view)
+    content_px = sum(rows_px) + 4 * (len(rows_px) - 1)
+    problem = squeezed(view_px, content_px, [*map(float, rows_px)], [*map(float, buttons_px)], 4)
+    assert (problem is not None) == is_squeezed, problem
 
 
 def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:

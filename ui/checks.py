@@ -110,13 +110,8 @@ MIN_LIST_ROWS = 2
 
 
 def cramped_lists(root: Widget) -> list[str]:
-    """Scrolled lists squeezed by what is around them: a list whose content does not fit must
-    show its tallest button whole (else it can never be scrolled wholly into sight) and
-    MIN_LIST_ROWS of its usual rows (texts and buttons, however nested), else a player
-    scrolls blind; a long note may be read by scrolling. A list under a
-    shown Strigoi card is not seen, so it is not judged."""
-    from statistics import median
-
+    """Scrolled lists squeezed by what is around them (`squeezed`). A list under a shown
+    Strigoi card is not seen, so it is not judged."""
     from kivy.uix.scrollview import ScrollView
 
     found = []
@@ -125,19 +120,37 @@ def cramped_lists(root: Widget) -> list[str]:
             continue
         content = view.children[0]
         texts = [w for w in walk(content) if isinstance(w, Label) and w.height > 0]
-        rows = [w.height for w in texts]
-        buttons = [w.height for w in texts if isinstance(w, Button)]
-        if content.height <= view.height + 1 or not rows or _under_a_card(root, view):
-            continue  # everything in sight, or nothing to see
-        spacing = float(getattr(content, "spacing", 0) or 0)
-        usual = MIN_LIST_ROWS * median(rows) + (MIN_LIST_ROWS - 1) * spacing
-        needed = max(max(buttons, default=0.0), usual)
-        if view.height + 1 < needed:
-            found.append(
-                f"a list of {len(rows)} rows is {view.height:.0f} px high: "
-                f"{needed:.0f} px show {MIN_LIST_ROWS} rows"
-            )
+        problem = squeezed(
+            view.height,
+            content.height,
+            [w.height for w in texts],
+            [w.height for w in texts if isinstance(w, Button)],
+            float(getattr(content, "spacing", 0) or 0),
+        )
+        if problem and not _under_a_card(root, view):
+            found.append(problem)
     return found
+
+
+def squeezed(
+    view_px: float, content_px: float, rows: list[float], buttons: list[float], spacing: float
+) -> str | None:
+    """What is wrong with a list `view_px` high showing `content_px` of rows (texts and
+    buttons, however nested): when it must scroll, it must show its tallest button whole (else
+    that button can never be scrolled wholly into sight) and MIN_LIST_ROWS of its usual rows,
+    else a player scrolls blind; a long note may be read by scrolling."""
+    from statistics import median
+
+    if content_px <= view_px + 1 or not rows:
+        return None  # everything in sight, or nothing to see
+    usual = MIN_LIST_ROWS * median(rows) + (MIN_LIST_ROWS - 1) * spacing
+    needed = max(max(buttons, default=0.0), usual)
+    if view_px + 1 >= needed:
+        return None
+    return (
+        f"a list of {len(rows)} rows is {view_px:.0f} px high: "
+        f"{needed:.0f} px show {MIN_LIST_ROWS} rows"
+    )
 
 
 def _under_a_card(root: Widget, widget: Widget) -> bool:
