@@ -101,11 +101,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The table service without a screen: buttons, card reader, voice and LEDs; the game on
     the broker for a second screen (companion/app/headless.py)."""
-    import signal
-
     from companion.app.headless import HeadlessTable
     from companion.app.node_options import hardware_from_args
     from companion.app.service import TableService
+    from companion.app.stopping import stop_on_signals
     from companion.app.voice import Silent, Speaker
     from companion.boardfile import load_board_file
     from companion.store.location import data_dir
@@ -122,7 +121,7 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         table.service.speak(text)
 
     table = HeadlessTable(make, say)
-    signal.signal(signal.SIGTERM, lambda *_: table.stop())
+    stop_on_signals(table.stop)  # systemd's stop, a closed terminal, Ctrl+C
     print(
         f"serving the table headless: {table.service.hardware.description}, "
         f"game log in {data / 'companion.db'}; Confirm starts or resumes a game",
@@ -132,8 +131,6 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         table.post(lambda: table.start_or_resume(args.seed))
     try:
         table.run(args.seconds)
-    except KeyboardInterrupt:
-        pass
     finally:
         table.service.close()
     return 0

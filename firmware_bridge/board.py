@@ -30,7 +30,8 @@ def node_ids(rooms: Iterable[str]) -> list[str]:
 class SimulatedBoard:
     def __init__(self, nodes: Iterable[str], on_event: OnEvent | None = None) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="armata-board-")
-        directory = Path(self._tmp.name)
+        #: where the nodes' pseudo-terminal links are (removed by `stop`)
+        self.directory = directory = Path(self._tmp.name)
         # room nodes: reader 0 under the platform's rim, reader 1 under its centre; the card
         # reader: two reading spots (hardware/README.md)
         self.nodes = {

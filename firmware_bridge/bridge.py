@@ -206,11 +206,16 @@ class Bridge:
         with self._lock:
             return len(self._pending)
 
-    def wait_acked(self, timeout_s: float) -> bool:
-        """Block until every reliable command is acknowledged (or given up on)."""
+    def wait_acked(self, timeout_s: float, online_only: bool = False) -> bool:
+        """Block until every reliable command is acknowledged (or given up on); `online_only`:
+        only those to nodes online now (an unplugged node cannot answer before its retries end)."""
         deadline = time.monotonic() + timeout_s
+
+        def waiting() -> bool:
+            return any(not online_only or self.is_online(x.node) for x in self._pending.values())
+
         with self._acked:
-            while self._pending:
+            while waiting():
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False

@@ -134,6 +134,17 @@ def test_an_unplugged_node_comes_back_and_gets_its_leds_again(bench: Bench) -> N
     assert sorted(shown["segments"]) == [1, 4]  # type: ignore[call-overload]
 
 
+def test_waiting_for_acknowledgments_can_leave_out_nodes_that_are_offline(bench: Bench) -> None:
+    """What closing the app relies on: "ring off" to every node, waiting only for those there."""
+    bench.plug("room-a")
+    wait_for(lambda: bench.online("room-a"))  # room-b is never plugged in
+    bench.bridge.set_led("room-a", pattern="off")
+    bench.bridge.set_led("room-b", pattern="off")
+    assert bench.bridge.wait_acked(limit(5), online_only=True)
+    assert bench.bridge.pending() == 1  # room-b's, still being resent
+    assert not bench.bridge.wait_acked(0.3)
+
+
 @contextmanager
 def raw_port(
     tmp_path: Path, deliver: Callable[[str, bytes], None], changed: Callable[[str, bool], None]

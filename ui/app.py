@@ -27,6 +27,7 @@ from companion.app.labels import secret_label, waiting_label
 from companion.app.service import FIRST_HEROES, Outcome, TableService
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
+from companion.app.stopping import stop_on_signals
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.voice import Speaker
@@ -243,6 +244,8 @@ class ArmataApp(App):
         if self.resume_last and self.can_resume:
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
         Clock.schedule_interval(self._poll_hardware, 0.25)
+        # systemd stopping the kiosk, Ctrl+C: leave through on_stop (rings off, log closed)
+        stop_on_signals(lambda: Clock.schedule_once(lambda _dt: self.stop(), 0))
         return self.manager
 
     def _poll_hardware(self, _dt: float = 0) -> None:

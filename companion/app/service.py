@@ -52,6 +52,8 @@ from firmware_bridge.mqtt_link import GamePublisher
 FIRST_HEROES = ("roel", "matthew", "attila")
 #: A node not heard for this long makes the Pi's status LED blink (the bridge pings every 2 s).
 SILENT_NODE_S = 5.0
+#: How long closing waits for the nodes to acknowledge "ring off" (seconds).
+RINGS_OFF_WAIT_S = 1.0
 
 #: Runs a call on the front end's own thread (never the caller's).
 Post = Callable[[Callable[[], None]], None]
@@ -193,11 +195,16 @@ class TableService:
         self.hardware.start(self._node_message)
 
     def close(self) -> None:
-        """Stop every thread and close the log (a second call does nothing)."""
+        """Turn every ring off, stop every thread and close the log (a second call does
+        nothing). A stopped app shows nothing: rings left lit would tell a game nobody runs."""
         if self._closed:
             return
         self._closed = True
+        self.watch.game(GameView(None, {}, Origin.RESUME))  # handled before the watch stops
         self.watch.stop()
+        # the nodes online acknowledge within milliseconds; one that does not holds the stop for
+        # at most this long
+        self.hardware.bridge.wait_acked(RINGS_OFF_WAIT_S, online_only=True)
         self.controls.close()
         self.hardware.stop()
         if self.publisher is not None:
@@ -427,6 +434,7 @@ class TableService:
 
 __all__ = [
     "FIRST_HEROES",
+    "RINGS_OFF_WAIT_S",
     "SILENT_NODE_S",
     "GameSummary",
     "Outcome",

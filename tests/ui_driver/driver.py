@@ -532,7 +532,14 @@ class Driver:
         ]
 
     def hold(self) -> None:
-        """Print the report so far and stop driving (the test kills the process)."""
+        """Print the report so far and stop driving (the test kills or stops the process)."""
         self.summary()
+        board = self.app.board
+        self.report["board_dir"] = None if board is None else str(board.directory)
+        self.report["lit"] = sorted(
+            node
+            for node, shown in self.report["leds"].items()
+            if shown["ring"] and shown["ring"]["pattern"] != "off"
+        )
         print(json.dumps(self.report), flush=True)
         self.holding = True
