@@ -78,6 +78,22 @@ def no_process_left_behind():  # type: ignore[no-untyped-def]
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_board_folder_left_behind():  # type: ignore[no-untyped-def]
+    """A simulated board keeps its nodes' pseudo-terminal links in a /tmp folder; an app that
+    stops (by itself or by a stop signal) removes it. Only a power cut may leave one, and the
+    test that cuts the power removes it itself."""
+    import tempfile
+
+    def folders() -> set[Path]:
+        return set(Path(tempfile.gettempdir()).glob("armata-board-*"))
+
+    before = folders()
+    yield
+    left = sorted(folders() - before)
+    assert not left, "simulated board folders left in /tmp: " + ", ".join(map(str, left))
+
+
 @pytest.fixture(scope="session")
 def fortress() -> Fortress:
     return load_board_file()
