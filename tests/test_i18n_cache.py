@@ -37,3 +37,20 @@ def test_a_newer_compiled_catalog_of_other_content_is_not_used(
     monkeypatch.setattr(i18n, "LOCALE_DIR", second)
     assert i18n.catalog("fr").gettext("Back") == "Retour"
     assert old.exists()
+
+
+def test_french_punctuation_never_starts_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """French puts a space before ? ! : ; — compiled as a no-break space, so a narrow button
+    never shows "Pourquoi" over a lone "?"; the .po keeps plain spaces for the translators."""
+    monkeypatch.setattr(i18n, "_compiled", tmp_path / "compiled")
+    shipped = i18n.catalog("fr")
+    assert shipped.gettext("Why?") == "Pourquoi\u00a0?"
+    assert shipped.gettext("Waiting for: {what}") == "En attente de\u00a0: {what}"
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    _write(tmp_path, "« Retour » : oui ; non ! vraiment ?")
+    assert i18n.catalog("fr").gettext("Back") == (
+        "«\u00a0Retour\u00a0»\u00a0: oui\u00a0; non\u00a0! vraiment\u00a0?"
+    )
+    assert "\u00a0" not in (tmp_path / "fr" / "LC_MESSAGES" / "armata.po").read_text()

@@ -71,6 +71,7 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["small_texts"] == [], (name, result["small_texts"])  # 16 px and up
         assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
         assert result["cramped_lists"] == [], (name, result["cramped_lists"])  # 2 rows seen
+        assert result["broken_words"] == [], (name, result["broken_words"])
     from companion.transcript import replay_file
 
     exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
@@ -362,6 +363,7 @@ def test_every_screen_fits_at_the_larger_displays(tmp_path: Path, size: str) -> 
         assert result["small_texts"] == [], (size, name, result["small_texts"])
         assert result["internal_ids"] == [], (size, name, result["internal_ids"])
         assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
+        assert result["broken_words"] == [], (size, name, result["broken_words"])
 
 
 def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:

@@ -1,5 +1,6 @@
-"""Layout checks run on the live widget tree: text that does not fit its widget, touch targets
-smaller than 48 px."""
+"""Layout checks run on the live widget tree: text that does not fit its widget, a word broken
+between two of its letters, touch targets smaller than 48 px, tiny texts, internal ids,
+squeezed lists."""
 
 from __future__ import annotations
 
@@ -42,6 +43,29 @@ def overflowing_labels(root: Widget) -> list[str]:
                     f"{type(widget).__name__} {widget.text[:40]!r}: text {tw:.0f}x{th:.0f} "
                     f"> widget {widget.width:.0f}x{widget.height:.0f}"
                 )
+    return found
+
+
+#: Kivy markup tags ([b], [color=...], [/b]), not shown
+MARKUP_TAG = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
+
+
+def broken_words(root: Widget) -> list[str]:
+    """Wrapped labels with a word wider than their line: Kivy breaks such a word between two
+    letters ("Pourquo" over "i ?"). A no-break space joins its neighbours into one word."""
+    from kivy.core.text import Label as CoreLabel
+
+    found = []
+    for label in _visible_texts(root):
+        line = label.text_size[0]
+        if line is None:
+            continue  # not wrapped: `overflowing_labels` judges it
+        text = MARKUP_TAG.sub("", label.text) if label.markup else label.text
+        measure = CoreLabel(font_size=label.font_size, font_name=label.font_name, bold=label.bold)
+        for word in re.split(r"[ \n\t]+", text):
+            width = measure.get_extents(word)[0] if word else 0
+            if width > line + 1:
+                found.append(f"{word!r} is {width:.0f} px, its line {line:.0f} px")
     return found
 
 

@@ -25,6 +25,9 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "fr": "Françai
 VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
 
 _compiled = Path(tempfile.gettempdir()) / "armata-locale"
+#: part of the compiled catalog's key: a change to how a .po is compiled (French spacing) is a
+#: new catalog even when the .po is not
+COMPILED_FORM = b"2: French no-break spaces\n"
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _listeners: list[Callable[[str], None]] = []
@@ -40,16 +43,33 @@ def catalog(language: str) -> gettext.NullTranslations:
     # compiled once per content of the .po: two checkouts (or a catalog edited while another
     # process runs) never share a stale .mo, as a cache keyed by language and time could
     text = source.read_bytes()
-    root = _compiled / hashlib.sha256(text).hexdigest()[:16]
+    root = _compiled / hashlib.sha256(COMPILED_FORM + text).hexdigest()[:16]
     target = root / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         messages = read_po(io.BytesIO(text), locale=language)
+        if language == "fr":
+            for message in messages:
+                if isinstance(message.string, (str, tuple)):
+                    message.string = _french_spacing(message.string)
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as mo:
             write_mo(mo, messages)
         partial.replace(target)  # atomic: a reader never sees half a catalog
     return gettext.translation(DOMAIN, root, languages=[language])
+
+
+#: French sets a space before ? ! : ; and inside « »; a line must never break there (a lone "?"
+#: opening a line on a narrow button). The .po keeps plain spaces for the translators.
+_NO_BREAK_BEFORE = ("?", "!", ":", ";", "»")
+
+
+def _french_spacing(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
+    if isinstance(text, tuple):  # plural forms
+        return tuple(str(_french_spacing(t)) for t in text)
+    for mark in _NO_BREAK_BEFORE:
+        text = text.replace(f" {mark}", f"\u00a0{mark}")
+    return text.replace("« ", "«\u00a0")
 
 
 def set_language(language: str) -> None:

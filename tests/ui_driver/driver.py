@@ -21,6 +21,7 @@ from firmware_bridge.sim_table import rim_uid
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
+    broken_words,
     cramped_lists,
     internal_ids,
     overflowing_labels,
@@ -91,6 +92,7 @@ class Driver:
             "internal_ids": internal_ids(root),
             "small_texts": small_texts(root),
             "cramped_lists": cramped_lists(root),
+            "broken_words": broken_words(root),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
