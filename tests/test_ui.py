@@ -583,12 +583,14 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
     kept running and slowed every later test. The whole process group goes now."""
     groups: list[int] = []
     command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"]
+    killed_tmp = tmp_path / "tmp"  # what a killed app leaves (its board's folder) stays in here
+    killed_tmp.mkdir()
     with pytest.raises(subprocess.TimeoutExpired):
         run_group(
             [*command, "--script", "hold", "100000"],
             3 / TIME_SCALE,  # not scaled: the point is to time out
             cwd=ROOT,
-            env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path)},
+            env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path), "TMPDIR": str(killed_tmp)},
             started=groups.append,
         )
     assert group_members(groups[0]) == []
