@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from companion.app.service import TableService
 from companion.app.voice import Silent
 from firmware_bridge.node_sim import SimNode
 from tests.conftest import PYTHON, ROOT
+from tests.hardware_helpers import wait_for
 from tests.processes import group_members, kill_group, limit
 
 
@@ -30,20 +30,13 @@ def _last_ring_pattern(node: SimNode) -> str:
     return [led.pattern for led in node.received if led.target == "ring"][-1]
 
 
-def _wait(what: str, done, seconds: float = 10) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + limit(seconds)
-    while not done():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
-
-
 def test_closing_the_service_turns_every_ring_off(tmp_path: Path) -> None:
     service = TableService(tmp_path, lambda call: call(), speaker=Silent())
     service.start()
     board = service.hardware.simulated
     assert board is not None
     service.new_game(7)
-    _wait("a ring lit by the new game", lambda: bool(_lit(board.nodes)))
+    wait_for(lambda: bool(_lit(board.nodes)), 10, "a ring lit by the new game")
     lit = _lit(board.nodes)
     service.close()  # the simulated wires close too, and a simulated node loses power with them:
     # what it was last told shows what a real node, still powered by the Pi, keeps showing

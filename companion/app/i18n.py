@@ -8,6 +8,7 @@ import gettext
 import hashlib
 import io
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -50,7 +51,9 @@ def catalog(language: str) -> gettext.NullTranslations:
         messages = read_po(io.BytesIO(text), locale=language)
         if language == "fr":
             for message in messages:
-                if isinstance(message.string, (str, tuple)):
+                if isinstance(message.string, tuple):  # plural forms
+                    message.string = tuple(map(_french_spacing, message.string))
+                elif isinstance(message.string, str):
                     message.string = _french_spacing(message.string)
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as mo:
@@ -59,17 +62,13 @@ def catalog(language: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, root, languages=[language])
 
 
-#: French sets a space before ? ! : ; and inside « »; a line must never break there (a lone "?"
+#: French sets a space before ? ! : ; » and after «; a line must never break there (a lone "?"
 #: opening a line on a narrow button). The .po keeps plain spaces for the translators.
-_NO_BREAK_BEFORE = ("?", "!", ":", ";", "»")
+_FRENCH_SPACE = re.compile(r"(?<=«) | (?=[?!:;»])")
 
 
-def _french_spacing(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
-    if isinstance(text, tuple):  # plural forms
-        return tuple(str(_french_spacing(t)) for t in text)
-    for mark in _NO_BREAK_BEFORE:
-        text = text.replace(f" {mark}", f"\u00a0{mark}")
-    return text.replace("« ", "«\u00a0")
+def _french_spacing(text: str) -> str:
+    return _FRENCH_SPACE.sub("\u00a0", text)
 
 
 def set_language(language: str) -> None:

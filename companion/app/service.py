@@ -31,7 +31,7 @@ from companion.app.setup_plan import SetupPlan
 from companion.app.taps import Registration, TagIndex, Tap, TapFilter
 from companion.app.tracking import Origin, TableStatus, TableTracker
 from companion.app.voice import SettingsVoice, Speaker
-from companion.app.watch import GameView, TableWatch, game_view, origin_of
+from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
@@ -191,7 +191,7 @@ class TableService:
         if self.publisher is not None:
             self.publisher.start_publishing()
         self.watch.start()
-        self.watch.game(GameView(None, {}, Origin.RESUME))  # whatever an earlier run left lit
+        self.watch.game(NO_GAME)  # whatever an earlier run left lit
         self.hardware.start(self._node_message)
 
     def close(self) -> None:
@@ -200,7 +200,7 @@ class TableService:
         if self._closed:
             return
         self._closed = True
-        self.watch.game(GameView(None, {}, Origin.RESUME))  # handled before the watch stops
+        self.watch.game(NO_GAME)  # handled before the watch stops
         self.watch.stop()
         # the nodes online acknowledge within milliseconds; one that does not holds the stop for
         # at most this long

@@ -45,6 +45,10 @@ class GameView:
     announcements: tuple[Announcement, ...] = ()
 
 
+#: No game on the table: every ring off (before a game, and when the app closes).
+NO_GAME = GameView(None, {}, Origin.RESUME)
+
+
 def game_view(
     rules: GameRules,
     state: GameState,
