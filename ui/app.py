@@ -24,6 +24,7 @@ from companion.app.controls import Controls
 from companion.app.differences import Difference
 from companion.app.hardware import BoardHardware, broker_status, health_view
 from companion.app.labels import secret_label, waiting_label
+from companion.app.leds import RING_MEANINGS
 from companion.app.service import FIRST_HEROES, Outcome, TableService
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
@@ -42,6 +43,7 @@ from companion.store import location as store_location
 from firmware_bridge.board import SimulatedBoard
 from firmware_bridge.mqtt_link import GamePublisher
 from firmware_bridge.node_sim import CARD_READER
+from ui import theme
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
@@ -59,6 +61,25 @@ from ui.screens.table import TableScreen
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
+
+
+def ring_legend(
+    leds: dict[str, str | None], segments: dict[str, dict[int, str]]
+) -> list[tuple[str, tuple[float, float, float, float], str]]:
+    """What each lit ring colour means, once per colour (the board's legend): no ring is lit
+    that the legend does not name."""
+    colours = [c for c in leds.values() if c is not None]
+    colours += [c for lit in segments.values() for c in lit.values()]
+    seen: list[str] = []
+    for colour in colours:
+        if colour.lower() not in seen:
+            seen.append(colour.lower())
+    meanings = {k.lower(): v for k, v in RING_MEANINGS.items()}
+    return [
+        ("ring", theme.hex_colour(colour), i18n.tr(meanings[colour]))
+        for colour in seen
+        if colour in meanings
+    ]
 
 
 def data_dir() -> Path:
@@ -240,6 +261,7 @@ class ArmataApp(App):
         self.lang = self.service.language
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
         round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
+        round_screen.app_showing = self.service.showing
         self.can_resume = self.service.can_resume()
         if self.resume_last and self.can_resume:
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
@@ -250,9 +272,18 @@ class ArmataApp(App):
 
     def _poll_hardware(self, _dt: float = 0) -> None:
         leds = self.service.ring_colours()
-        if leds != dict(self.fortress_view.leds):
+        segments = self.service.ring_segments()
+        if leds != dict(self.fortress_view.leds) or segments != dict(self.game_view.segments):
+            legend = ring_legend(leds, segments)
             for view in (self.fortress_view, self.game_view):
                 view.leds = leds
+                view.segments = segments
+            self.fortress_view.legend_extra = legend
+            screen = self._screen()
+            screen.ring_legend = legend
+            if hasattr(screen, "view"):
+                screen._legend()
+            for view in (self.fortress_view, self.game_view):
                 view.redraw()
         if self.manager.current == "hardware":  # only where it is seen
             screen = self.manager.get_screen("hardware")

@@ -79,6 +79,12 @@ class FortressView(Widget):
         self.fortress = fortress
         self.situation = situation
         self.leds: Mapping[str, str | None] = {}  # room -> colour shown by its LED ring
+        #: room -> {direction: colour}: ring segments lit apart (the edge a book must face)
+        self.segments: Mapping[str, Mapping[int, str]] = {}
+        self.marked: set[Cell] = set()  # figures a card names (the attacked hero): a thick ring
+        #: what the legend explains besides the figures: (shape, colour, words); shape is
+        #: "ring" (an LED ring's colour), "tint" (a threat map shade) or "deadly"
+        self.legend_extra: list[tuple[str, RGBA, str]] = []
         self.highlight: set[Cell] = set()
         self.tints: Mapping[Cell, RGBA] = {}
         self.markers: Mapping[Cell, RGBA] = {}
@@ -129,7 +135,7 @@ class FortressView(Widget):
         margin = 2.4 if self.zoom_room is None else 2.2  # room names above, books around
         span_x = max(xs) - min(xs) + margin
         span_y = max(ys) - min(ys) + margin
-        legend = LEGEND_PX if self.show_legend else 0.0
+        legend = self.legend_height()
         self.size_px = min(self.width / span_x, max(1.0, self.height - legend) / span_y)
         mid_x = (max(xs) + min(xs)) / 2
         mid_y = (max(ys) + min(ys)) / 2
@@ -239,10 +245,16 @@ class FortressView(Widget):
             for room, colour in self.leds.items():
                 if colour is not None and room in self.fortress.rooms:
                     self._ring(room, colour)
+            for room, lit in self.segments.items():
+                if room in self.fortress.rooms:
+                    for direction, edge in lit.items():
+                        self._segment(room, direction, edge)
             for cell, colour in self.markers.items():
                 self._marker(cell, colour)
             for cells, colour, arrow in self.lines:
                 self._line(cells, colour, arrow, figures)
+            for cell in self.marked:
+                self._mark(cell)
             for cell, figure in figures.items():
                 self._figure(cell, figure)
             if self.show_legend:
@@ -327,11 +339,65 @@ class FortressView(Widget):
             ]
         return points
 
-    def _ring(self, room: str, colour: str) -> None:
+    def _book_ring(self, room: str) -> tuple[float, float, float, float]:
+        """Where a room's book letters stand: centre x, y, their radius and a letter disc's."""
         cx, cy = self.to_pixel(self.fortress.centre(room))
-        radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.55)
+        radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.5)
+        size = int(min(28, max(BOOK_PX, self.size_px * 0.45)))
+        return cx, cy, radius, size * 0.62
+
+    def _ring(self, room: str, colour: str) -> None:
+        """An LED ring as the six arcs between the book letters: it never hides a letter the
+        table is asked to turn by."""
+        cx, cy, radius, disc = self._book_ring(room)
+        gap = math.degrees(math.asin(min(0.9, (disc + 3) / max(radius, 1.0))))
         Color(*theme.hex_colour(colour))
-        Line(circle=(cx, cy, radius), width=max(2.0, self.size_px * 0.18))
+        width = max(2.0, self.size_px * 0.16)
+        for k in range(6):
+            start, end = 60 * k + gap, 60 * (k + 1) - gap
+            points: list[float] = []
+            for step in range(9):
+                angle = math.radians(start + (end - start) * step / 8)
+                points += [cx + radius * math.cos(angle), cy + radius * math.sin(angle)]
+            Line(points=points, width=width)
+
+    def _segment(self, room: str, direction: int, colour: str) -> None:
+        """A lit edge (the one a book must face, an attack's side): a thick halo around that
+        edge's letter and a wedge beyond it pointing in — unlike the plain ring arcs."""
+        cx, cy, radius, disc = self._book_ring(room)
+        angle = math.radians(60 * direction)
+        x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+        Color(*theme.hex_colour(colour))
+        Line(circle=(x, y, disc + 4), width=max(3.0, self.size_px * 0.14))
+        tip = radius + disc + 6
+        back = tip + max(12.0, self.size_px * 0.6)
+        half = max(8.0, self.size_px * 0.35)
+        ux, uy = math.cos(angle), math.sin(angle)
+        Mesh(
+            vertices=[
+                cx + tip * ux,
+                cy + tip * uy,
+                0,
+                0,
+                cx + back * ux - half * uy,
+                cy + back * uy + half * ux,
+                0,
+                0,
+                cx + back * ux + half * uy,
+                cy + back * uy - half * ux,
+                0,
+                0,
+            ],
+            indices=[0, 1, 2],
+            mode="triangles",
+        )
+
+    def _mark(self, cell: Cell) -> None:
+        """A figure the card names (the hero attacked, cursed or fighting): a thick ring."""
+        cx, cy = self.to_pixel(cell)
+        radius = self.figure_radius() + max(5.0, self.size_px * 0.25)
+        Color(*theme.MARKED)
+        Line(circle=(cx, cy, radius), width=max(3.0, self.size_px * 0.14))
 
     def _outline(self, room: str) -> None:
         cx, cy = self.to_pixel(self.fortress.centre(room))
@@ -353,12 +419,10 @@ class FortressView(Widget):
         points = [v for cell in cells for v in self.to_pixel(cell)]
         if len(points) < 4:
             return
+        if arrow and len(cells) == 2:
+            points = self._clear_path(cells, figures)
         x0, y0, x1, y1 = points[-4:]
         angle = math.atan2(y1 - y0, x1 - x0)
-        if arrow and cells[-1] in figures:  # the head stops at the figure, never covers it
-            back = self.figure_radius() + self.size_px * 0.15
-            x1, y1 = x1 - back * math.cos(angle), y1 - back * math.sin(angle)
-            points[-2:] = [x1, y1]
         width = max(2.0, self.size_px * 0.16)
         Color(*colour)
         Line(points=points, width=width)
@@ -375,6 +439,37 @@ class FortressView(Widget):
                 ],
                 width=width,
             )
+
+    def _clear_path(self, cells: list[Cell], figures: Mapping[Cell, str]) -> list[float]:
+        """An arrow from one cell to another that covers no figure: it starts and stops short
+        of the figures at its ends, and bends aside (a gentle arc) around any figure on the
+        way; the straightest such arc is taken."""
+        (x0, y0), (x1, y1) = self.to_pixel(cells[0]), self.to_pixel(cells[1])
+        clear = self.figure_radius() + self.size_px * 0.2
+        if cells[0] in figures:
+            x0, y0 = _toward(x0, y0, x1, y1, clear)
+        if cells[1] in figures:
+            x1, y1 = _toward(x1, y1, x0, y0, clear)
+        others = [self.to_pixel(c) for c in figures if c not in cells]
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        nx, ny = -(y1 - y0) / length, (x1 - x0) / length  # the normal: which side to bend
+        best: list[float] = [x0, y0, x1, y1]
+        for bend in (0.0, 0.12, -0.12, 0.25, -0.25, 0.4, -0.4):
+            path: list[float] = []
+            for step in range(17):
+                t = step / 16
+                lift = 4 * t * (1 - t) * bend * length
+                path += [x0 + (x1 - x0) * t + nx * lift, y0 + (y1 - y0) * t + ny * lift]
+            hits = any(
+                math.hypot(px - fx, py - fy) < clear
+                for fx, fy in others
+                for px, py in zip(path[::2], path[1::2], strict=True)
+            )
+            if not hits:
+                return path
+            if bend == 0.0:
+                best = path
+        return best
 
     def figure_radius(self) -> float:
         """Figures stay readable when the whole fortress is shown: never under 13 px."""
@@ -454,25 +549,66 @@ class FortressView(Widget):
                 points=[cx - half * 0.6, cy + k * half, cx + half * 0.6, cy + k * half], width=width
             )
 
+    def _legend_entries(self, figures: Mapping[Cell, str]) -> list[tuple[str, RGBA, str, str]]:
+        """(shape, colour, mark, words) of every legend entry: the figures on the board, then
+        the LED ring colours and threat map shades shown (`legend_extra`)."""
+        present = set(figures.values())
+        entries: list[tuple[str, RGBA, str, str]] = []
+        for figure in self.figure_names:
+            if figure in present:
+                kind, _, name = figure.partition(":")
+                colour = theme.FIGURE_COLOURS.get(name, theme.HERO)
+                mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
+                entries.append((kind, colour, mark, self.figure_names[figure]))
+        entries += [(shape, colour, "", words) for shape, colour, words in self.legend_extra]
+        return entries
+
+    def _legend_rows(self, entries: list[tuple[str, RGBA, str, str]]) -> list[list[int]]:
+        """The entries' indices per row: a row holds what fits the view's width."""
+        rows: list[list[int]] = [[]]
+        x = 8.0
+        for i, (_, _, _, words) in enumerate(entries):
+            width = 28 + self._texture(words, LEGEND_TEXT_PX, False).width + 14
+            if rows[-1] and x + width > self.width:
+                rows.append([])
+                x = 8.0
+            rows[-1].append(i)
+            x += width
+        return rows
+
+    def legend_height(self) -> float:
+        if not self.show_legend:
+            return 0.0
+        figures = self.situation.occupants(self.fortress)
+        return LEGEND_PX * len(self._legend_rows(self._legend_entries(figures)))
+
     def _legend(self, figures: Mapping[Cell, str]) -> None:
-        """Who is who, along the bottom of the view: each figure's glyph mark and its name."""
-        shown = [f for f in self.figure_names if f in set(figures.values())]
-        x = self.x + 8.0
-        y = self.y + LEGEND_PX / 2
-        for figure in shown:
-            kind, _, name = figure.partition(":")
-            colour = theme.FIGURE_COLOURS.get(name, theme.HERO)
-            mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
-            Color(*colour)
-            if kind == "hero":
-                Ellipse(pos=(x, y - 11), size=(22, 22))
-            else:
-                _diamond(x + 11, y, 13)
-            self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
-            texture = self._texture(self.figure_names[figure], LEGEND_TEXT_PX, False)
-            Color(*theme.TEXT)
-            Rectangle(texture=texture, pos=(x + 28, y - texture.height / 2), size=texture.size)
-            x += 28 + texture.width + 14
+        """Who is who, along the bottom of the view: each figure's glyph mark and its name;
+        then what each lit ring colour and threat shade means (a second row when needed)."""
+        entries = self._legend_entries(figures)
+        rows = self._legend_rows(entries)
+        for row_index, row in enumerate(rows):
+            x = self.x + 8.0
+            y = self.y + LEGEND_PX * (len(rows) - row_index) - LEGEND_PX / 2
+            for i in row:
+                shape, colour, mark, words = entries[i]
+                Color(*colour)
+                if shape == "hero":
+                    Ellipse(pos=(x, y - 11), size=(22, 22))
+                elif shape == "strigoi":
+                    _diamond(x + 11, y, 13)
+                elif shape == "ring":
+                    Line(circle=(x + 11, y, 9), width=3)
+                elif shape == "tint":
+                    Rectangle(pos=(x, y - 10), size=(22, 20))
+                else:  # the deadly mark
+                    Line(circle=(x + 11, y, 8), width=2.5)
+                if mark:
+                    self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
+                texture = self._texture(words, LEGEND_TEXT_PX, False)
+                Color(*theme.TEXT)
+                Rectangle(texture=texture, pos=(x + 28, y - texture.height / 2), size=texture.size)
+                x += 28 + texture.width + 14
 
     def _text(
         self,
@@ -544,6 +680,12 @@ class FortressView(Widget):
         if start is not None and end != start:
             self.on_drag(start, end)
         return True
+
+
+def _toward(x: float, y: float, tx: float, ty: float, by: float) -> tuple[float, float]:
+    """(x, y) moved `by` pixels toward (tx, ty)."""
+    length = math.hypot(tx - x, ty - y) or 1.0
+    return x + (tx - x) * by / length, y + (ty - y) * by / length
 
 
 def _diamond(cx: float, cy: float, r: float) -> None:

@@ -20,3 +20,13 @@ def printable(text: str) -> str:
     if text.isascii():
         return text
     return "".join(SUBSTITUTES.get(ch, ch) for ch in text)
+
+
+#: Kivy ships DejaVu Sans, which has the arrow: a card's headline ("Master -> north-east room")
+#: shows the real one in that font, through markup.
+ARROW_MARKUP = "[font=DejaVuSans]\u2192[/font]"
+
+
+def with_arrows(markup: str) -> str:
+    """Kivy markup (already escaped) with each arrow drawn in a font that has it."""
+    return markup.replace("\u2192", ARROW_MARKUP)

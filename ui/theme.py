@@ -38,6 +38,8 @@ THREAT = {
 CHOICE = (0.35, 0.95, 1.0, 1)
 SELECTED = (1.0, 1.0, 1.0, 1)  # the space chosen, waiting for "Move here"
 DEADLY = (0.95, 0.1, 0.15, 1)  # the threat map's deadly mark: a red ring, unlike any feature
+SIGHT = (1.0, 0.85, 0.2, 1.0)  # a Strigoi's line of sight to the hero it attacks
+MARKED = (1.0, 0.25, 0.2, 1)  # a figure a card names: the hero attacked, cursed, fighting
 BOOK = (0.93, 0.86, 0.62, 1)  # a book letter's disc (parchment)
 #: each figure its colour (Okabe-Ito, told apart by most colour-blind eyes) and its mark
 FIGURE_COLOURS: dict[str, tuple[float, float, float, float]] = {

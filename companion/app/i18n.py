@@ -89,5 +89,11 @@ def tr(message: str) -> str:
     return _current.gettext(message)
 
 
+def trn(singular: str, plural: str, count: int) -> str:
+    """A counted phrase in the players' language, with its real plural ("1 wound", "2 wounds";
+    French "0 blessure"): gettext's ngettext on the catalog's Plural-Forms."""
+    return _current.ngettext(singular, plural, count)
+
+
 def on_change(listener: Callable[[str], None]) -> None:
     _listeners.append(listener)

@@ -20,7 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.app.announce import STRIGOI_COLOUR, Announcement, LedCue
+from companion.app.announce import (
+    COLLAPSE_COLOUR,
+    CURSE_COLOUR,
+    STRIGOI_COLOUR,
+    Announcement,
+    LedCue,
+)
+from companion.app.i18n import N_
 from companion.app.tracking import Step, TableStatus
 from companion.engine.game.state import GameState
 from firmware_bridge.board import room_node
@@ -48,6 +55,21 @@ class RingShow:
 
     ring: Light = OFF
     segments: tuple[tuple[int, Light], ...] = ()
+
+
+#: what each ring colour the app lights means, for the board's legend (companion/app/i18n.py
+#: translates; the Strigoi by the names their cards print)
+RING_MEANINGS: dict[str, str] = {
+    STRIGOI_COLOUR["master"]: N_("Master"),
+    STRIGOI_COLOUR["apprentice"]: N_("Apprentice"),
+    STRIGOI_COLOUR["supreme"]: N_("Supreme Strigoi"),
+    CURSE_COLOUR: N_("Curse"),
+    COLLAPSE_COLOUR: N_("Collapse"),
+    ALERT_COLOUR: N_("The table differs"),
+    GUIDE_COLOUR: N_("The edge the book must face"),
+    DIM_WHITE: N_("A platform to turn"),
+    HERO_COLOUR: N_("A figure to place"),
+}
 
 
 def _figure_colour(figure: str | None) -> str:

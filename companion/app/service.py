@@ -19,6 +19,7 @@ from typing import Protocol
 
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
+from companion.app.cards import spoken
 from companion.app.controls import Controls, open_controls
 from companion.app.differences import Difference
 from companion.app.feed import GameFeed
@@ -36,6 +37,7 @@ from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
 from companion.engine.explain import hero_name
+from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
@@ -178,6 +180,7 @@ class TableService:
             self.feed.announcement,
             i18n.tr,
             table_name,
+            say=lambda a: spoken(self.catalog, a, self._game_fortress()),
         )
         self.language = "en"
         self._closed = False
@@ -288,9 +291,11 @@ class TableService:
             self.refusals.append(str(refusal))
             return Outcome(refused=str(refusal))
         self.feed.after_command(session.state, events)
-        announced = self.announcer.after_command(session.rules, before, events)
+        announced = self.announcer.after_command(session.rules, before, events, command)
         self.announcements += announced
-        self.watch.game(game_view(session.rules, session.state, origin_of(command), announced))
+        # the rings tell the story's first item; the front end moves them on (`showing`)
+        view = game_view(session.rules, session.state, origin_of(command), announced[:1])
+        self.watch.game(view)
         if any(a.kind == "strigoi_step" for a in announced):
             self.controls.beep()
         return Outcome(
@@ -299,6 +304,15 @@ class TableService:
             revealed=reveal_text(session.state, events, lambda card: item_name(self.catalog, card)),
             over=next((x for x in events if isinstance(x, e.GameOver)), None),
         )
+
+    def showing(self, announcement: Announcement | None) -> None:
+        """The story item whose card shows now (None: every card read): the LED rings follow
+        it, so rings, card, banner and voice tell the same item in the same order, and no
+        ring stays lit for an item already read."""
+        self.watch.announcing(() if announcement is None else (announcement,))
+
+    def _game_fortress(self) -> Fortress:
+        return self.session.rules.fortress if self.session is not None else self.fortress
 
     def undo(self) -> bool:
         session = self.session
@@ -387,6 +401,28 @@ class TableService:
             ring = self.hardware.ring(room_node(room))
             leds[room] = ring.colour if ring is not None and ring.pattern != "off" else None
         return leds
+
+    def ring_segments(self) -> dict[str, dict[int, str]]:
+        """The ring segments each room's node shows lit apart (the edge a book must face, an
+        attack's side): room -> {direction: colour}."""
+        found: dict[str, dict[int, str]] = {}
+        simulated = self.hardware.simulated
+        for room in self.fortress.rooms:
+            node = room_node(room)
+            if simulated is not None:
+                sim = simulated.nodes.get(node)
+                lit = dict(sim.segments) if sim is not None else {}
+                segments = {d: led.colour for d, led in lit.items() if led.pattern != "off"}
+            else:  # a real node: what the watch last sent it
+                show = self.watch.picture.get(node)
+                segments = (
+                    {}
+                    if show is None
+                    else {d: light.colour for d, light in show.segments if light.pattern != "off"}
+                )
+            if segments:
+                found[room] = segments
+        return found
 
     def nodes_heard(self) -> bool:
         """Every node answered lately (the Pi's status LED is steady then, else it blinks)."""

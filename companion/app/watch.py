@@ -17,7 +17,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -102,6 +102,10 @@ class TableWatch:
     def game(self, view: GameView) -> None:
         self._post("game", view)
 
+    def announcing(self, announcements: Sequence[Announcement]) -> None:
+        """The story items the rings tell now (the card showing), the game unchanged."""
+        self._post("announcing", tuple(announcements))
+
     def done_by_hand(self, key: tuple[str, int] | None = None) -> None:
         self._post("by_hand", key)
 
@@ -170,6 +174,9 @@ class TableWatch:
             self._game = item
             self.tracker.expect(item.expected, now, item.origin)
             return bool(item.origin in (Origin.NEW_GAME, Origin.RESUME))
+        elif kind == "announcing":
+            if self._game is not None:
+                self._game = replace(self._game, announcements=item)
         elif kind == "by_hand":
             self.tracker.done_by_hand(item)
         elif kind == "app_right":

@@ -268,7 +268,7 @@ def cards_and_fix(driver: Driver) -> None:
 
         panel = screen.ids.panel
         panel.bind(on_touch_down=record)
-        body = screen.ids.card_body
+        body = screen.ids.card_headline
         tap_at(*body.to_window(*body.center))
         panel.unbind(on_touch_down=record)
         report["panel_reached"] = len(reached)

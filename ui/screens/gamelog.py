@@ -7,40 +7,61 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kivy.utils import escape_markup
+
+from companion.app.announce import Announcement, announcements
+from companion.app.cards import card_of
 from companion.app.i18n import tr
-from companion.app.labels import room_name, secret_label, strigoi_label, token_name
+from companion.app.labels import secret_label, token_name
 from companion.app.session import GameSession
 from companion.engine.components import Catalog
-from companion.engine.explain import hero_name
 from companion.engine.game import events as e
+from companion.engine.game.emitter import clone
+from companion.engine.game.fold import apply
 from companion.store.gamelog import CommandRecord
+from ui.glyphs import with_arrows
 from ui.screens.page import PageScreen
 
 SHOWN = 60  # the newest steps; older ones are a long scroll away at a table
 
 
-def outcome(catalog: Catalog, events: list[e.Event]) -> str:
-    """What a step led to, in a few words (empty when nothing notable happened)."""
+def outcome(
+    catalog: Catalog, events: list[e.Event], story: list[Announcement] | None = None
+) -> str:
+    """What a step led to, in a few words (empty when nothing notable happened): the story's
+    items in the words of their cards (the same as the round screen showed and the voice
+    said), then a hero knocked out of the game's end."""
     said: list[str] = []
     for event in events:
+        if isinstance(event, e.TokenDrawn) and event.stack == "strigoi":
+            said.append(token_name(catalog, event.token))
+            break
+    if story is not None:
+        said += [card_of(catalog, item).headline for item in story]
+    for event in events:
         match event:
-            case e.TokenDrawn(stack="strigoi", token=token):
-                said.append(token_name(catalog, token))
-            case e.StrigoiMoved(strigoi=strigoi, room=room):
-                said.append(
-                    tr("{strigoi} to the {room}").format(
-                        strigoi=strigoi_label(strigoi), room=room_name(room)
-                    )
-                )
-            case e.CurseCast(room=room):
-                said.append(tr("curse on the {room}").format(room=room_name(room)))
-            case e.PlatformCollapsed(room=room):
-                said.append(tr("the platform of the {room} collapses").format(room=room_name(room)))
-            case e.WoundTaken(hero=hero):
-                said.append(tr("{hero} wounded").format(hero=hero_name(hero)))
             case e.GameOver(winner=winner):
                 said.append(tr("the heroes won") if winner == "heroes" else tr("the Strigoi won"))
     return "; ".join(said)
+
+
+def stories(session: GameSession, records: list[CommandRecord]) -> dict[int, list[Announcement]]:
+    """Each command's story, as the round screen told it: every command's events folded from
+    the game's first state, each story made on the state just before it."""
+    events = session.log.events(session.game_id)
+    started = next((x for x in events if isinstance(x, e.GameStarted)), None)
+    if started is None:
+        return {}
+    state = clone(started.state)
+    told: dict[int, list[Announcement]] = {}
+    shown = {r.seq for r in records}
+    for record in session.history():
+        happened = session.events_of(record)
+        if record.seq in shown:
+            told[record.seq] = announcements(session.rules, state, happened, record.command)
+        for event in happened:
+            apply(state, event)
+    return told
 
 
 class GameLogScreen(PageScreen):
@@ -55,6 +76,7 @@ class GameLogScreen(PageScreen):
         head = session.head
         fortress = session.rules.fortress
         outcomes = {r.seq: session.events_of(r) for r in history[-SHOWN:]}
+        told = stories(session, history[-SHOWN:])
         # card choices made after the last reveal stay secret (R-RND-1)
         revealed = max(
             (
@@ -68,13 +90,15 @@ class GameLogScreen(PageScreen):
         for record in reversed(history[-SHOWN:]):
             hidden = record.seq > secret_from
             label = secret_label(record.command, catalog, fortress, hidden)
-            result = outcome(catalog, outcomes[record.seq])
-            line = f"{record.seq}. {label}" + (f": {result}" if result else "")
+            result = outcome(catalog, outcomes[record.seq], told.get(record.seq))
+            line = with_arrows(
+                escape_markup(f"{record.seq}. {label}" + (f": {result}" if result else ""))
+            )
             if record.seq == head:
                 line += " · " + tr("(now)")
             elif record.seq > head:
                 line += " · " + tr("(undone)")
-            self.button(line, lambda r=record: self._ask(r))
+            self.button(line, lambda r=record: self._ask(r), markup=True)
         if history:
             self.button(tr("Back to the start of the game"), lambda: self._ask(None))
 

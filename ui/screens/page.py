@@ -34,8 +34,9 @@ class PageScreen(Screen):
         shown = escape_markup(printable(text))
         self.ids.content.add_widget(Factory.PageText(text=markup + shown))
 
-    def button(self, text: str, action: Callable[[], None]) -> None:
-        button = Factory.PageButton(text=text)
+    def button(self, text: str, action: Callable[[], None], markup: bool = False) -> None:
+        """A button; with `markup` its text is Kivy markup (the caller escaped it)."""
+        button = Factory.PageButton(text=text, markup=markup)
         button.bind(on_release=lambda _b: action())
         self.ids.content.add_widget(button)
 

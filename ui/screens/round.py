@@ -11,13 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.app.announce import Announcement
+from companion.app.cards import Card, card_of
 from companion.app.i18n import tr
 from companion.app.labels import (
     difference_text,
@@ -27,7 +33,7 @@ from companion.app.labels import (
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
-from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules
+from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
@@ -35,12 +41,13 @@ from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
-from ui.fortress_view import FortressView, OverlayLine
+from ui.fortress_view import FortressView
+from ui.glyphs import with_arrows
 from ui.option_groups import ProtectPicker, arrange, target_cell
 from ui.screens.round_board import BoardChoice, FixTarget
 from ui.screens.round_panel import RoundPanel
-from ui.screens.round_status import status_text, step_lines, wound_chips
-from ui.screens.strigoi_card import card_lines
+from ui.screens.round_status import status_text, threat_legend, wound_chips
+from ui.screens.strigoi_card import card_scene
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -79,7 +86,8 @@ class RoundScreen(RoundPanel, Screen):
     zoomed = BooleanProperty(False)
     card_showing = BooleanProperty(False)  # a Strigoi card over the panel
     card_title = StringProperty("")
-    card_body = StringProperty("")
+    card_headline = StringProperty("")  # large: "Master -> north-east room"
+    card_source = StringProperty("")  # the token and whose card letter drove it
     card_done_text = StringProperty("")
     card_has_reasons = BooleanProperty(False)
     alert_text = StringProperty("")  # a lasting difference between table and game: Resync
@@ -97,8 +105,9 @@ class RoundScreen(RoundPanel, Screen):
         self.showing_why = False
         self.showing_more = False
         self.last: Announcement | None = None
-        self.cards: list[Announcement] = []  # Strigoi steps and curses still to be read
-        self.step_overlay: list[OverlayLine] = []
+        self.cards: list[Announcement] = []  # the command's story items still to be read
+        self.card: Card | None = None  # the card showing (its words are the banner's)
+        self._card_on_board: Announcement | None = None  # the item the board shows
         self.stale = True  # no options until the app shows the first ones
         self._pool: list[Widget] = []  # option buttons off screen, ready to be reused
         self._labels: dict[str, list[Widget]] = {"InfoLabel": [], "TitleLabel": []}
@@ -106,6 +115,11 @@ class RoundScreen(RoundPanel, Screen):
         self.focused = -1  # the option the Pi's Next button moved to (-1: none)
         self.by_hand: Callable[[], None] = lambda: None
         self.repeat: Callable[[Announcement], None] = lambda announcement: None
+        #: tells the table service which story item shows (the LED rings follow it)
+        self.app_showing: Callable[[Announcement | None], None] = lambda announcement: None
+        self._card_item: Announcement | None = None
+        self.ring_legend: list[tuple[str, tuple[float, float, float, float], str]] = []
+        self.threat_legend: list[tuple[str, tuple[float, float, float, float], str]] = []
         self.choices: tuple[str, Choices] | None = None
         self._panel_shown: tuple[str, int] | None = None  # the list's kind and the game's step
         self.ids.board_holder.clear_widgets()
@@ -166,7 +180,10 @@ class RoundScreen(RoundPanel, Screen):
             self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
 
     def _auto_zoom(self) -> None:
-        """When every space to choose lies in one room, zoom to it at once."""
+        """When every space to choose lies in one room, zoom to it at once (a card showing
+        decides the zoom itself: the board shows what the card tells)."""
+        if self.cards:
+            return
         cells = self.choice.cells(self.rules.fortress, self.state)
         rooms = {self.view.room_near(cell) for cell in cells}
         if len(rooms) == 1 and None not in rooms and self.view.zoom_room is None:
@@ -214,35 +231,40 @@ class RoundScreen(RoundPanel, Screen):
         self.banner_text, self.banner_strong = text, False
 
     def announced(self, announcement: Announcement, headline: str) -> None:
-        """A Strigoi step, a curse or a collapse: the banner, the arrow, and a card in turn."""
-        self.banner_text, self.banner_strong = headline, True
+        """One item of a command's story (a Strigoi step, a curse or none, a collapse, a fight,
+        a monk, wounds): its card in turn, the banner saying the card's words, the board
+        showing what it tells."""
         self.cards.append(announcement)
-        if hasattr(self, "options"):
-            self._show_card()  # in the same frame as the banner: two texts and an opacity
         if announcement.kind == "strigoi_step":
             self.last = announcement
-            self.step_overlay = step_lines(self.rules, announcement)
             self.can_explain = bool(announcement.reasons)
+        if hasattr(self, "options"):
+            self._show_card()  # in the same frame as the banner: texts and an opacity
+            if len(self.cards) == 1:  # the board follows in the next frame
+                Clock.schedule_once(lambda _dt: self._story_board(), 0)
+        elif len(self.cards) == 1:
+            self.banner_text, self.banner_strong = headline, True
 
     def clear_announcements(self) -> None:
         """A new game, undo, redo, resume, a new language: nothing stale stays."""
         self.banner_text, self.banner_strong = "", False
         self.cards = []
+        self.card = None
+        self._card_on_board = None
         self.card_showing = False
         self.last = None
         self.can_explain = False
-        self.step_overlay = []
         self.showing_why = False
 
     def command_done(self) -> None:
         """A new command: the last step's arrow and sight line go, "Why?" stays available. The
         options on screen belong to the state before it until the app shows the new ones."""
         self.stale = True
-        self.step_overlay = []
         self.showing_why = False
         self.showing_more = False
         self.choices = None
         self.cards = []  # the cards of the command before; this one's follow in order
+        self.card = None
         self.card_showing = False
         self.choice.cancel()
         if self.choice.fix is not None:
@@ -251,7 +273,12 @@ class RoundScreen(RoundPanel, Screen):
 
     # ----- the board ---------------------------------------------------------------------------
     def _board(self) -> None:
+        if self.cards:
+            self._story_board(redraw=False)
+            return
         view = self.view
+        view.marked = set()
+        view.outlined = set()
         fortress = self.rules.fortress
         view.highlight = self.choice.cells(fortress, self.state)
         pending = self.choice.pending
@@ -263,7 +290,14 @@ class RoundScreen(RoundPanel, Screen):
         levels = self._threat_levels() if self.threat_on else {}
         view.tints = {cell: theme.THREAT[level] for cell, level in levels.items()}
         view.crosses = {cell for cell, level in levels.items() if level == "deadly"}
-        view.lines = self.step_overlay
+        self.threat_legend = threat_legend() if self.threat_on else []
+        self._legend()
+        view.lines = []  # a Strigoi's arrow shows while its card does, never after
+        self._names()
+
+    def _names(self) -> None:
+        view = self.view
+        fortress = self.rules.fortress
         view.names = {room: room_name(room) for room in fortress.rooms}
         view.figure_names = {
             **{f"hero:{h.hero}": hero_name(h.hero) for h in sorted(self.state.heroes, key=_seat)},
@@ -401,19 +435,79 @@ class RoundScreen(RoundPanel, Screen):
         self._fill()
 
     def _show_card(self) -> None:
-        """The first card still to be read, over the panel (hidden while Why? is open)."""
+        """The first story item still to be read, over the panel (hidden while Why? or More is
+        open); the banner says that card's words, whichever list is open."""
         showing = bool(self.cards) and not self.showing_why and not self.showing_more
-        if showing:
+        if self.cards:
             announcement = self.cards[0]
-            title, lines = card_lines(self.rules, self.state, announcement)
-            self.card_title = title
-            self.card_body = "\n".join(lines)
-            self.card_has_reasons = bool(announcement.reasons)
+            card = self.card
+            if card is None or self._card_item is not announcement:
+                card = self.card = card_of(self.rules.catalog, announcement, self.rules.fortress)
+                self._card_item = announcement
+                self.card_title = card.title
+                self.card_headline = with_arrows(escape_markup(card.headline))
+                self.card_source = card.source
+                self._card_texts(card)
+                self.card_has_reasons = bool(card.why)
+            self.banner_text, self.banner_strong = card.words, True
             more = len(self.cards) - 1
             self.card_done_text = (
-                tr("Next ({count} more)").format(count=more) if more else tr("Done — figures moved")
+                tr("Next ({count} more)").format(count=more) if more else card.done
             )
         self.card_showing = showing
+
+    def _card_texts(self, card: Card) -> None:
+        """The card's large figures and what the table must do, in labels made once."""
+        figures = self.ids.card_figures
+        wanted = len(card.figures)
+        figures.cols = 1 if wanted <= 1 else 2
+        while len(figures.children) < wanted:
+            figures.add_widget(Factory.CardFigure())
+        while len(figures.children) > wanted:
+            figures.remove_widget(figures.children[0])
+        size = int(sp(26) * App.get_running_app().text_scale)
+        for widget, figure in zip(reversed(figures.children), card.figures, strict=True):
+            widget.text = f"[size={size}][b]{escape_markup(figure.value)}[/b][/size]\n" + (
+                escape_markup(figure.caption)
+            )
+        todo = self.ids.card_todo
+        while len(todo.children) < len(card.todo):
+            todo.add_widget(Factory.CardLine())
+        while len(todo.children) > len(card.todo):
+            todo.remove_widget(todo.children[0])
+        for widget, line in zip(reversed(todo.children), card.todo, strict=True):
+            widget.text = line
+
+    def _story_board(self, redraw: bool = True) -> None:
+        """While a card shows, the board shows what it tells: the game just after that item,
+        zoomed out (or onto its one room), the arrow from one room to the other around the
+        figures, the heroes it names marked, the cursed or collapsing room outlined."""
+        if not self.cards or not hasattr(self, "rules"):
+            return
+        announcement = self.cards[0]
+        view = self.view
+        scene = card_scene(self.rules, announcement)
+        if announcement.board is not None:
+            view.situation = situation(self.rules, announcement.board)
+        view.highlight = set()
+        view.selected = None
+        view.tints, view.crosses = {}, set()
+        view.lines = scene.lines
+        view.marked = scene.marked
+        view.outlined = scene.outlined
+        self.threat_legend = []
+        self._legend()
+        self._names()
+        if view.zoom_room != scene.zoom:
+            view.zoom_room = scene.zoom
+            self.zoomed = scene.zoom is not None
+        self._card_on_board = announcement
+        if redraw:
+            view.redraw()
+        self.app_showing(announcement)
+
+    def _legend(self) -> None:
+        self.view.legend_extra = [*self.ring_legend, *self.threat_legend]
 
     def card_why(self) -> None:
         """Why? on a card: the reasons of that card (a curse's, a step's)."""
@@ -425,10 +519,22 @@ class RoundScreen(RoundPanel, Screen):
             self.repeat(self.cards[0])
 
     def card_done(self) -> None:
+        """The card is read (its figures moved): the next card, its board and rings; after the
+        last one the board shows the game as it stands and the options come back."""
         if self.cards:
             self.cards.pop(0)
-        if not self.cards:
-            self.by_hand()  # the players say the figures stand where the card said
+        if self.cards:
+            self._fill()
+            self._story_board()
+            return
+        self.by_hand()  # the players say the figures stand where the card said
+        self.card = None
+        self.banner_strong = False  # the last card's words stay, quiet, until the next command
+        self.app_showing(None)
+        self.view.situation = situation(self.rules, self.state)
+        self._auto_zoom()
+        self._board()
+        self.view.redraw()
         self._fill()
 
     # ----- the Pi's buttons --------------------------------------------------------------------

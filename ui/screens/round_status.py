@@ -3,14 +3,12 @@ the heroes in seat order with their wounds, a Strigoi step's lines on the board.
 
 from __future__ import annotations
 
-from companion.app.announce import Announcement
 from companion.app.i18n import tr
 from companion.app.labels import PHASES
 from companion.engine.explain import hero_name
 from companion.engine.game.context import GameRules
 from companion.engine.game.state import GameState, HeroState
 from ui import theme
-from ui.fortress_view import OverlayLine
 
 
 def status_text(state: GameState) -> str:
@@ -47,17 +45,10 @@ def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]
     ]
 
 
-def step_lines(rules: GameRules, announcement: Announcement) -> list[OverlayLine]:
-    """The teleport arrow (room to room) and the line of sight (landing centre to the target),
-    from the facts the engine's step put in the announcement."""
-    facts = announcement.facts
-    fortress = rules.fortress
-    lines: list[OverlayLine] = []
-    start, to = facts.get("from"), facts.get("to")
-    if isinstance(start, str) and isinstance(to, str) and start != to:
-        lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
-    target = facts.get("target_cell")
-    if isinstance(to, str) and isinstance(target, list | tuple) and len(target) == 2:
-        cell = (int(target[0]), int(target[1]))
-        lines.append(([fortress.centre(to), cell], (1.0, 0.85, 0.2, 1.0), True))
-    return lines
+def threat_legend() -> list[tuple[str, tuple[float, float, float, float], str]]:
+    """The threat map's legend: what each shade says about the next Strigoi step."""
+    return [
+        ("tint", theme.THREAT["safe"], tr("Safe from the next Strigoi step")),
+        ("tint", theme.THREAT["risky"], tr("Risky")),
+        ("deadly", theme.DEADLY, tr("Deadly")),
+    ]

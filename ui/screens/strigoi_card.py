@@ -1,45 +1,63 @@
-"""What a Strigoi card says (the round screen shows one per announcement, one after the other):
-which Strigoi, the token drawn, where it went, whom it attacks and with how many wounds, and
-what the table must do. Curses and collapses get their own cards."""
+"""What the board shows while a story item's card shows (the round screen, one card after the
+other): the words come from companion/app/cards.py; here, the scene. A Strigoi step's arrow from
+its room to the new one and the hero it attacks marked; a curse's room outlined and every hero
+it hits marked; a collapse's room outlined; a fight's or a monk's hero marked in their room.
+Zoomed out when the item spans two rooms, onto its one room otherwise."""
 
 from __future__ import annotations
 
-from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.differences import strigoi_figure
-from companion.app.i18n import tr
-from companion.app.labels import figure_label, render, room_name, strigoi_label, token_name
+from dataclasses import dataclass, field
+
+from companion.app.announce import Announcement
 from companion.engine.game.context import GameRules
-from companion.engine.game.state import GameState
+from companion.engine.hexgrid import Cell
+from ui import theme
+from ui.fortress_view import OverlayLine
 
 
-def card_lines(
-    rules: GameRules, state: GameState, announcement: Announcement
-) -> tuple[str, list[str]]:
-    """The card's title and its lines, in the players' language."""
+@dataclass(frozen=True)
+class Scene:
+    lines: list[OverlayLine] = field(default_factory=list)
+    marked: set[Cell] = field(default_factory=set)
+    outlined: set[str] = field(default_factory=set)
+    zoom: str | None = None  # one room to zoom onto; None: the whole fortress
+    rooms: tuple[str, ...] = ()  # the rooms it involves (from, to): the tests check them
+
+
+def card_scene(rules: GameRules, announcement: Announcement) -> Scene:
     facts = announcement.facts
-    said = [render(r) for r in announcement.reasons if r.code in HEADLINE_CODES]
-    if announcement.kind == "curse":
-        return tr("Curse"), said or [render(r) for r in announcement.reasons]
-    if announcement.kind == "collapse":
+    fortress = rules.fortress
+    board = announcement.board
+    kind = announcement.kind
+
+    def hero_cell(hero: object) -> Cell | None:
+        if board is None or not isinstance(hero, str):
+            return None
+        at = next((h.at for h in board.heroes if h.hero == hero), None)
+        return None if at is None else (int(at[0]), int(at[1]))
+
+    if kind in ("strigoi_step", "curse"):
+        start, to = facts.get("from"), facts.get("to")
+        lines: list[OverlayLine] = []
+        rooms = tuple(r for r in (start, to) if isinstance(r, str))
+        if isinstance(start, str) and isinstance(to, str) and start != to:
+            lines.append(([fortress.centre(start), fortress.centre(to)], theme.STRIGOI, True))
+        heroes = [facts.get("hero")] if kind == "strigoi_step" else list(facts.get("heroes") or ())  # type: ignore[call-overload]
+        marked = {cell for cell in map(hero_cell, heroes) if cell is not None}
+        target = facts.get("target_cell")
+        if isinstance(to, str) and isinstance(target, list) and len(target) == 2:
+            cell = (int(target[0]), int(target[1]))
+            lines.append(([fortress.centre(to), cell], theme.SIGHT, True))  # the line of sight
+            marked.add(cell)
+        outlined = {to} if kind == "curse" and isinstance(to, str) else set()
+        return Scene(lines, marked, outlined, None, rooms)
+    if kind == "collapse":
         room = str(facts.get("room", ""))
-        return tr("Collapse"), [
-            *said,
-            tr("Take the platform out of the {room}: it collapsed.").format(room=room_name(room)),
-        ]
-    strigoi = str(facts.get("strigoi", ""))
-    token = facts.get("token")
-    lines = [
-        tr("Token drawn: {token}").format(token=token_name(rules.catalog, str(token)))
-        if isinstance(token, str)
-        else tr("No token: the Supreme Strigoi moves every turn.")  # R-TEL-1
-    ]
-    lines += said
-    start, to = facts.get("from"), facts.get("to")
-    if isinstance(to, str) and start != to:
-        figure = strigoi_figure(state, strigoi) if strigoi in state.strigoi else strigoi
-        lines.append(
-            tr("{figure}: put it on the centre of the {room}.").format(
-                figure=figure_label(figure), room=room_name(to)
-            )
-        )
-    return strigoi_label(strigoi), lines
+        return Scene(outlined={room}, zoom=None, rooms=(room,))
+    if kind in ("fight", "monk", "wound", "reward"):
+        cell = hero_cell(facts.get("hero"))
+        if cell is None:
+            return Scene()
+        room = fortress.room_at(cell)
+        return Scene(marked={cell}, zoom=room, rooms=(room,) if room else ())
+    return Scene()

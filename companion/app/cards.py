@@ -1,0 +1,483 @@
+"""What each item of a command's story says, in the players' language: the card the round screen
+shows (a large headline, the target and wounds as large figures, the token and whose card letter
+drove it, what the table must do, why in plain sentences with the rule ids apart) and the one
+sentence that is bannered and spoken while that card shows (`Card.words`).
+
+The items themselves (a Strigoi step, a curse or why there is none, a collapse, a fight, a monk,
+wounds, a reward) and their order come from companion/app/announce.py; this module only words
+them. Counted words use real plurals (`trn`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.app.announce import HEADLINE_CODES, Announcement
+from companion.app.i18n import tr, trn
+from companion.app.labels import (
+    REWARD_NAMES,
+    direction_name,
+    figure_label,
+    item_name,
+    ladder_name,
+    render,
+    room_name,
+    space_name,
+    strigoi_label,
+    token_name,
+)
+from companion.engine.components import Catalog
+from companion.engine.explain import Reason, hero_name
+from companion.engine.fortress import Fortress
+
+#: from -> to in a headline. Kivy's Roboto lacks it: the card draws it in DejaVu Sans, which
+#: Kivy ships (ui/screens/round.py); written as an escape so the font check reads no arrow here
+ARROW = "\u2192"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A large figure on a card: its value ("Roel", "2", "3 : 2") and what it is."""
+
+    value: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class Card:
+    title: str  # which card: the Strigoi's name, "Curse", "Fight", ...
+    headline: str  # large: "Master -> north-east room"
+    figures: tuple[Figure, ...]  # large: the target, the wounds, the strengths
+    source: str  # the token and whose card letter drove it
+    todo: tuple[str, ...]  # what the table must do, in order
+    why: tuple[str, ...]  # plain sentences
+    rules: tuple[str, ...]  # the rule ids, shown small at the end
+    done: str  # the button: what happened ("Figures moved") or "Done"
+    words: str  # the one sentence bannered and spoken while this card shows
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def plain(reason: Reason) -> str:
+    """An engine reason as a plain sentence in the players' language: counted words with their
+    real plural (the engine's own template says "wound(s)")."""
+    facts = reason.facts
+    if reason.code == "wounds":
+        count = _int(facts.get("wounds"))
+        return trn(
+            "{wounds} wound: card damage {damage} + token bonus {bonus}",
+            "{wounds} wounds: card damage {damage} + token bonus {bonus}",
+            count,
+        ).format(wounds=count, damage=facts.get("damage"), bonus=facts.get("bonus"))
+    if reason.code == "sees_nothing":
+        reach = _int(facts.get("reach"))
+        return trn(
+            "looking {direction}: nobody in sight along {reach} open space",
+            "looking {direction}: nobody in sight along {reach} open spaces",
+            reach,
+        ).format(direction=direction_name(_int(facts.get("direction"))), reach=reach)
+    return render(reason)
+
+
+def _sentence(text: str) -> str:
+    """A reason as a sentence: a capital first letter and a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def _why(announcement: Announcement) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    sentences = tuple(_sentence(plain(r)) for r in announcement.reasons)
+    rules: list[str] = []
+    for r in announcement.reasons:
+        if r.rule not in rules:
+            rules.append(r.rule)
+    return sentences, tuple(rules)
+
+
+def _heroes(heroes: list[str]) -> str:
+    names = [hero_name(h) for h in heroes]
+    if len(names) <= 1:
+        return "".join(names)
+    return tr("{heroes} and {last}").format(heroes=", ".join(names[:-1]), last=names[-1])
+
+
+def _source(catalog: Catalog, facts: dict[str, object]) -> str:
+    """The token drawn and the card letter that drove the Strigoi, and whose card it was."""
+    letter, owner = facts.get("letter"), facts.get("card_hero")
+    drove = ""
+    if isinstance(letter, str) and isinstance(owner, str):
+        drove = tr("letter {letter} on {hero}'s card").format(letter=letter, hero=hero_name(owner))
+    token = facts.get("token")
+    if "token" not in facts:  # the curse draws no token
+        return drove
+    if not isinstance(token, str):  # R-TEL-1: the Supreme moves without a token
+        said = tr("No token: the Supreme Strigoi moves every turn.")
+        return f"{said} {drove}" if drove else said
+    named = tr("Token: {token}").format(token=token_name(catalog, token))
+    return f"{named} · {drove}" if drove else named
+
+
+def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    strigoi = str(facts.get("strigoi", ""))
+    start, to = facts.get("from"), facts.get("to")
+    moved = isinstance(to, str) and start != to
+    name = strigoi_label(strigoi)
+    if moved:
+        headline = f"{name} {ARROW} {room_name(str(to))}"
+    else:
+        headline = tr("{strigoi} stays in the {room}").format(
+            strigoi=name, room=room_name(str(start))
+        )
+    hero = facts.get("hero")
+    wounds = _int(facts.get("wounds"))
+    figures: tuple[Figure, ...]
+    todo: list[str] = []
+    if moved:
+        todo.append(
+            tr("{figure}: put it on the centre of the {room}.").format(
+                figure=figure_label(strigoi), room=room_name(str(to))
+            )
+        )
+    for r in announcement.reasons:
+        if r.code == "ladder_destroyed":
+            todo.append(
+                tr("Take {ladder} off the board.").format(
+                    ladder=ladder_name(str(r.facts["ladder"]))
+                )
+            )
+        elif r.code == "landing_on_hero":
+            todo.append(
+                tr(
+                    "{hero}: move 1 blood point to the Inferno; the app asks where {hero} goes."
+                ).format(hero=hero_name(str(r.facts["hero"])))
+            )
+    if isinstance(hero, str):
+        figures = (
+            Figure(hero_name(hero), tr("attacked")),
+            Figure(str(wounds), trn("wound to take", "wounds to take", wounds)),
+        )
+        todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
+    elif moved:
+        figures = (Figure(tr("nobody"), tr("in sight")),)
+    else:
+        figures = (Figure(tr("nobody"), tr("attacked")),)
+    said = [plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES]
+    why, rules = _why(announcement)
+    return Card(
+        name,
+        headline,
+        figures,
+        _source(catalog, facts),
+        tuple(todo),
+        why,
+        rules,
+        tr("Figures moved") if moved else tr("Done"),
+        "; ".join(said) or headline,
+    )
+
+
+def _curse(catalog: Catalog, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    strigoi, room = str(facts.get("strigoi", "")), str(facts.get("room", ""))
+    heroes = [str(h) for h in _list(facts.get("heroes"))]
+    landed = [str(h) for h in _list(facts.get("landed"))]
+    name = strigoi_label(strigoi)
+    if heroes:
+        one = trn("{count} wound", "{count} wounds", 1).format(count=1)
+        figures = tuple(Figure(hero_name(h), one) for h in heroes)
+        hit = trn("{heroes} takes 1 wound", "{heroes} take 1 wound each", len(heroes)).format(
+            heroes=_heroes(heroes)
+        )
+    else:
+        figures = (
+            Figure(tr("nobody there"), trn("{count} wound", "{count} wounds", 0).format(count=0)),
+        )
+        hit = tr("nobody is there")
+    words = tr("{strigoi} curses the {room}: {hit}").format(
+        strigoi=name, room=room_name(room), hit=hit
+    )
+    todo = [
+        tr("{figure}: put it on the centre of the {room}.").format(
+            figure=figure_label(strigoi), room=room_name(room)
+        )
+    ]
+    protect = [h for h in heroes if h not in landed]
+    if protect:
+        todo.append(
+            trn(
+                "{heroes} may protect: the app asks next.",
+                "{heroes} may each protect: the app asks next.",
+                len(protect),
+            ).format(heroes=_heroes(protect))
+        )
+    for hero in landed:
+        todo.append(
+            tr("{hero}: move 1 blood point to the Inferno; the app asks where {hero} goes.").format(
+                hero=hero_name(hero)
+            )
+        )
+    why, rules = _why(announcement)
+    return Card(
+        tr("Curse"),
+        f"{name} {ARROW} {room_name(room)}",
+        figures,
+        _source(catalog, facts),
+        tuple(todo),
+        (_sentence(words), *why[1:]),
+        rules,
+        tr("Figures moved"),
+        words,
+    )
+
+
+def _skipped(announcement: Announcement) -> Card:
+    facts = announcement.facts
+    why = facts.get("why")
+    todo: tuple[str, ...] = ()
+    if why == "attacked":
+        reason = tr("A Strigoi attacked this round, so there is no curse.")
+        todo = (tr("Take the attack marker off the Master card."),)
+        rules: tuple[str, ...] = ("R-RND-4",)
+    elif why == "no_strigoi":
+        reason = tr("No Strigoi is on the board yet, so there is no curse.")
+        rules = ("R-RND-4",)
+    else:
+        reason = _sentence(plain(announcement.reasons[0])) if announcement.reasons else ""
+        rules = ("R-CUR-1",)
+    headline = tr("No curse this round")
+    return Card(
+        tr("Phase 3"),
+        headline,
+        (),
+        _source_letter(facts),
+        todo,
+        (reason,),
+        rules,
+        tr("Done"),
+        f"{headline}. {reason}",
+    )
+
+
+def _source_letter(facts: dict[str, object]) -> str:
+    letter, owner = facts.get("letter"), facts.get("card_hero")
+    if isinstance(letter, str) and isinstance(owner, str):
+        return tr("letter {letter} on {hero}'s card").format(letter=letter, hero=hero_name(owner))
+    return ""
+
+
+def _collapse(announcement: Announcement) -> Card:
+    room = room_name(str(announcement.facts.get("room", "")))
+    headline = tr("The platform of the {room} collapses").format(room=room)
+    why, rules = _why(announcement)
+    return Card(
+        tr("Collapse"),
+        headline,
+        (),
+        "",
+        (tr("Take the platform out of the {room}: it collapsed.").format(room=room),),
+        why,
+        rules,
+        tr("Done"),
+        headline,
+    )
+
+
+def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]) -> list[str]:
+    """What the table changes after a fight or a monk: blood, rewards, the fight marker."""
+    hero = hero_name(str(facts.get("hero", "")))
+    todo: list[str] = []
+    blood = _int(facts.get("blood"))
+    if blood:
+        todo.append(
+            trn(
+                "Move {count} blood point to the Altar.",
+                "Move {count} blood points to the Altar.",
+                blood,
+            ).format(count=blood)
+        )
+    for item in _list(facts.get("rewards")):
+        todo.append(
+            tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
+        )
+    for stack in _list(facts.get("to_draw")):
+        what = REWARD_NAMES["axe" if stack == "reward_card" else "bat"]
+        todo.append(tr("{hero} draws {what}: the app asks which.").format(hero=hero, what=tr(what)))
+    for card in _list(facts.get("advanced")):
+        todo.append(
+            tr("{hero} earns {card} (joins the hand at the end of the turn).").format(
+                hero=hero, card=item_name(catalog, str(card))
+            )
+        )
+    if facts.get("hand_back"):
+        todo.append(tr("{hero} takes the discard pile back into the hand.").format(hero=hero))
+    marker = facts.get("marker")
+    if isinstance(marker, list) and len(marker) == 2:
+        todo.append(tr("Put a fight marker on {space}.").format(space=space_name(fortress, marker)))
+    elif facts.get("marker_to_choose"):
+        todo.append(tr("All six fight markers are out: the app asks which one moves."))
+    icon = _int(facts.get("icon_wounds"))
+    if icon:
+        todo.append(
+            trn(
+                "The wound icon: {hero} takes {count} wound, no protection.",
+                "The wound icon: {hero} takes {count} wounds, no protection.",
+                icon,
+            ).format(hero=hero, count=icon)
+        )
+    return todo
+
+
+def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    hero = hero_name(str(facts.get("hero", "")))
+    monster = token_name(catalog, str(facts.get("token", "")))
+    won = bool(facts.get("won"))
+    strength, against = facts.get("strength"), facts.get("monster")
+    headline = (tr("{hero} wins the fight") if won else tr("{hero} loses the fight")).format(
+        hero=hero
+    )
+    figures: list[Figure] = []
+    if isinstance(strength, int):
+        figures.append(Figure(f"{strength} : {against}", tr("strength against the monster's")))
+    else:
+        figures.append(Figure(str(against), tr("the monster's strength")))
+    todo = [tr("Put the {token} on its discard pile.").format(token=monster)]
+    if won:
+        words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
+    else:
+        figures.append(Figure("1", trn("wound to take", "wounds to take", 1)))
+        words = tr("{hero} loses the fight against the {token}: 1 wound").format(
+            hero=hero, token=monster
+        )
+    todo += _gains(catalog, fortress, facts)
+    if not won:
+        todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero))
+    return Card(
+        tr("Fight"),
+        headline,
+        tuple(figures),
+        monster,
+        tuple(todo),
+        (
+            tr(
+                "The hero wins when the strength is at least the monster's; "
+                "a monster deals 1 wound."
+            ),
+        ),
+        ("R-ENC-1", "R-ENC-2", "R-ENC-4"),
+        tr("Done"),
+        words,
+    )
+
+
+def _monk(catalog: Catalog, fortress: Fortress | None, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    hero = hero_name(str(facts.get("hero", "")))
+    if facts.get("freed"):
+        headline = tr("{hero} frees the monk").format(hero=hero)
+        todo = _gains(catalog, fortress, {**facts, "hand_back": True})
+        why = tr("A freed monk gives the whole discard pile back into the hand.")
+    else:
+        headline = tr("{hero} attacks the monk").format(hero=hero)
+        todo = [tr("Flip the top grey monster: {hero} fights it.").format(hero=hero)]
+        why = tr("An attacked monk turns into the top grey monster.")
+    return Card(
+        tr("Monk"), headline, (), "", tuple(todo), (why,), ("R-ENC-3",), tr("Done"), headline
+    )
+
+
+def _wound(catalog: Catalog, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    hero = hero_name(str(facts.get("hero", "")))
+    tokens = [str(t) for t in _list(facts.get("tokens"))]
+    count = len(tokens)
+    headline = trn("{hero} takes {count} wound", "{hero} takes {count} wounds", count).format(
+        hero=hero, count=count
+    )
+    names = [token_name(catalog, t) for t in tokens]
+    todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
+    words = f"{headline}: {', '.join(names)}" if names else headline
+    if facts.get("defeated"):
+        todo.append(
+            tr(
+                "{hero} has 3 wounds: move 1 blood point to the Inferno and put all of "
+                "{hero}'s wound tokens back."
+            ).format(hero=hero)
+        )
+        words += ". " + tr("{hero} has 3 wounds: the pack loses 1 blood point.").format(hero=hero)
+    return Card(
+        tr("Wounds"),
+        headline,
+        (Figure(str(count), trn("wound taken", "wounds taken", count)),),
+        "",
+        tuple(todo),
+        (
+            tr(
+                "Each wound is a wound token with its effect; "
+                "at 3 wounds the pack loses 1 blood point."
+            ),
+        ),
+        ("R-WND-1", "R-WND-2"),
+        tr("Done"),
+        words,
+    )
+
+
+def _reward(catalog: Catalog, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    hero = hero_name(str(facts.get("hero", "")))
+    items = [item_name(catalog, str(x)) for x in _list(facts.get("rewards"))]
+    headline = tr("{hero} takes {item}").format(hero=hero, item=", ".join(items))
+    return Card(
+        tr("Reward"),
+        headline,
+        (),
+        "",
+        tuple(tr("{hero} takes {item}.").format(hero=hero, item=x) for x in items),
+        (),
+        ("R-REW-1",),
+        tr("Done"),
+        headline,
+    )
+
+
+def card_of(catalog: Catalog, announcement: Announcement, fortress: Fortress | None = None) -> Card:
+    """The card of one story item, in the players' language."""
+    kind = announcement.kind
+    if kind == "strigoi_step":
+        return _strigoi_step(catalog, announcement)
+    if kind == "curse":
+        return _curse(catalog, announcement)
+    if kind == "curse_skipped":
+        return _skipped(announcement)
+    if kind == "collapse":
+        return _collapse(announcement)
+    if kind == "fight":
+        return _fight(catalog, fortress, announcement)
+    if kind == "monk":
+        return _monk(catalog, fortress, announcement)
+    if kind == "wound":
+        return _wound(catalog, announcement)
+    if kind == "reward":
+        return _reward(catalog, announcement)
+    why, rules = _why(announcement)
+    return Card(
+        kind, announcement.headline, (), "", (), why, rules, tr("Done"), announcement.headline
+    )
+
+
+def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | None = None) -> str:
+    """The one sentence of a story item (the voice says it; the banner shows it with its card)."""
+    return card_of(catalog, announcement, fortress).words
+
+
+__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "spoken"]
