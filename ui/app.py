@@ -24,7 +24,7 @@ from companion.app.controls import Controls
 from companion.app.differences import Difference
 from companion.app.hardware import BoardHardware, broker_status, health_view
 from companion.app.labels import secret_label, waiting_label
-from companion.app.leds import RING_MEANINGS
+from companion.app.leds import RING_MEANINGS, STRIGOI_RINGS
 from companion.app.service import FIRST_HEROES, Outcome, TableService
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
@@ -65,21 +65,19 @@ IDLE_TRIM_S = 2.0
 
 def ring_legend(
     leds: dict[str, str | None], segments: dict[str, dict[int, str]]
-) -> list[tuple[str, tuple[float, float, float, float], str]]:
-    """What each lit ring colour means, once per colour (the board's legend): no ring is lit
-    that the legend does not name."""
-    colours = [c for c in leds.values() if c is not None]
-    colours += [c for lit in segments.values() for c in lit.values()]
-    seen: list[str] = []
-    for colour in colours:
-        if colour.lower() not in seen:
-            seen.append(colour.lower())
+) -> tuple[list[tuple[str, tuple[float, float, float, float], str]], set[str]]:
+    """What each lit ring colour means, once per colour (the board's legend), and the Strigoi
+    whose colour is lit (the legend rings their figures): no ring is lit that the legend does
+    not name."""
+    colours = [c.lower() for c in leds.values() if c is not None]
+    colours += [c.lower() for lit in segments.values() for c in lit.values()]
     meanings = {k.lower(): v for k, v in RING_MEANINGS.items()}
-    return [
-        ("ring", theme.hex_colour(colour), i18n.tr(meanings[colour]))
-        for colour in seen
-        if colour in meanings
-    ]
+    strigoi = {k.lower(): v for k, v in STRIGOI_RINGS.items()}
+    entries: list[tuple[str, tuple[float, float, float, float], str]] = []
+    for colour in dict.fromkeys(colours):
+        if colour in meanings:
+            entries.append(("ring", theme.hex_colour(colour), i18n.tr(meanings[colour])))
+    return entries, {strigoi[c] for c in colours if c in strigoi}
 
 
 def data_dir() -> Path:
@@ -191,6 +189,9 @@ class ArmataApp(App):
         changed = self.service.set_language(language)
         self.lang = language
         if changed and self.manager.has_screen("round"):
+            self.fortress_view.leds = {}  # the legend's words again, in the new language
+            self._poll_hardware()
+        if changed and self.manager.has_screen("round"):
             self._screen().clear_announcements()  # nothing stays in the old language
             if self.session is not None:
                 self._refresh()
@@ -274,10 +275,11 @@ class ArmataApp(App):
         leds = self.service.ring_colours()
         segments = self.service.ring_segments()
         if leds != dict(self.fortress_view.leds) or segments != dict(self.game_view.segments):
-            legend = ring_legend(leds, segments)
+            legend, ringed = ring_legend(leds, segments)
             for view in (self.fortress_view, self.game_view):
                 view.leds = leds
                 view.segments = segments
+                view.ringed = ringed
             self.fortress_view.legend_extra = legend
             screen = self._screen()
             screen.ring_legend = legend

@@ -36,6 +36,7 @@ from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
+from companion.app.announce import STRIGOI_COLOUR
 from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
@@ -85,6 +86,7 @@ class FortressView(Widget):
         #: what the legend explains besides the figures: (shape, colour, words); shape is
         #: "ring" (an LED ring's colour), "tint" (a threat map shade) or "deadly"
         self.legend_extra: list[tuple[str, RGBA, str]] = []
+        self.ringed: set[str] = set()  # Strigoi whose ring colour is lit: ringed in the legend
         self.highlight: set[Cell] = set()
         self.tints: Mapping[Cell, RGBA] = {}
         self.markers: Mapping[Cell, RGBA] = {}
@@ -564,17 +566,28 @@ class FortressView(Widget):
         return entries
 
     def _legend_rows(self, entries: list[tuple[str, RGBA, str, str]]) -> list[list[int]]:
-        """The entries' indices per row: a row holds what fits the view's width."""
+        """The entries' indices per row: the figures in the first, what the rings and shades
+        mean in one row below, when there is any (what does not fit it is left out: the board
+        must keep its size)."""
         rows: list[list[int]] = [[]]
         x = 8.0
-        for i, (_, _, _, words) in enumerate(entries):
+        extra = False
+        for i, (shape, _, _, words) in enumerate(entries):
             width = 28 + self._texture(words, LEGEND_TEXT_PX, False).width + 14
+            figure = shape in ("hero", "strigoi")
+            if not figure and not extra:  # the meanings start their own row
+                extra = True
+                if rows[-1]:
+                    rows.append([])
+                    x = 8.0
             if rows[-1] and x + width > self.width:
+                if extra:
+                    continue
                 rows.append([])
                 x = 8.0
             rows[-1].append(i)
             x += width
-        return rows
+        return [row for row in rows if row] or [[]]
 
     def legend_height(self) -> float:
         if not self.show_legend:
@@ -587,6 +600,7 @@ class FortressView(Widget):
         then what each lit ring colour and threat shade means (a second row when needed)."""
         entries = self._legend_entries(figures)
         rows = self._legend_rows(entries)
+        mark_names = {theme.FIGURE_MARKS.get(n, ""): n for n in STRIGOI_COLOUR}
         for row_index, row in enumerate(rows):
             x = self.x + 8.0
             y = self.y + LEGEND_PX * (len(rows) - row_index) - LEGEND_PX / 2
@@ -597,6 +611,11 @@ class FortressView(Widget):
                     Ellipse(pos=(x, y - 11), size=(22, 22))
                 elif shape == "strigoi":
                     _diamond(x + 11, y, 13)
+                    name = mark_names.get(mark)
+                    if name in self.ringed:  # its LED ring's colour: the ring in the legend
+                        Color(*theme.hex_colour(STRIGOI_COLOUR[name]))
+                        Line(circle=(x + 11, y, 15), width=2.5)
+                        Color(*colour)
                 elif shape == "ring":
                     Line(circle=(x + 11, y, 9), width=3)
                 elif shape == "tint":

@@ -93,6 +93,16 @@ def _sentence(text: str) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
+def why_rows(catalog: Catalog, announcement: Announcement) -> list[tuple[str, str]]:
+    """Why?, as plain sentences each with the rule it comes from (shown small after it):
+    the engine's reasons one by one, or the card's own sentences."""
+    if announcement.reasons:
+        return [(_sentence(plain(r)), r.rule) for r in announcement.reasons]
+    card = card_of(catalog, announcement)
+    rules = " ".join(card.rules)
+    return [(sentence, rules) for sentence in card.why if sentence]
+
+
 def _why(announcement: Announcement) -> tuple[tuple[str, ...], tuple[str, ...]]:
     sentences = tuple(_sentence(plain(r)) for r in announcement.reasons)
     rules: list[str] = []
@@ -254,11 +264,12 @@ def _skipped(announcement: Announcement) -> Card:
         reason = _sentence(plain(announcement.reasons[0])) if announcement.reasons else ""
         rules = ("R-CUR-1",)
     headline = tr("No curse this round")
+    letter = _source_letter(facts)
     return Card(
         tr("Phase 3"),
         headline,
         (),
-        _source_letter(facts),
+        f"{reason} ({letter})" if letter else reason,
         todo,
         (reason,),
         rules,
@@ -350,7 +361,7 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         figures.append(Figure(f"{strength} : {against}", tr("strength against the monster's")))
     else:
         figures.append(Figure(str(against), tr("the monster's strength")))
-    todo = [tr("Put the {token} on its discard pile.").format(token=monster)]
+    todo: list[str] = []
     if won:
         words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
     else:
@@ -405,7 +416,10 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     )
     names = [token_name(catalog, t) for t in tokens]
     todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
-    words = f"{headline}: {', '.join(names)}" if names else headline
+    effects = [  # a plain wound says nothing more than "wound"
+        token_name(catalog, t) for t in tokens if catalog.wound(t).effect != "plain"
+    ]
+    words = f"{headline}: {', '.join(effects)}" if effects else headline
     if facts.get("defeated"):
         todo.append(
             tr(
@@ -480,4 +494,4 @@ def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | No
     return card_of(catalog, announcement, fortress).words
 
 
-__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "spoken"]
+__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "spoken", "why_rows"]

@@ -60,16 +60,16 @@ class RingShow:
 #: what each ring colour the app lights means, for the board's legend (companion/app/i18n.py
 #: translates; the Strigoi by the names their cards print)
 RING_MEANINGS: dict[str, str] = {
-    STRIGOI_COLOUR["master"]: N_("Master"),
-    STRIGOI_COLOUR["apprentice"]: N_("Apprentice"),
-    STRIGOI_COLOUR["supreme"]: N_("Supreme Strigoi"),
     CURSE_COLOUR: N_("Curse"),
     COLLAPSE_COLOUR: N_("Collapse"),
-    ALERT_COLOUR: N_("The table differs"),
-    GUIDE_COLOUR: N_("The edge the book must face"),
-    DIM_WHITE: N_("A platform to turn"),
-    HERO_COLOUR: N_("A figure to place"),
+    ALERT_COLOUR: N_("Table differs"),
+    GUIDE_COLOUR: N_("Book to this edge"),
+    DIM_WHITE: N_("Turn this platform"),
+    HERO_COLOUR: N_("Place a figure"),
 }
+#: a Strigoi's colour: its ring (where it stands, lands, or must be placed) is told in the
+#: legend by its own figure, drawn with a ring of that colour
+STRIGOI_RINGS: dict[str, str] = {colour: name for name, colour in STRIGOI_COLOUR.items()}
 
 
 def _figure_colour(figure: str | None) -> str:

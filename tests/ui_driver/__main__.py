@@ -15,6 +15,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   cards              two announcements of one command read card after card; Fix a Strigoi
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
+  story-check N      N random commands; every card read by touch, the board, banner and story
+                     order checked before each touch (story_scripts.py)
+  story-shots DIR    each kind of card (Strigoi attack, nobody seen, curse with heroes and with
+                     nobody, phase 3 skipped, fights won and lost, monk, wounds) in every language
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   first-frame        print the time of the first drawn frame and exit (cold start)
 """
@@ -34,7 +38,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name == "shots" else out
+    directory = Path(rest[0]) if name in ("shots", "story-shots") else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -91,6 +95,14 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
         scripts[name](driver)
+        driver.then(driver.summary)
+    elif name in ("story-check", "story-shots"):
+        from tests.ui_driver.story_scripts import story_check, story_shots
+
+        if name == "story-check":
+            story_check(driver, int(rest[0]), seed)
+        else:
+            story_shots(driver, seed)
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -9,15 +9,17 @@ from typing import Literal
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.utils import escape_markup
 
+from companion.app.cards import why_rows
 from companion.app.i18n import tr
 from companion.app.labels import (
     action_text,
     command_label,
     group_label,
     item_name,
-    render,
     strigoi_label,
 )
 from companion.engine.explain import hero_name
@@ -233,14 +235,19 @@ class RoundPanel:
         self._fill()
 
     def _why(self, box: BoxLayout) -> None:
+        """Why?, in plain sentences; the rule each comes from small at its end (a tap opens
+        it in the rules reference)."""
         assert self.last is not None
         self._label(box, tr("Why?"))
         app = App.get_running_app()
-        for reason in self.last.reasons:  # each opens its rule in the rules reference
+        small = int(sp(13) * app.text_scale)
+        for sentence, rule in why_rows(self.rules.catalog, self.last):
+            first = rule.split()[0] if rule else None
             self._button(
                 box,
-                f"{reason.rule}: {render(reason)}",
-                lambda rule=reason.rule: app.open_rules(rule),
+                f"{escape_markup(sentence)}  [size={small}][color=#b4b4bc]{rule}[/color][/size]",
+                (lambda r=first: app.open_rules(r)) if first else (lambda: None),
+                markup=True,
             )
         self._button(box, tr("Close"), self.toggle_why, muted=True)
 
@@ -286,6 +293,7 @@ class RoundPanel:
         action: Callable[[], None],
         muted: bool = False,
         commit: bool = False,
+        markup: bool = False,
     ) -> None:
         if self._pool:  # reused: building a button (kv rules, a new text texture) is slow
             button = self._pool.pop()
@@ -294,6 +302,7 @@ class RoundPanel:
             button = Factory.OptionButton(text=text)
             button.pooled = True
             button.bind(on_release=lambda b: b.action())
+        button.markup = markup  # escaped by the caller (a pooled button may have had it on)
         button.action = action
         button.commit = commit  # a committing button: what Confirm and scripted players tap
         button.background_color = theme.BACKGROUND if muted else theme.PANEL

@@ -48,7 +48,7 @@ def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]
 def threat_legend() -> list[tuple[str, tuple[float, float, float, float], str]]:
     """The threat map's legend: what each shade says about the next Strigoi step."""
     return [
-        ("tint", theme.THREAT["safe"], tr("Safe from the next Strigoi step")),
+        ("tint", theme.THREAT["safe"], tr("Safe")),
         ("tint", theme.THREAT["risky"], tr("Risky")),
         ("deadly", theme.DEADLY, tr("Deadly")),
     ]

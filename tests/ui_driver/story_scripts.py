@@ -1,0 +1,204 @@
+"""Scripted sessions for the story of a command (issue 27, items 2-4): every card of a long game
+read by touch while the board, banner and rings are checked against it (`story-check N`), and
+each kind of card screenshot in every language (`story-shots DIR`). Commands are chosen at
+random among the legal ones and go through the app's own command path (app.execute), as a
+tapped option does."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any
+
+from companion.app import i18n
+from companion.app.announce import Announcement
+from tests.ui_driver.driver import Driver
+from tests.ui_driver.touch import tap
+from ui.screens.strigoi_card import card_scene
+
+#: the cards the screenshots show, each with what picks it out of a story
+SHOTS = (
+    "card-attack",
+    "card-nobody-seen",
+    "card-curse-heroes",
+    "card-curse-nobody",
+    "card-phase3-skipped",
+    "card-fight-won",
+    "card-fight-lost",
+    "card-monk",
+    "card-wound",
+)
+
+
+def category(item: Announcement) -> str | None:
+    facts = item.facts
+    if item.kind == "strigoi_step":
+        if facts.get("hero"):
+            return "card-attack"
+        return "card-nobody-seen" if facts.get("from") != facts.get("to") else None
+    if item.kind == "curse":
+        return "card-curse-heroes" if facts.get("heroes") else "card-curse-nobody"
+    if item.kind == "curse_skipped" and facts.get("why") == "attacked":
+        return "card-phase3-skipped"
+    if item.kind == "fight":
+        won = facts.get("won")
+        if won and not (facts.get("rewards") or facts.get("blood") or facts.get("to_draw")):
+            return None  # the won fight shown is one with a reward
+        return "card-fight-won" if won else "card-fight-lost"
+    if item.kind == "monk":
+        return "card-monk"
+    if item.kind == "wound":
+        return "card-wound"
+    return None
+
+
+def _play(app: Any, rng: random.Random) -> list[Announcement]:
+    """One random legal command through the app; the story it told (a new game at the end)."""
+    session = app.session
+    if session is None or session.state.phase == "over":
+        app.new_game(rng.randrange(10**6))
+        session = app.session
+    before = len(app.announcements)
+    app.execute(rng.choice(session.legal_commands()))
+    if app.manager.current != "round":
+        app.show("round")
+    return list(app.announcements[before:])
+
+
+def _board_shows(app: Any, item: Announcement) -> list[str]:
+    """What is wrong with the board while `item`'s card shows (nothing: [])."""
+    screen = app._screen()
+    view = app.game_view
+    rules = app.session.rules
+    fortress = rules.fortress
+    wrong: list[str] = []
+    facts = item.facts
+    start, to = facts.get("from"), facts.get("to")
+    if not (isinstance(start, str) and isinstance(to, str)):
+        return ["a Strigoi card without its rooms"]
+    for room in (start, to):
+        x, y = view.to_pixel(fortress.centre(room))
+        if not (view.x <= x <= view.right and view.y <= y <= view.top):
+            wrong.append(f"the {room} room is off the board view (zoom {view.zoom_room})")
+    figures = view.situation.occupants(fortress)
+    if figures.get(fortress.centre(to)) != f"strigoi:{facts.get('strigoi')}":
+        wrong.append(f"the Strigoi is not drawn in {to}: {figures.get(fortress.centre(to))}")
+    if start != to:
+        arrows = [cells for cells, _, head in view.lines if head]
+        if not arrows or arrows[0] != [fortress.centre(start), fortress.centre(to)]:
+            wrong.append(f"no arrow {start} -> {to}: {arrows}")
+    marked = card_scene(rules, item).marked
+    if view.marked != marked:
+        wrong.append(f"marked {view.marked} instead of {marked}")
+    if screen.banner_text != screen.card.words:
+        wrong.append(f"banner {screen.banner_text!r} is not the card's {screen.card.words!r}")
+    return wrong
+
+
+def story_check(driver: Driver, commands: int, seed: int) -> None:
+    """`commands` random commands; after each, every card read by a touch on its button,
+    checking before each touch: the card shown is the story's next item, the banner says its
+    words, and for a Strigoi step or a curse the board shows its from and to rooms, the figure
+    where the card says, the arrow and the heroes it names."""
+    app = driver.app
+    rng = random.Random(seed)
+    report = driver.report.setdefault(
+        "story",
+        {"commands": 0, "cards": 0, "kinds": Counter(), "orders": Counter(), "wrong": []},
+    )
+
+    def one() -> None:
+        story = _play(app, rng)
+        report["commands"] += 1
+        if story:
+            report["orders"][" ".join(a.kind for a in story)] += 1
+            shown: list[str] = []
+            driver.steps(*[lambda i=i: read(story, i, shown) for i in range(len(story))])
+
+    def read(story: list[Announcement], index: int, shown: list[str]) -> None:
+        screen = app._screen()
+        item = story[index]
+        if not screen.card_showing or screen.cards[0] is not item:
+            report["wrong"].append(f"card {index} of {[a.kind for a in story]} not shown")
+            return
+        shown.append(item.kind)
+        report["cards"] += 1
+        report["kinds"][item.kind] += 1
+        if screen.banner_text != screen.card.words:
+            report["wrong"].append(f"banner {screen.banner_text!r} != {screen.card.words!r}")
+        if item.kind in ("strigoi_step", "curse"):
+            report["wrong"] += _board_shows(app, item)
+        tap(screen.ids.card_done)
+        if index == len(story) - 1 and shown != [a.kind for a in story]:
+            report["wrong"].append(f"shown {shown}, told {[a.kind for a in story]}")
+
+    driver.then(lambda: app.new_game(seed))
+    for _ in range(commands):
+        driver.then(one)
+    driver.then(lambda: report.update(no_card_left=not app._screen().cards))
+
+
+def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
+    """Play until each kind of card of SHOTS has come up, then show it in every language, its
+    rings settled, and screenshot it as `<kind>-<lang>`."""
+    app = driver.app
+    rng = random.Random(seed)
+    found: dict[str, tuple[list[Announcement], int]] = {}
+    report = driver.report.setdefault("shots_of", {})
+
+    def search() -> None:
+        for _ in range(limit):
+            story = _play(app, rng)
+            for index, item in enumerate(story):
+                kind = category(item)
+                if kind is not None and kind not in found:
+                    found[kind] = (story, index)
+                    queue_shots(kind, story, index)
+                    return
+            if len(found) == len(SHOTS):
+                return
+        raise AssertionError(f"only {sorted(found)} came up")
+
+    def queue_shots(kind: str, story: list[Announcement], index: int) -> None:
+        steps = []
+        for lang in i18n.LANGUAGES:
+            steps += [
+                lambda lang=lang: show(story, index, lang),
+                lambda: rest(0.7),  # the rings follow the card (the table watch, the nodes)
+                lambda kind=kind, lang=lang: shoot(kind, lang, story[index]),
+            ]
+        steps.append(lambda: app.switch_language("en"))
+        if len(found) < len(SHOTS):
+            steps.append(search)
+        driver.steps(*steps)
+
+    def show(story: list[Announcement], index: int, lang: str) -> None:
+        app.switch_language(lang)
+        screen = app._screen()
+        screen.command_done()
+        for item in story:
+            screen.announced(item, app.service.announcer.words(item))
+        for _ in range(index):
+            screen.card_done()
+
+    def rest(seconds: float) -> None:
+        until = time.monotonic() + seconds
+        driver.wait_until("the rings", lambda: time.monotonic() >= until, frames=10_000)
+
+    def shoot(kind: str, lang: str, item: Announcement) -> None:
+        screen = app._screen()
+        assert screen.card_showing and screen.cards[0] is item, (kind, lang)
+        headline = screen.ids.card_headline
+        report[f"{kind}-{lang}"] = {
+            "headline_px": headline.font_size,
+            "banner_is_card": screen.banner_text == screen.card.words,
+            "figures": [w.text for w in reversed(screen.ids.card_figures.children)],
+            "todo": [w.text for w in reversed(screen.ids.card_todo.children)],
+            "done": screen.ids.card_done.text,
+            "title": screen.card.title,
+        }
+        driver.shoot(f"{kind}-{lang}")
+
+    driver.then(lambda: app.new_game(seed))
+    driver.then(search)
