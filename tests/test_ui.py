@@ -594,3 +594,59 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
             started=groups.append,
         )
     assert group_members(groups[0]) == []
+
+
+#: the card screenshots of `story-shots` (tests/ui_driver/story_scripts.py)
+CARDS = (
+    "card-attack", "card-nobody-seen", "card-curse-heroes", "card-curse-nobody",
+    "card-phase3-skipped", "card-fight-won", "card-fight-lost", "card-monk", "card-wound",
+)  # fmt: skip
+
+
+def test_every_card_of_a_300_command_game_is_read_in_order_with_the_board_showing_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 27, item 2: 300 random commands through the app; every card read by a touch on its
+    button. Before each touch: the card is the story's next item, the banner says that card's
+    words, and a Strigoi step's or curse's card has both its rooms on the board, the Strigoi
+    drawn where the card puts it, the arrow from one to the other and the heroes it names
+    marked. A step and the curse after it come as two cards in that order. The game log then
+    says each step's results in the words of their cards (item 4)."""
+    story = ui("story-check", "300", data=tmp_path, timeout_s=900)["story"]
+    assert story["commands"] == 300 and story["cards"] >= 50
+    assert story["wrong"] == []
+    assert story["no_card_left"]
+    kinds = story["kinds"]
+    assert kinds["strigoi_step"] and kinds["curse"] and kinds["curse_skipped"] and kinds["wound"]
+    assert any(order.startswith("strigoi_step curse") for order in story["orders"])
+    assert story["log_checked"] >= 5
+
+
+@pytest.mark.parametrize("size", ["800x480", "1024x600"])
+def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
+    tmp_path: Path, size: str
+) -> None:
+    """Issue 27, items 3, 4 and 8: each kind of card (a Strigoi attack, nobody seen, a curse
+    with heroes and with nobody, phase 3 skipped, fights won and lost, a monk, wounds) in the
+    four languages, screenshots in tests/artifacts/<size>/, the layout checks on each."""
+    out = ARTIFACTS / size
+    report = ui("story-shots", str(out), data=tmp_path, size=size, timeout_s=900)
+    shots, told = report["screens"], report["shots_of"]
+    assert sorted(shots) == sorted(f"{k}-{lang}" for k in CARDS for lang in LANGS)
+    for name, result in shots.items():
+        assert Path(result["png"]).stat().st_size > 5_000, name
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert result[check] == [], (size, name, check, result[check])
+        assert result["cramped_lists"] == [] and result["broken_words"] == [], (size, name)
+        card = told[name]
+        assert card["headline_px"] >= 24 and card["banner_is_card"], (name, card)
+        assert all("(s)" not in line for line in card["todo"] + card["figures"]), card
+    assert told["card-attack-en"]["done"] in ("Figures moved", "Next (1 more)", "Next (2 more)")
+    assert "nobody there" in told["card-curse-nobody-en"]["figures"][0]
+    assert told["card-phase3-skipped-en"]["todo"] == ["Take the attack marker off the Master card."]
+    assert " : " in told["card-fight-won-en"]["figures"][0]  # strength against the monster's
+    assert any("takes" in line or "Altar" in line for line in told["card-fight-won-en"]["todo"])
+    assert "wound to take" in told["card-fight-lost-en"]["figures"][1]
+    assert (
+        told["card-monk-de"]["title"] == "Mönch" and told["card-wound-fr"]["title"] == "Blessures"
+    )

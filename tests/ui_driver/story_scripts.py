@@ -11,10 +11,14 @@ import time
 from collections import Counter
 from typing import Any
 
+from kivy.utils import escape_markup
+
 from companion.app import i18n
 from companion.app.announce import Announcement
+from companion.app.cards import card_of
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
+from ui.glyphs import with_arrows
 from ui.screens.strigoi_card import card_scene
 
 #: the cards the screenshots show, each with what picks it out of a story
@@ -108,10 +112,16 @@ def story_check(driver: Driver, commands: int, seed: int) -> None:
         {"commands": 0, "cards": 0, "kinds": Counter(), "orders": Counter(), "wrong": []},
     )
 
+    told: dict[int, list[Announcement]] = {}  # the newest game's stories by step
+
     def one() -> None:
+        session = app.session
         story = _play(app, rng)
         report["commands"] += 1
+        if app.session is not session:
+            told.clear()
         if story:
+            told[app.session.head] = story
             report["orders"][" ".join(a.kind for a in story)] += 1
             shown: list[str] = []
             driver.steps(*[lambda i=i: read(story, i, shown) for i in range(len(story))])
@@ -137,6 +147,25 @@ def story_check(driver: Driver, commands: int, seed: int) -> None:
     for _ in range(commands):
         driver.then(one)
     driver.then(lambda: report.update(no_card_left=not app._screen().cards))
+
+    def log() -> None:
+        """The game log says each step's results in the words of their cards."""
+        app.open_log()
+        screen = app.manager.get_screen("log")
+        lines = [w.text for w in screen.ids.content.children if hasattr(w, "text")]
+        checked = []
+        for seq, story in sorted(told.items())[-40:]:
+            line = next((x for x in lines if x.startswith(f"{seq}. ")), None)
+            if line is None:
+                continue  # older than the log's page
+            wanted = [with_arrows(escape_markup(card_of(app.catalog, a).headline)) for a in story]
+            checked.append(seq)
+            if not all(w in line for w in wanted):
+                report["wrong"].append(f"log line {line!r} lacks {wanted}")
+        report["log_checked"] = len(checked)
+        app.show("round")
+
+    driver.then(log)
 
 
 def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
