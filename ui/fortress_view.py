@@ -554,6 +554,9 @@ class FortressView(Widget):
     def _legend_entries(self, figures: Mapping[Cell, str]) -> list[tuple[str, RGBA, str, str]]:
         """(shape, colour, mark, words) of every legend entry: the figures on the board, then
         the LED ring colours and threat map shades shown (`legend_extra`)."""
+        if self.zoom_room is not None:  # only who is in sight
+            shown = set(self.shown_cells())
+            figures = {cell: f for cell, f in figures.items() if cell in shown}
         present = set(figures.values())
         entries: list[tuple[str, RGBA, str, str]] = []
         for figure in self.figure_names:
@@ -566,28 +569,23 @@ class FortressView(Widget):
         return entries
 
     def _legend_rows(self, entries: list[tuple[str, RGBA, str, str]]) -> list[list[int]]:
-        """The entries' indices per row: the figures in the first, what the rings and shades
-        mean in one row below, when there is any (what does not fit it is left out: the board
-        must keep its size)."""
+        """The entries' indices per row: the figures first, then what the rings and shades
+        mean, in a row of their own when they do not fit beside the figures. Zoomed to a room
+        the legend keeps to one row (its spaces must stay big enough for a finger), else to
+        two; what does not fit is left out, never the board made smaller."""
+        most = 1 if self.zoom_room is not None else 2
         rows: list[list[int]] = [[]]
         x = 8.0
-        extra = False
-        for i, (shape, _, _, words) in enumerate(entries):
+        for i, (_, _, _, words) in enumerate(entries):
             width = 28 + self._texture(words, LEGEND_TEXT_PX, False).width + 14
-            figure = shape in ("hero", "strigoi")
-            if not figure and not extra:  # the meanings start their own row
-                extra = True
-                if rows[-1]:
-                    rows.append([])
-                    x = 8.0
             if rows[-1] and x + width > self.width:
-                if extra:
+                if len(rows) >= most:
                     continue
                 rows.append([])
                 x = 8.0
             rows[-1].append(i)
             x += width
-        return [row for row in rows if row] or [[]]
+        return rows
 
     def legend_height(self) -> float:
         if not self.show_legend:

@@ -396,15 +396,18 @@ class Driver:
             return
         tap(button)
 
-    def play_until_announcement(self, limit: int, start: int | None = None) -> None:
-        """Decisions by touch, one per settled frame, until a Strigoi step is announced."""
+    def play_until_announcement(
+        self, limit: int, start: int | None = None, kind: str = "strigoi_step"
+    ) -> None:
+        """Decisions by touch, one per settled frame, until a story item of `kind` (a Strigoi
+        step) is announced."""
         start = len(self.app.announcements) if start is None else start
-        if len(self.app.announcements) > start:
+        if any(a.kind == kind for a in self.app.announcements[start:]):
             return
         if limit == 0:
             raise AssertionError(f"no announcement: {self.report['steps'][-5:]}")
         self.play_one()
-        self.queue.insert(0, lambda: self.play_until_announcement(limit - 1, start))
+        self.queue.insert(0, lambda: self.play_until_announcement(limit - 1, start, kind))
 
     def finish_game(self) -> None:
         """Play the game to its end through the app's own command path (engine speed)."""

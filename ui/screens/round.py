@@ -419,6 +419,7 @@ class RoundScreen(RoundPanel, Screen):
     def _why_of(self, announcement: Announcement) -> None:
         """Why? on a card: the reasons of that card (a curse's, a step's)."""
         self.last = announcement
+        self.can_explain = True  # the tool row's Why? closes it again
         self.showing_why = True
         self._fill()
 
