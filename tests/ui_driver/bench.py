@@ -41,7 +41,8 @@ class Bench:
         view.redraw = timed_redraw  # type: ignore[method-assign]
 
     def measure_step(self) -> None:
-        """One decision by touch; Strigoi draws are timed from the touch to the banner."""
+        """One decision by touch; Strigoi draws are timed from the touch to the frame that
+        shows the story's first card (and the banner saying its words)."""
         from companion.engine.game.flow import decide
 
         session = self.app.session
@@ -59,7 +60,7 @@ class Bench:
             button = self.driver.option_buttons()[0]
             start = time.perf_counter()
             tap(button)
-            if self.app._screen().banner_text:
+            if self.app._screen().card_showing:  # the story's first card, over the panel
                 self._until_shown(start)
         else:
             self.driver.play_one()
