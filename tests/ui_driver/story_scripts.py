@@ -222,8 +222,8 @@ def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
         report[f"{kind}-{lang}"] = {
             "headline_px": headline.font_size,
             "banner_is_card": screen.banner_text == screen.card.words,
-            "figures": [w.text for w in reversed(screen.ids.card_figures.children)],
-            "todo": [w.text for w in reversed(screen.ids.card_todo.children)],
+            "figures": [w.text for w in reversed(screen.ids.card_figures.children) if w.text],
+            "todo": [w.text for w in reversed(screen.ids.card_todo.children) if w.text],
             "done": screen.ids.card_done.text,
             "title": screen.card.title,
         }

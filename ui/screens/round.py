@@ -13,6 +13,7 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text.markup import MarkupLabel as CoreLabel
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.metrics import sp
@@ -42,7 +43,7 @@ from companion.engine.threat import Level, threat_map
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
-from ui.glyphs import with_arrows
+from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, target_cell
 from ui.screens.round_board import BoardChoice, FixTarget
 from ui.screens.round_panel import RoundPanel
@@ -52,6 +53,8 @@ from ui.screens.strigoi_card import card_scene
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 Run = Callable[[c.Command], None]
+CARD_FIGURES = 4  # the large figures a card shows at most (a curse on four heroes)
+CARD_LINES = 8  # the lines of what the table must do
 Choices = list[tuple[str, Callable[[], None]]]
 
 
@@ -124,6 +127,22 @@ class RoundScreen(RoundPanel, Screen):
         self._panel_shown: tuple[str, int] | None = None  # the list's kind and the game's step
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
+        self._warm_card()
+
+    def _warm_card(self) -> None:
+        """What the first card would otherwise build in its own frame: its labels, and the
+        arrow's font (DejaVu Sans, loaded once per size) with its text textures."""
+        figures, todo = self.ids.card_figures, self.ids.card_todo
+        for _ in range(CARD_FIGURES):
+            figure = Factory.CardFigure()
+            figure.folded = True
+            figures.add_widget(figure)
+        for _ in range(CARD_LINES):
+            todo.add_widget(Factory.CardLine())
+        scale = App.get_running_app().text_scale
+        for size, bold in ((sp(24) * scale, True), (sp(26) * scale, True), (sp(16) * scale, False)):
+            warm = CoreLabel(text=f"0 {ARROW_MARKUP} 0", font_size=size, bold=bold, markup=True)
+            warm.refresh()
 
     # ----- what the app calls ------------------------------------------------------------------
     def show_options(
@@ -458,26 +477,24 @@ class RoundScreen(RoundPanel, Screen):
         self.card_showing = showing
 
     def _card_texts(self, card: Card) -> None:
-        """The card's large figures and what the table must do, in labels made once."""
+        """The card's large figures and what the table must do, in labels made once and kept
+        (a new kv widget costs more than a frame): the unused ones are empty and folded."""
         figures = self.ids.card_figures
-        wanted = len(card.figures)
-        figures.cols = 1 if wanted <= 1 else 2
-        while len(figures.children) < wanted:
-            figures.add_widget(Factory.CardFigure())
-        while len(figures.children) > wanted:
-            figures.remove_widget(figures.children[0])
-        size = int(sp(26) * App.get_running_app().text_scale)
-        for widget, figure in zip(reversed(figures.children), card.figures, strict=True):
-            widget.text = f"[size={size}][b]{escape_markup(figure.value)}[/b][/size]\n" + (
-                escape_markup(figure.caption)
-            )
         todo = self.ids.card_todo
-        while len(todo.children) < len(card.todo):
-            todo.add_widget(Factory.CardLine())
-        while len(todo.children) > len(card.todo):
-            todo.remove_widget(todo.children[0])
-        for widget, line in zip(reversed(todo.children), card.todo, strict=True):
-            widget.text = line
+        figures.cols = 1 if len(card.figures) <= 1 else 2
+        size = int(sp(26) * App.get_running_app().text_scale)
+        shown = [
+            f"[size={size}][b]{escape_markup(f.value)}[/b][/size]\n{escape_markup(f.caption)}"
+            for f in card.figures[:CARD_FIGURES]
+        ]
+        for i, widget in enumerate(reversed(figures.children)):
+            widget.text = shown[i] if i < len(shown) else ""
+            widget.folded = i >= len(shown)
+        lines = list(card.todo[: CARD_LINES - 1])
+        if len(card.todo) >= CARD_LINES:  # never seen in a game; kept whole all the same
+            lines.append(" ".join(card.todo[CARD_LINES - 1 :]))
+        for i, widget in enumerate(reversed(todo.children)):
+            widget.text = lines[i] if i < len(lines) else ""
 
     def _story_board(self, redraw: bool = True) -> None:
         """While a card shows, the board shows what it tells: the game just after that item,
