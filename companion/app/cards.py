@@ -5,14 +5,14 @@ sentence that is bannered and spoken while that card shows (`Card.words`).
 
 The items themselves (a Strigoi step, a curse or why there is none, a collapse, a fight, a monk,
 wounds, a reward) and their order come from companion/app/announce.py; this module only words
-them. Counted words use real plurals (`trn`)."""
+them. Counted words use real plurals (`ngettext`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.i18n import tr, trn
+from companion.app.i18n import tr, ngettext
 from companion.app.labels import (
     REWARD_NAMES,
     direction_name,
@@ -69,14 +69,14 @@ def plain(reason: Reason) -> str:
     facts = reason.facts
     if reason.code == "wounds":
         count = _int(facts.get("wounds"))
-        return trn(
+        return ngettext(
             "{wounds} wound: card damage {damage} + token bonus {bonus}",
             "{wounds} wounds: card damage {damage} + token bonus {bonus}",
             count,
         ).format(wounds=count, damage=facts.get("damage"), bonus=facts.get("bonus"))
     if reason.code == "sees_nothing":
         reach = _int(facts.get("reach"))
-        return trn(
+        return ngettext(
             "looking {direction}: nobody in sight along {reach} open space",
             "looking {direction}: nobody in sight along {reach} open spaces",
             reach,
@@ -173,7 +173,7 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
     if isinstance(hero, str):
         figures = (
             Figure(hero_name(hero), tr("attacked")),
-            Figure(str(wounds), trn("wound to take", "wounds to take", wounds)),
+            Figure(str(wounds), ngettext("wound to take", "wounds to take", wounds)),
         )
         todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
     elif moved:
@@ -202,14 +202,16 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     landed = [str(h) for h in _list(facts.get("landed"))]
     name = strigoi_label(strigoi)
     if heroes:
-        one = trn("{count} wound", "{count} wounds", 1).format(count=1)
+        one = ngettext("{count} wound", "{count} wounds", 1).format(count=1)
         figures = tuple(Figure(hero_name(h), one) for h in heroes)
-        hit = trn("{heroes} takes 1 wound", "{heroes} take 1 wound each", len(heroes)).format(
+        hit = ngettext("{heroes} takes 1 wound", "{heroes} take 1 wound each", len(heroes)).format(
             heroes=_heroes(heroes)
         )
     else:
         figures = (
-            Figure(tr("nobody there"), trn("{count} wound", "{count} wounds", 0).format(count=0)),
+            Figure(
+                tr("nobody there"), ngettext("{count} wound", "{count} wounds", 0).format(count=0)
+            ),
         )
         hit = tr("nobody is there")
     words = tr("{strigoi} curses the {room}: {hit}").format(
@@ -223,7 +225,7 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     protect = [h for h in heroes if h not in landed]
     if protect:
         todo.append(
-            trn(
+            ngettext(
                 "{heroes} may protect: the app asks next.",
                 "{heroes} may each protect: the app asks next.",
                 len(protect),
@@ -309,7 +311,7 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
     blood = _int(facts.get("blood"))
     if blood:
         todo.append(
-            trn(
+            ngettext(
                 "Move {count} blood point to the Altar.",
                 "Move {count} blood points to the Altar.",
                 blood,
@@ -338,7 +340,7 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
     icon = _int(facts.get("icon_wounds"))
     if icon:
         todo.append(
-            trn(
+            ngettext(
                 "The wound icon: {hero} takes {count} wound, no protection.",
                 "The wound icon: {hero} takes {count} wounds, no protection.",
                 icon,
@@ -365,7 +367,7 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
     if won:
         words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
     else:
-        figures.append(Figure("1", trn("wound to take", "wounds to take", 1)))
+        figures.append(Figure("1", ngettext("wound to take", "wounds to take", 1)))
         words = tr("{hero} loses the fight against the {token}: 1 wound").format(
             hero=hero, token=monster
         )
@@ -411,7 +413,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     hero = hero_name(str(facts.get("hero", "")))
     tokens = [str(t) for t in _list(facts.get("tokens"))]
     count = len(tokens)
-    headline = trn("{hero} takes {count} wound", "{hero} takes {count} wounds", count).format(
+    headline = ngettext("{hero} takes {count} wound", "{hero} takes {count} wounds", count).format(
         hero=hero, count=count
     )
     names = [token_name(catalog, t) for t in tokens]
@@ -431,7 +433,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     return Card(
         tr("Wounds"),
         headline,
-        (Figure(str(count), trn("wound taken", "wounds taken", count)),),
+        (Figure(str(count), ngettext("wound taken", "wounds taken", count)),),
         "",
         tuple(todo),
         (

@@ -89,9 +89,9 @@ def tr(message: str) -> str:
     return _current.gettext(message)
 
 
-def trn(singular: str, plural: str, count: int) -> str:
-    """A counted phrase in the players' language, with its real plural ("1 wound", "2 wounds";
-    French "0 blessure"): gettext's ngettext on the catalog's Plural-Forms."""
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a counted message for `count` in the current language (its catalog's
+    Plural-Forms): "1 wound", "2 wounds", never "wound(s)"."""
     return _current.ngettext(singular, plural, count)
 
 
