@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.i18n import tr, ngettext
+from companion.app.i18n import ngettext, tr
 from companion.app.labels import (
     REWARD_NAMES,
     direction_name,
