@@ -129,6 +129,8 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     )
     if args.play:
         table.post(lambda: table.start_or_resume(args.seed))
+    if args.keys:
+        table.read_keys(sys.stdin)
     try:
         table.run(args.seconds)
     finally:
@@ -213,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=int, default=None, help="a new game's seed (default: random)")
     serve.add_argument("--seconds", type=float, default=None, help="stop after this long")
     serve.add_argument("--silent", action="store_true", help="print the sentences, no voice")
+    serve.add_argument(
+        "--keys",
+        action="store_true",
+        help="lines on standard input press the buttons: c (Confirm), n (Next), u (Undo)",
+    )
     serve.set_defaults(func=lambda args: cmd_serve(args, parser))
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")
     demo.set_defaults(func=cmd_demo)

@@ -30,6 +30,7 @@ from companion.app.setup_plan import SetupPlan
 from companion.app.stopping import stop_on_signals
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
+from companion.app.troubles import Troubles
 from companion.app.voice import Speaker
 from companion.demo import demo_situation
 from companion.engine.components import Catalog
@@ -184,7 +185,7 @@ class ArmataApp(App):
     def open_settings(self) -> None:
         screen = self.manager.get_screen("settings")
         assert isinstance(screen, SettingsScreen)
-        screen.show(self.service.settings, self._setting_changed)
+        screen.show(self.service.settings, self._setting_changed, self.service.troubles.voice)
         self.show("settings")
 
     def _setting_changed(self, key: str) -> None:
@@ -258,7 +259,8 @@ class ArmataApp(App):
             screen = self.manager.get_screen("hardware")
             assert isinstance(screen, HardwareScreen)
             screen.show_health(
-                health_view(self.hardware.bridge, broker_status(self.service.publisher))
+                health_view(self.hardware.bridge, broker_status(self.service.publisher)),
+                self.service.troubles.lines(),
             )
         self.service.poll()
 
@@ -299,6 +301,13 @@ class ArmataApp(App):
     def button(self, name: str) -> None:
         """Confirm: the screen's primary action; Undo: undo; Next: the next option."""
         self.on_pi_button(name)
+
+    def troubled(self, troubles: Troubles) -> None:
+        """The Settings screen says at once when the voice cannot speak; the Hardware screen
+        shows every trouble at its next refresh."""
+        screen = self.manager.get_screen("settings")
+        assert isinstance(screen, SettingsScreen)
+        screen.voice_trouble(troubles.voice)
 
     # ----- the game ----------------------------------------------------------------------------
     def open_setup(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -21,6 +21,7 @@ from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
 from companion.app.controls import Controls, open_controls
 from companion.app.differences import Difference
+from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, health_view, register_stickers
 from companion.app.labels import item_name, set_ladder_owners, table_name
@@ -30,6 +31,7 @@ from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.taps import Registration, TagIndex, Tap, TapFilter
 from companion.app.tracking import Origin, TableStatus, TableTracker
+from companion.app.troubles import Troubles
 from companion.app.voice import SettingsVoice, Speaker
 from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
 from companion.boardfile import load_board_file
@@ -74,6 +76,9 @@ class TableListener(Protocol):
     def button(self, name: str) -> None:
         """One of the Pi's buttons was pressed: confirm, undo or next."""
 
+    def troubled(self, troubles: Troubles) -> None:
+        """The voice stopped (or went back to) speaking, or a background thread failed."""
+
 
 class Unheard:
     """A listener that is told nothing (the service alone, in tests)."""
@@ -85,6 +90,8 @@ class Unheard:
     def tapped(self, tap: Tap) -> None: ...
 
     def button(self, name: str) -> None: ...
+
+    def troubled(self, troubles: Troubles) -> None: ...
 
 
 @dataclass
@@ -143,7 +150,10 @@ class TableService:
         self.data = data
         self.log = GameLog(data / "companion.db")
         self.settings = Settings(self.log.db)
-        self.speaker: Speaker = speaker or SettingsVoice(self.settings)
+        #: what keeps the table from working as it should (the voice, failed threads)
+        self.troubles = Troubles()
+        self.faults = ThreadFaults(self._fault_from_thread)
+        self.speaker: Speaker = speaker or SettingsVoice(self.settings, self._voice_from_thread)
         self.registry = NfcRegistry(self.log.db)
         if self.hardware.table is not None:  # the simulated table's stickers, as if registered
             register_stickers(self.registry, self.hardware.table)
@@ -187,6 +197,7 @@ class TableService:
         """Listen to the nodes, the readers and the buttons; every ring off until a game."""
         if listener is not None:
             self.listener = listener
+        self.faults.install()
         self.set_language(str(self.settings.get("language")))
         if self.publisher is not None:
             self.publisher.start_publishing()
@@ -209,6 +220,7 @@ class TableService:
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()
+        self.faults.uninstall()
         self.log.close()
 
     def __enter__(self) -> TableService:
@@ -421,6 +433,20 @@ class TableService:
 
     def _button_from_pins(self, name: str) -> None:  # gpiozero's thread
         self.post(lambda: self.listener.button(name))
+
+    # ----- troubles ---------------------------------------------------------------------------
+    def _voice_from_thread(self, problem: str | None) -> None:  # the voice's thread
+        self.post(lambda: self._troubled(replace(self.troubles, voice=problem)))
+
+    def _fault_from_thread(self, fault: ThreadFault) -> None:  # the failing thread
+        count = self.faults.count
+        self.post(
+            lambda: self._troubled(replace(self.troubles, thread_faults=count, last_fault=fault))
+        )
+
+    def _troubled(self, troubles: Troubles) -> None:
+        self.troubles = troubles
+        self.listener.troubled(troubles)
 
     # ----- announcement outputs ------------------------------------------------------------------
     def _announce(self, announcement: Announcement, words: str) -> None:

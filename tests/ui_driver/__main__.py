@@ -17,6 +17,12 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   first-frame        print the time of the first drawn frame and exit (cold start)
+  speak N            with --voice: in each language a new game and N decisions, the voice
+                     waited for; the report says what was said, in which language
+  settings           open Settings and report its texts (the voice's trouble shows there)
+
+--voice speaks through the voice the settings choose (espeak-ng on PATH, which the tests replace
+by a stand-in that records its calls); without it the sentences are only recorded.
 """
 
 from __future__ import annotations
@@ -92,6 +98,23 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
         scripts[name](driver)
         driver.then(driver.summary)
+    elif name == "speak":
+        for lang in i18n.LANGUAGES:
+            driver.then(lambda lang=lang: driver.language(lang))
+            driver.then(lambda: app.new_game(seed))
+            for _ in range(int(rest[0])):
+                driver.then(driver.play_one)
+            driver.then(lambda: driver.wait_for_voice(30))
+        driver.then(driver.summary)
+    elif name == "settings":
+        driver.then(lambda: app.new_game(seed))
+        driver.then(lambda: driver.play_until_announcement(60))
+        driver.then(lambda: driver.wait_for_voice(10))
+        driver.then(lambda: app.open_settings())
+        driver.then(lambda: driver.wait_until("the voice's trouble", app.service.troubles.__bool__))
+        driver.then(driver.page_texts)
+        driver.then(lambda: driver.shoot("settings-voice-trouble"))
+        driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":
@@ -111,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", nargs="+", metavar="ARG", required=True)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
+    parser.add_argument("--voice", action="store_true", help="speak (default: only record)")
     args = parser.parse_args(argv)
-    app = make_app(parser, args, silent=True)  # the sentences are recorded, not spoken
+    app = make_app(parser, args, silent=not args.voice)
     queue_script(app, args.script, args.seed, args.out)
     app.run()
     return 0
