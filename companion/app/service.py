@@ -12,6 +12,7 @@ thread (Kivy's clock, or the headless loop's queue).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Protocol
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
 from companion.app.controls import Controls, open_controls
-from companion.app.differences import Difference
+from companion.app.differences import Difference, expected_from_game
 from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, health_view, register_stickers
@@ -190,6 +191,7 @@ class TableService:
             table_name,
         )
         self.language = "en"
+        self._hands: threading.Thread | None = None  # the simulated table's, while they work
         self._closed = False
 
     # ----- lifecycle ---------------------------------------------------------------------------
@@ -217,6 +219,8 @@ class TableService:
         # at most this long
         self.hardware.bridge.wait_acked(RINGS_OFF_WAIT_S, online_only=True)
         self.controls.close()
+        if self._hands is not None:
+            self._hands.join(RINGS_OFF_WAIT_S)  # the simulated hands finish what they hold
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()
@@ -386,10 +390,33 @@ class TableService:
 
     def app_is_right(self, difference: Difference) -> None:
         self.watch.app_is_right(difference)  # the room lights up; the entry goes once it matches
+        self.simulated_hands()  # on the simulated board nobody else would put it back
 
     def done_by_hand(self) -> None:
-        """The table did what the game asked (a table without tags)."""
+        """The table did what the game asked (a table without tags); on the simulated board
+        its figures and platforms are moved as the game says, as players would have."""
         self.watch.done_by_hand(None)
+        self.simulated_hands()
+
+    def simulated_hands(self) -> bool:
+        """Set the simulated table up as the game says (False: the board is real, or no game
+        is played). Turning a platform takes a moment, edge by edge over its reader, so the
+        hands work on a thread of their own, given what to do as values: they never read the
+        game."""
+        table, session = self.hardware.table, self.session
+        if table is None or session is None:
+            return False
+        expected = expected_from_game(session.rules, session.state)
+        platforms = {
+            room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout
+        }
+        figures = {room: x.figure for room, x in expected.items()}
+        hands = threading.Thread(
+            target=table.arrange, args=(platforms, figures), name="simulated hands", daemon=True
+        )
+        hands.start()
+        self._hands = hands
+        return True
 
     # ----- nodes, readers, buttons -------------------------------------------------------------
     def ring_colours(self) -> dict[str, str | None]:
