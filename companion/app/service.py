@@ -330,16 +330,48 @@ class TableService:
         self.rewind(session.head + 1)
         return True
 
-    def rewind(self, head: int) -> None:
+    def rewind(self, head: int) -> list[Announcement]:
         """Undo, redo, or back to any step: the state, the LEDs and the feed follow; what was
-        being said stops."""
+        being said stops. A redo brings its command's story back: its announcements are shown,
+        spoken and lit again (returned too)."""
         session = self.session
         if session is None:
-            return
+            return []
+        before = session.state
+        redone = session.log.command(session.game_id, head) if head == session.head + 1 else None
         session.rewind(head)
         self.feed.state(session.state)
         self.speaker.interrupt()
-        self.watch.game(game_view(session.rules, session.state, Origin.UNDO))
+        announced: list[Announcement] = []
+        if redone is not None:
+            events = session.events_of(redone)
+            announced = self.announcer.after_command(session.rules, before, events)
+            self.announcements += announced
+        self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced))
+        return announced
+
+    def leave_game(self) -> None:
+        """Back home after a game that is over: nothing of it stays lit or current."""
+        session = self.session
+        if session is not None and session.state.phase == "over":
+            self.session = None
+            self.speaker.interrupt()
+            self.watch.game(NO_GAME)
+
+    def last_group(self) -> SetupPlan:
+        """The wizard's start: the last game's group (its heroes in seat order on their
+        ladders, its layout and its physical stacks), or the printed layout with three heroes
+        when no game was played yet."""
+        games = self.log.games()
+        if not games:
+            return SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
+        last = games[-1]
+        try:
+            return SetupPlan.from_game(
+                self.fortress, last.board, last.seats, last.options.get("physical", [])
+            )
+        except (CompanionError, KeyError, TypeError, ValueError):  # a layout not accepted now
+            return SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
 
     def history(self, newest: int = 30) -> list[GameSummary]:
         """The `newest` stored games, newest first."""

@@ -19,6 +19,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   first-frame        print the time of the first drawn frame and exit (cold start)
   speak N            with --voice: in each language a new game and N decisions, the voice
                      waited for; the report says what was said, in which language
+  stale              Redo brings its card back; New game over an unfinished one asks first
+                     and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
 
 --voice speaks through the voice the settings choose (espeak-ng on PATH, which the tests replace
@@ -92,10 +94,20 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
         return
-    elif name in ("buttons", "resync", "cards"):
-        from tests.ui_driver.table_scripts import cards_and_fix, pi_buttons, resync_by_touch
+    elif name in ("buttons", "resync", "cards", "stale"):
+        from tests.ui_driver.table_scripts import (
+            cards_and_fix,
+            nothing_stale,
+            pi_buttons,
+            resync_by_touch,
+        )
 
-        scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
+        scripts = {
+            "buttons": pi_buttons,
+            "resync": resync_by_touch,
+            "cards": cards_and_fix,
+            "stale": nothing_stale,
+        }
         scripts[name](driver)
         driver.then(driver.summary)
     elif name == "speak":
