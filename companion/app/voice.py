@@ -14,6 +14,7 @@ import queue
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -93,6 +94,7 @@ class VoiceQueue:
         self._current: subprocess.Popen[bytes] | None = None
         self._generation = 0  # sentences of an earlier generation were interrupted
         self.spoken: list[tuple[str, str]] = []  # in the order really started
+        self.started_at: list[float] = []  # time.perf_counter() when each was started
         self._worker = threading.Thread(target=self._run, name="voice", daemon=True)
         self._worker.start()
 
@@ -137,6 +139,7 @@ class VoiceQueue:
                 return
             self._current = process
             self.spoken.append((text, language))
+            self.started_at.append(time.perf_counter())
         failed = None
         if process is not None:
             _out, err = process.communicate()
