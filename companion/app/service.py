@@ -151,7 +151,7 @@ class TableService:
         self.data = data
         self.log = GameLog(data / "companion.db")
         self.settings = Settings(self.log.db)
-        #: what keeps the table from working as it should (the voice, failed threads)
+        #: what keeps the table from working as it should (the voice, failed threads, pins)
         self.troubles = Troubles()
         self.faults = ThreadFaults(self._fault_from_thread)
         self.speaker: Speaker = speaker or SettingsVoice(self.settings, self._voice_from_thread)
@@ -176,6 +176,7 @@ class TableService:
         self.controls = controls or open_controls(
             self._button_from_pins, mock=self.hardware.simulated is not None
         )
+        self.troubles = replace(self.troubles, controls=self.controls.off)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []

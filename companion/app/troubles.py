@@ -15,13 +15,18 @@ class Troubles:
     voice: str | None = None  # why the voice cannot speak (None: it can, or it is off)
     thread_faults: int = 0
     last_fault: ThreadFault | None = None
+    controls: str | None = None  # why the Pi's buttons do nothing (None: they work)
 
     def __bool__(self) -> bool:
-        return self.voice is not None or self.thread_faults > 0
+        return self.voice is not None or self.thread_faults > 0 or self.controls is not None
 
     def lines(self) -> list[str]:
         """The troubles in the players' language (nothing when there are none)."""
         out = []
+        if self.controls is not None:
+            out.append(
+                i18n.tr("The Pi's buttons do not work: {reason}").format(reason=self.controls)
+            )
         if self.voice is not None:
             out.append(i18n.tr("The voice cannot speak: {reason}").format(reason=self.voice))
         if self.last_fault is not None:
