@@ -22,7 +22,14 @@ from companion.app import i18n
 from companion.app.announce import Announcement
 from companion.app.controls import Controls
 from companion.app.differences import Difference
-from companion.app.hardware import BoardHardware, broker_status, health_view
+from companion.app.hardware import (
+    CARD_READER,
+    BoardHardware,
+    GamePublisher,
+    SimulatedBoard,
+    broker_status,
+    health_view,
+)
 from companion.app.labels import secret_label, waiting_label
 from companion.app.service import Outcome, TableService
 from companion.app.session import GameSession
@@ -40,10 +47,6 @@ from companion.engine.game import events as e
 from companion.engine.game.context import situation
 from companion.engine.game.state import GameState
 from companion.engine.situation import Situation
-from companion.store import location as store_location
-from firmware_bridge.board import SimulatedBoard
-from firmware_bridge.mqtt_link import GamePublisher
-from firmware_bridge.node_sim import CARD_READER
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
@@ -65,7 +68,7 @@ IDLE_TRIM_S = 2.0
 
 
 def data_dir() -> Path:
-    return store_location.data_dir()
+    return service_data_dir()
 
 
 def on_kivy_thread(call: Callable[[], None]) -> None:

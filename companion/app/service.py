@@ -45,6 +45,7 @@ from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
 from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
+from companion.store.location import data_dir
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
@@ -525,8 +526,10 @@ __all__ = [
     "GameSummary",
     "Outcome",
     "Post",
+    "Settings",
     "TableListener",
     "TableService",
     "Unheard",
+    "data_dir",
     "reveal_text",
 ]

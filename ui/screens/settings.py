@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.app.i18n import LANGUAGES, tr
-from companion.store.settings import Settings
+from companion.app.service import Settings
 from ui.screens.page import PageScreen
 
 VOLUME_STEP, SPEED_STEP = 20, 20
