@@ -10,7 +10,6 @@ and its health feeds the Hardware screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -31,7 +30,7 @@ from companion.app.hardware import (
     health_view,
 )
 from companion.app.labels import secret_label, waiting_label
-from companion.app.service import Outcome, TableService
+from companion.app.service import Outcome, TableService, data_dir
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.stopping import stop_on_signals
@@ -65,10 +64,6 @@ from ui.screens.table import TableScreen
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
-
-
-def data_dir() -> Path:
-    return service_data_dir()
 
 
 def on_kivy_thread(call: Callable[[], None]) -> None:

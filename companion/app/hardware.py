@@ -18,6 +18,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids
 from firmware_bridge.bridge import Bridge, OnEvent
 from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+from firmware_bridge.node_sim import CARD_READER as CARD_READER  # the app names the reader
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.sim_table import SimRoom, SimTable
 
