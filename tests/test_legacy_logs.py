@@ -87,7 +87,7 @@ def test_an_old_database_is_migrated_in_place(tmp_path: Path) -> None:
         shutil.copyfileobj(packed, out)
     with GameLog(path) as log:  # opening applies m003_typed_tasks
         (record,) = log.games()
-        game, states = replayed_by_this_engine(log, record.id)
+        _, states = replayed_by_this_engine(log, record.id)
         resumed = GameSession.resume(log)
         assert resumed is not None
         assert log.replay_from_scratch(record.id) == resumed.state

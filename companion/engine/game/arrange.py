@@ -76,9 +76,9 @@ def set_cards(rules: GameRules, em: Emitter, cmd: c.SetCards) -> None:
         wrong = [x for x in items if not _fits(rules, cmd.hero, target, x)]
         if wrong:
             raise refuse(cmd, f"{wrong} cannot be in {cmd.hero}'s {target}")
-    if h.chosen is not None and "hand" in targets and h.chosen in h.hand:
-        if h.chosen not in targets["hand"]:
-            raise refuse(cmd, f"{cmd.hero} has chosen {h.chosen!r}: it stays in the hand")
+    chosen = h.chosen
+    if chosen is not None and chosen in h.hand and chosen not in targets.get("hand", [chosen]):
+        raise refuse(cmd, f"{cmd.hero} has chosen {h.chosen!r}: it stays in the hand")
     kinds = [_kind(rules, x) for x in targets.get("hand", []) + targets.get("discard", [])]
     kinds = [k for k in kinds if k is not None]
     if len(set(kinds)) != len(kinds):
@@ -92,7 +92,7 @@ def set_cards(rules: GameRules, em: Emitter, cmd: c.SetCards) -> None:
                 raise refuse(cmd, f"{item!r} is in play")
             if source != destination:
                 moves.append(e.Moved(item=item, source=source, target=destination))
-    for target, items in targets.items():
+    for target in targets:
         for item in pile(state, f"{cmd.hero}.{target}"):
             if item in named:
                 continue
@@ -157,11 +157,11 @@ def arrange(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
             raise refuse(cmd, f"{cmd.strigoi} takes 0-{existence - 1} wounds and stands")
         em(e.StrigoiWoundsSet(strigoi=cmd.strigoi, wounds=cmd.wounds))
     elif isinstance(cmd, c.SetLadders):
-        wrong = sorted(set(cmd.ladders) - set(state.ladders))
-        if wrong or len(set(cmd.ladders)) != len(cmd.ladders):  # destroyed, never rebuilt
-            raise refuse(cmd, f"ladders still standing, each once (not {wrong})")
-        cells = {rules.fortress.ladders[x].cell for x in state.ladders if x not in cmd.ladders}
-        on = sorted(h.hero for h in state.heroes if h.at in cells)
+        unknown = sorted(set(cmd.ladders) - set(state.ladders))
+        if unknown or len(set(cmd.ladders)) != len(cmd.ladders):  # destroyed, never rebuilt
+            raise refuse(cmd, f"ladders still standing, each once (not {unknown})")
+        going = {rules.fortress.ladders[x].cell for x in state.ladders if x not in cmd.ladders}
+        on = sorted(h.hero for h in state.heroes if h.at in going)
         if on:
             raise refuse(cmd, f"{', '.join(on)} stands on a ladder that would go")
         em(e.LaddersSet(ladders=sorted(cmd.ladders)))

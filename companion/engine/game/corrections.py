@@ -5,8 +5,8 @@ the board, undoable like any command."""
 from __future__ import annotations
 
 from companion.engine.game import commands as c
-from companion.engine.game.arrange import arrange
 from companion.engine.game import events as e
+from companion.engine.game.arrange import arrange
 from companion.engine.game.context import ALTAR_MAX, GameRules, board_state
 from companion.engine.game.effects import draw_token
 from companion.engine.game.emitter import Emitter, refuse

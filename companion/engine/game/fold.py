@@ -292,7 +292,7 @@ def pile(state: GameState, name: str) -> list[str]:
         found: list[str] = getattr(state, kind)
         return found
     if owner in state.stacks and kind in STACK_PILES:
-        stack = state.stacks[owner]  # type: ignore[index]
+        stack = state.stacks[owner]
         if kind == "face_up":
             return [] if stack.face_up is None else [stack.face_up]
         held: list[str] = getattr(stack, kind)

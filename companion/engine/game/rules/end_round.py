@@ -1,7 +1,7 @@
 """The end of a round (R-RND-4): advanced cards earned in the curse join their hands (R-ADV),
 Destruction cards leave the game (R-ABL Destruction), an empty hand takes back the discard pile
-of earlier rounds, and this round's cards form the new discard piles; in round 2 the Strigoi are placed
-on their marked platforms at random (R-SET-3), and the players choose again."""
+of earlier rounds, and this round's cards form the new discard piles; in round 2 the Strigoi are
+placed on their marked platforms at random (R-SET-3), and the players choose again."""
 
 from __future__ import annotations
 
