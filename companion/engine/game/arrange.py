@@ -49,12 +49,12 @@ def _fits(rules: GameRules, hero: str, target: str, item: str) -> bool:
     return any(x.id == item for x in catalog.wound_tokens)
 
 
-def _home(rules: GameRules, hero: str, item: str, source: str, targets: set[str]) -> str | None:
-    """Where a component displaced from `source` goes (None: nowhere to put it)."""
+def _home(rules: GameRules, hero: str, item: str, source: str, targets: set[str]) -> str:
+    """Where a component displaced from `source` goes."""
     catalog = rules.catalog
     if item in catalog.hero_cards(hero):  # the own action cards: between hand and discard pile
-        other = "discard" if source == "hand" else "hand"
-        return None if other in targets else f"{hero}.{other}"
+        other = "discard" if source == "hand" else "hand"  # both set: out of the game
+        return "removed" if other in targets else f"{hero}.{other}"
     if any(x.id == item for x in catalog.advanced_cards):
         return "advanced_left"
     if catalog.reward_card(item) is not None:
@@ -97,10 +97,6 @@ def set_cards(rules: GameRules, em: Emitter, cmd: c.SetCards) -> None:
             if item in named:
                 continue
             home = _home(rules, cmd.hero, item, target, set(targets))
-            if home is None:
-                raise refuse(
-                    cmd, f"{item!r} is named in neither the hand nor the discard pile (R-RND-4)"
-                )
             moves.append(e.Moved(item=item, source=f"{cmd.hero}.{target}", target=home))
     if moves:
         em(e.ComponentsMoved(moves=moves))

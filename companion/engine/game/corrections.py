@@ -56,7 +56,8 @@ def correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
         if cmd.room not in rules.fortress.rooms:
             raise refuse(cmd, f"unknown room {cmd.room!r}")
         centre = rules.fortress.centre(cmd.room)
-        if any(h.at == centre for h in state.heroes) or cmd.room in state.strigoi.values():
+        others = {room for name, room in state.strigoi.items() if name != cmd.strigoi}
+        if any(h.at == centre for h in state.heroes) or cmd.room in others:
             raise refuse(cmd, f"the centre of {cmd.room} is taken")
         em(e.StrigoiMoved(strigoi=cmd.strigoi, room=cmd.room))
     elif isinstance(cmd, c.SetRotation):
