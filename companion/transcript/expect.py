@@ -175,7 +175,7 @@ def check(
                 if key(name) not in have:
                     _absent(names, field, name, list(actual[field]))
                 got = have.get(key(name), OFF_BOARD if field == "positions" else None)
-                if field == "wounds" and type(value) is int:  # a count: by wound value
+                if field == "wounds" and _count(value):  # a count: by wound value
                     got = _wound_value(rules, state, names, name)
                 if field == "strigoi wounds" and got is None:
                     got = 0
@@ -193,6 +193,14 @@ def check(
             if not same:
                 found.append((field, wanted, actual[field]))
     return found
+
+
+def _count(value: Any) -> bool:
+    """A number (or numbers to choose from) rather than a list of names."""
+    form = _form(value)
+    if form is not None and form[0] == "one of":
+        return all(type(x) is int for x in form[1])
+    return type(value) is int
 
 
 def _absent(names: Names, field: str, name: str, known: list[str]) -> None:

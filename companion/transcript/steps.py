@@ -279,7 +279,12 @@ class StepReader:
             rewards = state.stacks["reward_card"]
             free = [*state.advanced_left, *rewards.draw, *rewards.discard]
             free += [x for x in catalog.hero_cards(h.hero) if x in state.removed]
-            rest = [x for o in others for x in (*o.hand, *o.discard, *o.pending)]
+            rest = [
+                x
+                for o in others
+                for x in (*o.hand, *o.discard, *o.pending)
+                if x not in catalog.hero_cards(o.hero)  # another hero's own cards never
+            ]
             rest += [x for x in state.removed if catalog.reward_card(x) is not None]
             rest += [x for x in catalog.hero_cards(h.hero)]
             order = [first, own, free, rest]
