@@ -400,3 +400,12 @@ def test_set_up_corrections_export_and_replay(tmp_path: Path) -> None:
     assert last["wounds"]["Roel"] == ["wound"]
     assert last["face up"]["grey"] == names.token("grey-03")
     assert last["reward tokens"]["Matthew"] == [names.card("token-shield-1")]
+
+
+def test_docs_name_every_verb_set_up_part_expectation_and_form() -> None:
+    from companion.transcript.expect import FORMS, KEYS
+    from companion.transcript.steps import SETUP_KEYS, VERBS
+
+    text = (Path(__file__).parents[1] / "docs" / "transcripts.md").read_text("utf-8")
+    missing = [x for x in (*VERBS, *SETUP_KEYS, *KEYS, *FORMS, "during") if f"`{x}`" not in text]
+    assert not missing, missing
