@@ -264,7 +264,7 @@ def test_a_set_up_step_sets_every_part_it_names(tmp_path: Path) -> None:
         ),
         (
             {"set up": {"strigoi wounds": {"Master": 1}}},
-            "ERROR f: step 1: refused: ",  # no Strigoi on the board in round 1
+            "ERROR f: step 1: field 'set up.strigoi wounds.Master': refused: ",  # round 1: none
         ),
         (
             {"set up": {"hand": {"Roel": ["Son of the Wolf", "Son of the Wolf"]}}},

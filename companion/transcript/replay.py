@@ -151,6 +151,9 @@ class _Player:
                     raise TranscriptError(f"field {field!r}: {exc}") from None
                 result = self._execute(step, n, command)
                 if isinstance(result, list):
+                    for problem in result:  # which part of the set-up was refused
+                        if problem.error is not None:
+                            problem.error = f"field {field!r}: {problem.error}"
                     if result:
                         return result
                     return self._expectations(step, n, [])  # refused, as expected
