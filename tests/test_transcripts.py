@@ -409,3 +409,14 @@ def test_docs_name_every_verb_set_up_part_expectation_and_form() -> None:
     text = (Path(__file__).parents[1] / "docs" / "transcripts.md").read_text("utf-8")
     missing = [x for x in (*VERBS, *SETUP_KEYS, *KEYS, *FORMS, "during") if f"`{x}`" not in text]
     assert not missing, missing
+
+
+def test_a_fix_naming_a_wound_the_hero_has_not_is_a_refusal(tmp_path: Path) -> None:
+    steps = [
+        {"fix": "remove wound", "hero": "Roel", "token": "shock", "refused": "has no wound"},
+        {"fix": "remove wound", "hero": "Roel", "token": "scratch"},
+    ]
+    outcome = replay_file(_write(tmp_path, steps))
+    assert [p.line("f") for p in outcome.problems] == [
+        "ERROR f: step 2: field 'fix': unknown wound 'scratch' (known here: none)"
+    ]

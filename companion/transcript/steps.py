@@ -115,6 +115,18 @@ class StepReader:
                     f"{'; '.join(sorted({self.names.card(x) for x in allowed})) or 'none'})"
                 ) from None
 
+    def wound(self, h: HeroState, name: object, what: str) -> str:
+        """One of the hero's wound tokens; else any wound token, for the engine to refuse."""
+        try:
+            return self.names.token_id(name, h.wounds, what)
+        except TranscriptError:
+            every = [x.id for x in self.rules.catalog.wound_tokens]
+            try:
+                return self.names.token_id(name, every, what)
+            except TranscriptError:
+                known = "; ".join(sorted({self.names.token(x) for x in h.wounds})) or "none"
+                raise TranscriptError(f"unknown {what} {name!r} (known here: {known})") from None
+
     def rewards(self, h: HeroState, names: object) -> list[c.RewardPlay]:
         if names is True or names is None:
             return []
@@ -328,7 +340,7 @@ class StepReader:
             return c.AddWound(hero=h.hero, token=chosen)
         if kind == "remove wound":
             h = self._hero(step, state)
-            return c.RemoveWound(hero=h.hero, token=n.token_id(step.get("token"), h.wounds))
+            return c.RemoveWound(hero=h.hero, token=self.wound(h, step.get("token"), "wound"))
         if kind == "rotation":
             room = n.room_id(step.get("room"))
             return c.SetRotation(room=room, rotation=n.rotation_id(room, step.get("turn")))
@@ -441,7 +453,7 @@ def _heal(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Comman
     if isinstance(picks, dict):
         for who, wound in picks.items():
             healed = state.hero(r.names.hero_id(who))
-            tokens[healed.hero] = r.names.token_id(wound, healed.wounds, f"wound of {who}")
+            tokens[healed.hero] = r.wound(healed, wound, f"wound of {who}")
     return c.UseHeal(hero=h.hero, source=r.source(h, step.get("source"), "heal"), tokens=tokens)
 
 
