@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from firmware_bridge.errors import PayloadTooLarge
+from firmware_bridge.errors import InvalidMessage, PayloadTooLarge
 
 PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 512  # bytes of JSON: a message never needs more; anything larger is refused
@@ -46,8 +46,14 @@ class Identify(Message, tag="identify", kw_only=True):
 
 
 class Status(Message, tag="status", kw_only=True):
+    """A node's state. `faults` and `fault` (protocol 1, later firmware) are sent only after the
+    node caught an exception in its loop: how many since boot, and the last one. Left out
+    otherwise, so a status without faults has the same bytes as before."""
+
     state: Literal["online", "offline"]
     uptime_s: Annotated[int, msgspec.Meta(ge=0)] = 0
+    faults: Annotated[int, msgspec.Meta(ge=0)] | msgspec.UnsetType = msgspec.UNSET
+    fault: Text | msgspec.UnsetType = msgspec.UNSET
 
 
 class TagPresent(Message, tag="tag_present", kw_only=True):
@@ -74,6 +80,14 @@ class Led(Message, tag="led", kw_only=True):
     pattern: Literal["steady", "pulse", "chase", "off"] = "steady"
     brightness: Annotated[int, msgspec.Meta(ge=0, le=255)] = 128
 
+    def __post_init__(self) -> None:
+        # a segment without a direction would show nothing; a ring has none (the node refuses
+        # both with the same words, hardware/firmware/armata_node/check.py)
+        if self.target == "segment" and self.direction is None:
+            raise ValueError("direction: missing (a segment needs one, 0-5)")
+        if self.target == "ring" and self.direction is not None:
+            raise ValueError("direction: only for a segment, not for the ring")
+
 
 class Ping(Message, tag="ping", kw_only=True):
     t: Annotated[int, msgspec.Meta(ge=0)]  # sender's clock, microseconds
@@ -88,8 +102,16 @@ class Ack(Message, tag="ack", kw_only=True):
 
 
 class Nack(Message, tag="nack", kw_only=True):
+    """A command refused, never applied. A node refusing a field says `<field>: <why>`."""
+
     ack: Seq
     reason: Text
+
+
+def refused_field(reason: str) -> str:
+    """The field a nack's reason names (`colour: ...` -> `colour`), or "" when it names none."""
+    name, colon, _why = reason.partition(":")
+    return name if colon and name.isidentifier() and name.islower() else ""
 
 
 class Error(Message, tag="error", kw_only=True):
@@ -146,6 +168,18 @@ def encode_message(message: Message) -> bytes:
         raise PayloadTooLarge(
             f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}"
         )
+    return data
+
+
+def checked_payload(message: Message) -> bytes:
+    """`message` encoded, after checking every field against the schema as a receiver would
+    (a Struct built in code is not checked): what the node would refuse never leaves the Pi.
+    InvalidMessage names the field."""
+    data = encode_message(message)
+    try:
+        _MESSAGE.decode(data)
+    except msgspec.ValidationError as exc:
+        raise InvalidMessage(f"{type(message).__name__} to {message.node!r}: {exc}") from None
     return data
 
 

@@ -35,6 +35,9 @@ class NodeRow:
     errors: dict[str, int]
     source: str | None
     offline_reason: str = ""
+    last_refusal: str = ""  # the newest command the node refused, and why
+    faults: int = 0  # exceptions the node's loop caught (and survived) since its boot
+    last_fault: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,10 @@ class HealthView:
             out.append(f"{row.node:9} {row.kind:12} {state:8} {seen:>8} {rtt:>11}  {errors}")
             if not row.online and row.offline_reason:
                 out.append(f"{'':9} offline: {row.offline_reason}")
+            if row.last_refusal:
+                out.append(f"{'':9} refused a command: {row.last_refusal}")
+            if row.faults:
+                out.append(f"{'':9} {row.faults} faults survived, last: {row.last_fault}")
         dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
         out.append(f"refused input: {dropped}")
         if self.broker:
@@ -84,6 +91,9 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
             errors=dict(h.errors),
             source=h.source,
             offline_reason=h.offline_reason,
+            last_refusal=h.last_refusal,
+            faults=h.faults,
+            last_fault=h.last_fault,
         )
         for h in bridge.health()
     ]

@@ -4,6 +4,10 @@
 # The loop never waits on anything but the next input byte, and at most POLL_MS for it: every
 # byte waiting on the USB port is read and every complete frame answered before the readers get
 # their (non-blocking) step, so a command from the Pi is answered within a loop turn.
+#
+# The loop never ends on an exception: whatever any part raises is a fault, counted and reported
+# to the Pi in the next status message (Node.fault), and the loop goes on. Only the end of input
+# (the Unix port, when the Pi side closes the pipe) ends it.
 import json
 import os
 import sys
@@ -64,8 +68,8 @@ class UsbLink:
         for payload in self.reader.feed(data):
             try:
                 node.on_payload(payload, now_ms)
-            except Exception:  # one bad message must never stop the node
-                node.dropped += 1
+            except Exception as exc:  # one bad message must never stop the node
+                node.fault("command", exc)
 
 
 class MqttLink:
@@ -93,8 +97,8 @@ class MqttLink:
     def _deliver(node, payload):
         try:
             node.on_payload(payload, ticks_ms())
-        except Exception:  # one bad message must never stop the node
-            node.dropped += 1
+        except Exception as exc:  # one bad message must never stop the node
+            node.fault("command", exc)
 
     def send(self, payload):
         self.client.publish(self.prefix + "event", payload, False, 1)
@@ -119,16 +123,26 @@ def run_usb(config, machine, neopixel):
     node = build(config, machine, neopixel, link.send)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
-    wait = POLL_MS
     while True:
-        got = 0
-        while got < MAX_BYTES_PER_TURN and poll.poll(wait if got == 0 else 0):
-            data = inp.read(1)
-            if not data:
+        try:
+            if not usb_turn(poll, inp, link, node):
                 return  # end of input (the Unix port when the Pi side closes the pipe)
-            link.pump(node, data, ticks_ms())
-            got += 1
-        node.poll(ticks_ms())
+        except Exception as exc:  # MemoryError, a port error...: counted, reported, go on
+            node.fault("loop", exc)
+
+
+def usb_turn(poll, inp, link, node):
+    """One turn of the USB loop: the bytes waiting (at most MAX_BYTES_PER_TURN), then the
+    readers and LEDs. False at the end of input."""
+    got = 0
+    while got < MAX_BYTES_PER_TURN and poll.poll(POLL_MS if got == 0 else 0):
+        data = inp.read(1)
+        if not data:
+            return False
+        link.pump(node, data, ticks_ms())
+        got += 1
+    node.poll(ticks_ms())
+    return True
 
 
 def run_mqtt(config, machine, neopixel):
@@ -153,6 +167,7 @@ def run_mqtt(config, machine, neopixel):
     client = MQTTClient(user, broker["host"], port, user, broker["password"], ssl=secure)
     link = MqttLink(client, config["table"], config["node"])
     node = build(config, machine, neopixel, link.send)
+    node.log = print  # the USB port is free for the REPL on an MQTT node
     while True:
         try:
             link.connect(node)
@@ -163,6 +178,9 @@ def run_mqtt(config, machine, neopixel):
                 time.sleep(0.005)
         except OSError:
             time.sleep(1)  # the broker or Wi-Fi went away: connect again
+        except Exception as exc:  # anything else: counted, reported once connected, go on
+            node.fault("loop", exc)
+            time.sleep(1)
 
 
 def main():
