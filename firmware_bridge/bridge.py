@@ -30,6 +30,7 @@ import msgspec
 
 from firmware_bridge import protocol as p
 from firmware_bridge.errors import InvalidMessage, UnknownNode
+from firmware_bridge.ids import check_id
 from firmware_bridge.links import Link
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class Bridge:
         offline_after_missed: int = 3,
     ) -> None:
         self.link = link
-        self.known = set(known_nodes)
+        self.known = {check_id("node id", node) for node in known_nodes}
         self.on_event: OnEvent = on_event or (lambda message: None)
         self.retry_after_s = retry_after_s
         self.max_retry_gap_s = max_retry_gap_s

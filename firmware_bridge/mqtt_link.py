@@ -20,9 +20,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from firmware_bridge.ids import check_id
 from firmware_bridge.links import Deliver, SourceChanged
 from firmware_bridge.protocol import MAX_PAYLOAD, DropCounter
-from firmware_bridge.topics import game_topic, node_topic, parse_node_topic
+from firmware_bridge.topics import game_topic, node_topic, nodes_filter, parse_node_topic
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ class GamePublisher(MqttEnd):
         ca: Path | None = None,
     ) -> None:
         super().__init__(host, port, client_id or username, username, password, keepalive_s, ca)
-        self.table = table
+        self.table = check_id("table id", table)
         self.username = username
 
     @property
@@ -229,8 +230,8 @@ class MqttLink(GamePublisher):
     def _welcomed(self, client: mqtt.Client) -> None:
         client.subscribe(
             [
-                (node_topic(self.table, "+", "event"), 1),
-                (node_topic(self.table, "+", "status"), 1),
+                (nodes_filter(self.table, "event"), 1),
+                (nodes_filter(self.table, "status"), 1),
             ]
         )
 

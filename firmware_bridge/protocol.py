@@ -14,13 +14,14 @@ from typing import Annotated, Literal
 import msgspec
 
 from firmware_bridge.errors import InvalidMessage, PayloadTooLarge
+from firmware_bridge.ids import ID_RULE
 
 PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 512  # bytes of JSON: a message never needs more; anything larger is refused
 
 log = logging.getLogger(__name__)
 
-NodeId = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
+NodeId = Annotated[str, msgspec.Meta(pattern=f"^{ID_RULE}$")]  # the one id rule
 Uid = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{8,20}$")]  # NFC uid: 4, 7 or 10 bytes, hex
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**32 - 1)]
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-f]{6}$")]
