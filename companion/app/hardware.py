@@ -72,6 +72,9 @@ def broker_status(publisher: GamePublisher | None) -> str:
     if publisher is None:
         return "broker: none configured (game events stay in the app; see --mqtt)"
     where = f"broker: {publisher.address} as {publisher.username}"
+    shared = publisher.login_problem  # a second device on our login (issue 28)
+    if shared:
+        return f"{where}: {shared}"
     if publisher.connected.is_set():
         return f"{where}, connected"
     refused = f" (refused: {publisher.refusals[-1]})" if publisher.refusals else ""
@@ -101,6 +104,9 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
     link_drops = getattr(bridge.link, "drops", None)
     if link_drops is not None and link_drops is not bridge.drops:
         dropped.update(link_drops.counts)
+    shared = getattr(bridge.link, "login_problem", "")  # the nodes' MQTT link, when it is one
+    if shared and shared not in broker:
+        broker = "\n".join(x for x in (broker, f"broker: {shared}") if x)
     return HealthView(rows, dict(dropped), broker)
 
 
