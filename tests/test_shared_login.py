@@ -12,6 +12,7 @@ import argparse
 import json
 import logging
 import os
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,9 +25,11 @@ from companion.app.hardware import broker_status, health_view
 from companion.app.node_options import SERVE_APP, add_node_arguments, hardware_from_args
 from companion.boardfile import load_board_file
 from firmware_bridge import mqtt_link
+from firmware_bridge import protocol as p
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.mqtt_link import QUICK_CUTS, GamePublisher, MqttLink
 from hardware.mosquitto import provision as prov
+from tests.firmware_host import micropython, micropython_env
 from tests.hardware_helpers import Broker, connect_result, wait_for
 from tests.processes import limit
 
@@ -182,3 +185,42 @@ def test_one_broker_restart_is_no_shared_login(broker: Broker) -> None:
         assert client.quick_cuts == 1 < QUICK_CUTS and client.login_problem == ""
     finally:
         client.stop()
+
+
+@pytest.mark.usefixtures("micropython_binary")
+def test_a_node_sharing_its_login_waits_and_says_why_under_micropython() -> None:
+    """Two boards flashed with one config: the firmware's MQTT loop (main.Reconnects) takes
+    three cuts in a row within seconds of connecting as a shared login, then waits 60 s between
+    tries (the other board keeps the login) and reports it in its next status."""
+    script = (
+        "import main\n"
+        "from armata_node.node import Node\n"
+        "r = main.Reconnects()\n"
+        "waits = []\n"
+        "t = 0\n"
+        "for i in range(3):\n"
+        "    r.connected(t); t += 1500; waits.append(r.cut(t)); t += 1000\n"
+        "shared = r.shared\n"
+        "r.connected(t); t += 10000; waits.append(r.cut(t))\n"
+        "print(waits, shared, r.shared)\n"
+        "sent = []\n"
+        "n = Node('room-a', 'room', sent.append)\n"
+        "n.trouble('link', 'login node.t1.room-a cut off 3 times within seconds: another board "
+        "with this config?')\n"
+        "n.poll(0)\n"
+        "for x in sent: print(x.decode())\n"
+    )
+    done = subprocess.run(
+        [micropython(), "-c", script],
+        capture_output=True,
+        text=True,
+        env=micropython_env(),
+        timeout=limit(30),
+    )
+    assert done.returncode == 0, done.stderr
+    first, *payloads = done.stdout.splitlines()
+    assert first == "[1, 1, 60, 1] True False"  # the third quick cut: wait 60 s; a lasting one: 1 s
+    messages = [p.decode_message(x.encode(), p.DropCounter()) for x in payloads]
+    [status] = [m for m in messages if isinstance(m, p.Status)]
+    assert status.faults == 1 and isinstance(status.fault, str)
+    assert status.fault.startswith("link: login node.t1.room-a cut off 3 times")

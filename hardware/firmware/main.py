@@ -20,10 +20,18 @@ from armata_node.ring import Ring
 
 POLL_MS = 2  # longest wait for input in one loop turn
 MAX_BYTES_PER_TURN = 1024  # then the readers and LEDs get their turn even under a flood
+QUICK_CUT_MS = 5000  # an MQTT connection cut this soon after it was made is a quick cut
+QUICK_CUTS = 3  # this many in a row: another board uses this node's login (the same config)
+RETRY_S = 1  # wait before connecting again after a cut
+LONG_RETRY_S = 60  # ... while another board holds the login: it keeps it, this one waits
 
 
 def ticks_ms():
     return time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.monotonic() * 1000)
+
+
+def ticks_diff(a, b):
+    return time.ticks_diff(a, b) if hasattr(time, "ticks_diff") else a - b
 
 
 def load_config(path="config.json"):
@@ -104,6 +112,33 @@ class MqttLink:
         self.client.publish(self.prefix + "event", payload, False, 1)
 
 
+class Reconnects:
+    """When to connect to the broker again after a cut. Two boards flashed with one config share
+    one login, and the broker keeps one connection per login: each connection cuts the other,
+    about once a second, for ever. Three cuts in a row within seconds of connecting look like
+    that: then this board waits LONG_RETRY_S between tries (the other keeps the login) and says
+    why in its next status; a connection that lasts ends it."""
+
+    def __init__(self):
+        self.connected_at = None
+        self.quick = 0
+
+    def connected(self, now_ms):
+        self.connected_at = now_ms
+
+    def cut(self, now_ms):
+        """Seconds to wait before the next try."""
+        if self.connected_at is not None:
+            lasted = ticks_diff(now_ms, self.connected_at)
+            self.quick = self.quick + 1 if lasted < QUICK_CUT_MS else 0
+            self.connected_at = None
+        return LONG_RETRY_S if self.quick >= QUICK_CUTS else RETRY_S
+
+    @property
+    def shared(self):
+        return self.quick >= QUICK_CUTS
+
+
 def quiet_interrupt_char():
     """On the USB port a 0x03 byte is data inside a COBS frame, not Ctrl-C."""
     try:
@@ -168,19 +203,28 @@ def run_mqtt(config, machine, neopixel):
     link = MqttLink(client, config["table"], config["node"])
     node = build(config, machine, neopixel, link.send)
     node.log = print  # the USB port is free for the REPL on an MQTT node
+    reconnects = Reconnects()
     while True:
         try:
             link.connect(node)
+            reconnects.connected(ticks_ms())
             node.greeted = False
             while True:
                 client.check_msg()
                 node.poll(ticks_ms())
                 time.sleep(0.005)
-        except OSError:
-            time.sleep(1)  # the broker or Wi-Fi went away: connect again
+        except OSError:  # the broker or Wi-Fi went away, or cut us off: connect again
+            wait = reconnects.cut(ticks_ms())
+            if reconnects.shared:
+                node.trouble(
+                    "link",
+                    "login %s cut off %d times within seconds: another board with this config?"
+                    % (user, reconnects.quick),
+                )
+            time.sleep(wait)
         except Exception as exc:  # anything else: counted, reported once connected, go on
             node.fault("loop", exc)
-            time.sleep(1)
+            time.sleep(RETRY_S)
 
 
 def main():

@@ -103,8 +103,13 @@ class Node:
     def fault(self, part, exc):
         """An exception from `part` of the loop: counted, kept, reported in the next status.
         The node goes on (a bad reader or LED strip must not silence the others)."""
+        self.trouble(part, "%s: %s" % (type(exc).__name__, exc))
+
+    def trouble(self, part, text):
+        """Something wrong in `part` that is no exception (the link's login shared, say):
+        counted and reported like a fault."""
         self.faults += 1
-        text = "%s: %s: %s" % (part, type(exc).__name__, exc)
+        text = "%s: %s" % (part, text)
         self.last_fault = text[:FAULT_CHARS]
         self.fault_reported = False
         if self.log is not None:
