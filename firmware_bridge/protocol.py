@@ -85,9 +85,9 @@ class Led(Message, tag="led", kw_only=True):
         # a segment without a direction would show nothing; a ring has none (the node refuses
         # both with the same words, hardware/firmware/armata_node/check.py)
         if self.target == "segment" and self.direction is None:
-            raise ValueError("direction: missing (a segment needs one, 0-5)")
+            raise InvalidMessage("direction: missing (a segment needs one, 0-5)")
         if self.target == "ring" and self.direction is not None:
-            raise ValueError("direction: only for a segment, not for the ring")
+            raise InvalidMessage("direction: only for a segment, not for the ring")
 
 
 class Ping(Message, tag="ping", kw_only=True):

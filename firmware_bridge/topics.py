@@ -5,6 +5,7 @@ or a login, so no id can reach into another table's topics (`+`, `#`, `/`) or sp
 
 from __future__ import annotations
 
+from firmware_bridge.errors import BadId
 from firmware_bridge.ids import check_id
 
 ROOT = "armata"
@@ -45,7 +46,7 @@ def app_user(table: str, k: int = KIOSK_APP) -> str:
     password file splits on it)."""
     check_id("table id", table)
     if k < 1:
-        raise ValueError(f"app login number {k}: counted from 1")
+        raise BadId(f"app login number {k}: counted from 1")
     return f"app.{table}" if k == KIOSK_APP else f"app.{table}.{k}"
 
 
