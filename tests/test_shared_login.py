@@ -224,3 +224,31 @@ def test_a_node_sharing_its_login_waits_and_says_why_under_micropython() -> None
     [status] = [m for m in messages if isinstance(m, p.Status)]
     assert status.faults == 1 and isinstance(status.fault, str)
     assert status.fault.startswith("link: login node.t1.room-a cut off 3 times")
+
+
+def test_the_hardware_screen_shows_a_shared_login_at_the_top(
+    tmp_path: Path, broker: Broker
+) -> None:
+    """The app under Xvfb publishing on `app.t1` while another program holds the same login
+    and takes it back at once, for ever: the Hardware screen's first lines say so and what to
+    do, above the nodes (the screen does not scroll)."""
+    from tests.test_ui import ui
+
+    intruder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="app.t1")
+    intruder.username_pw_set(*broker.app("t1"))
+    intruder.reconnect_delay_set(1, 1)
+    intruder.connect_async("127.0.0.1", broker.port)
+    intruder.loop_start()
+    flags = ("--mqtt", f"127.0.0.1:{broker.port}", "--table", "t1",
+             "--credentials", str(broker.files.credentials), "--out", str(tmp_path))  # fmt: skip
+    try:
+        report = ui("health-until", "another device", data=tmp_path / "data", flags=flags)
+    finally:
+        intruder.disconnect()
+        intruder.loop_stop()
+    first = report["hardware"].splitlines()[0]
+    assert first.startswith(f"broker: 127.0.0.1:{broker.port} as app.t1: login app.t1 cut off")
+    assert "give each device its own login" in first
+    checks = report["screens"]["hardware"]
+    assert Path(checks.pop("png")).stat().st_size > 5_000
+    assert all(found == [] for found in checks.values()), checks

@@ -47,7 +47,10 @@ class HealthView:
     broker: str = ""
 
     def lines(self) -> list[str]:
-        out = [f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors"]
+        # the broker first: it says why every node may be offline (a login another device took)
+        # and stays in sight however many lines the nodes take (the screen does not scroll)
+        out = self.broker.splitlines()
+        out.append(f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors")
         for row in self.nodes:
             seen = "never" if row.seen_s_ago is None else f"{row.seen_s_ago:.1f}s ago"
             rtt = "-" if row.rtt_ms is None else f"{row.rtt_ms:.2f} ms"
@@ -62,8 +65,6 @@ class HealthView:
                 out.append(f"{'':9} {row.faults} faults survived, last: {row.last_fault}")
         dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
         out.append(f"refused input: {dropped}")
-        if self.broker:
-            out.append(self.broker)
         return out
 
 
