@@ -8,6 +8,7 @@ payload is dropped, logged and counted in `DropCounter`.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from typing import Annotated, Literal
 
@@ -90,12 +91,16 @@ class Led(Message, tag="led", kw_only=True):
             raise InvalidMessage("direction: only for a segment, not for the ring")
 
 
+#: a sender's clock in µs: 292,000 years of uptime, and a whole number on every interpreter
+Clock = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+
+
 class Ping(Message, tag="ping", kw_only=True):
-    t: Annotated[int, msgspec.Meta(ge=0)]  # sender's clock, microseconds
+    t: Clock  # sender's clock, microseconds
 
 
 class Pong(Message, tag="pong", kw_only=True):
-    t: Annotated[int, msgspec.Meta(ge=0)]  # echoed from the ping
+    t: Clock  # echoed from the ping
 
 
 class Ack(Message, tag="ack", kw_only=True):
@@ -170,6 +175,30 @@ def encode_message(message: Message) -> bytes:
             f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}"
         )
     return data
+
+
+_AT_FIELD = re.compile(r"^(?P<why>.*) - at `\$\.(?P<field>[a-z_]+)`$", re.DOTALL)
+_NAMED_FIELD = re.compile(r"field `(?P<field>[^`]+)`")
+
+
+def refusal(data: bytes) -> str | None:
+    """Why a receiver refuses this payload, in a nack's words (`<field>: <why>`), or None when
+    it decodes. For the simulated nodes, which answer a bad command as the firmware does."""
+    try:
+        _MESSAGE.decode(data)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        return f"payload: {exc}"[:120]
+    else:
+        return None
+    at = _AT_FIELD.match(text)
+    if at:
+        return f"{at['field']}: {at['why']}"[:120]
+    named = _NAMED_FIELD.search(text)
+    if named:
+        return f"{named['field'][:32]}: {text}"[:120]
+    return text[:120] if refused_field(text) else f"payload: {text}"[:120]
 
 
 def checked_payload(message: Message) -> bytes:

@@ -19,10 +19,13 @@ from companion.app.hardware import health_view
 from firmware_bridge import protocol as p
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.errors import BridgeError, InvalidMessage
+from firmware_bridge.node_sim import SimNode
 from firmware_bridge.serial_link import SerialLink
 from tests.firmware_host import FIRMWARE, micropython, micropython_env
 from tests.hardware_helpers import wait_for
 from tests.processes import limit
+from tests.test_node_never_dies import BAD as NEVER_DIES_BAD
+from tests.test_node_never_dies import payload as never_dies_payload
 
 NODE = "room-ne"
 
@@ -143,3 +146,24 @@ def test_a_refusal_and_a_fault_reach_the_log_and_the_health_view(
     assert "refused a command: colour: #rrggbb" in text
     assert "faults survived, last: reader 1: RuntimeError: bus 1 exploded" in text
     assert bridge.is_online(NODE)
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "field"),
+    [c[1:] for c in NEVER_DIES_BAD],
+    ids=[c[0] for c in NEVER_DIES_BAD],
+)
+def test_the_simulated_node_refuses_the_same_field_as_the_firmware(
+    kind: str, fields: dict[str, object], field: str
+) -> None:
+    """The node simulator stands in for the firmware: the cases the firmware is tested with
+    under MicroPython get a nack naming the same field from it too."""
+    node = SimNode(NODE)
+    sent: list[bytes] = []
+    node.send = lambda payload: sent.append(payload) is None
+    node.greeted.set()  # not its first word from the Pi: no tag report before the answer
+    node.receive(never_dies_payload(kind, 77, fields))
+    answers = [p.decode_message(x, p.DropCounter()) for x in sent]
+    assert len(answers) == 1 and isinstance(answers[0], p.Nack), answers
+    assert answers[0].ack == 77 and p.refused_field(answers[0].reason) == field, answers[0]
+    assert node.ring is None and node.received == []  # nothing applied
