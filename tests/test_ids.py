@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from firmware_bridge.mqtt_link import GamePublisher
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.topics import app_user, game_topic, node_topic, node_user, screen_user
 from hardware.mosquitto import provision as prov
+from tests.processes import limit
 
 # (kind, id, words the error must contain)
 BAD_IDS: list[tuple[str, str, str]] = [
@@ -240,3 +243,41 @@ def test_the_default_board_and_upper_case_room_ids_still_load(tmp_path: Path) ->
         "LONG-ROOM-27-CHARACTERS-XXX"
         in load_board_file(board_with_rooms(tmp_path, "LONG-ROOM-27-CHARACTERS-XXX")).rooms
     )
+
+
+def test_the_two_programs_default_to_their_own_logins() -> None:
+    from companion.__main__ import build_parser as companion_parser
+    from ui.__main__ import build_parser as ui_parser
+
+    serve = companion_parser().parse_args(["serve"])
+    app = ui_parser().parse_args([])
+    assert app_user("t1", app.app_login_number) == "app.t1"
+    assert app_user("t1", serve.app_login_number) == "app.t1.2"
+
+
+@pytest.mark.slow
+def test_serve_with_a_bad_table_ends_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--data",
+            str(tmp_path),
+            "--table",
+            "+",
+            "--seconds",
+            "1",
+            "--silent",
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=limit(60),
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        "error: --table '+' contains '+' (an MQTT wildcard); allowed: 1-32 of a-z, 0-9 and '-', "
+        "not starting with '-'"
+    ), done.stderr

@@ -103,15 +103,22 @@ class Node:
     def fault(self, part, exc):
         """An exception from `part` of the loop: counted, kept, reported in the next status.
         The node goes on (a bad reader or LED strip must not silence the others)."""
-        self.trouble(part, "%s: %s" % (type(exc).__name__, exc))
+        try:
+            text = "%s: %s" % (type(exc).__name__, exc)
+        except Exception:  # an exception whose text fails (or no memory left to write it)
+            text = "?"
+        self.trouble(part, text)
 
     def trouble(self, part, text):
         """Something wrong in `part` that is no exception (the link's login shared, say):
-        counted and reported like a fault."""
+        counted and reported like a fault. Never raises: it runs inside the loop's guards."""
         self.faults += 1
-        text = "%s: %s" % (part, text)
-        self.last_fault = text[:FAULT_CHARS]
         self.fault_reported = False
+        try:
+            self.last_fault = ("%s: %s" % (part, text))[:FAULT_CHARS]
+        except Exception:
+            self.last_fault = "?"
+            return
         if self.log is not None:
             try:
                 self.log("fault " + self.last_fault)
