@@ -270,7 +270,7 @@ def test_serve_with_a_bad_table_ends_in_one_line(tmp_path: Path) -> None:
             "--seconds",
             "1",
             "--silent",
-        ],  # fmt: skip
+        ],
         capture_output=True,
         text=True,
         timeout=limit(60),
