@@ -207,9 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser(
         "serve", help="the table without a screen: buttons, card reader, voice and LEDs"
     )
-    from companion.app.node_options import add_node_arguments
+    from companion.app.node_options import SERVE_APP, add_node_arguments
 
-    add_node_arguments(serve)
+    add_node_arguments(serve, SERVE_APP)  # its own login: never the touchscreen app's
     serve.add_argument("--data", help="the data folder (default: $ARMATA_DATA_DIR)")
     serve.add_argument("--play", action="store_true", help="resume the game, or start one, now")
     serve.add_argument("--seed", type=int, default=None, help="a new game's seed (default: random)")

@@ -12,15 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from firmware_bridge.bridge import Bridge, OnEvent
+from firmware_bridge.ids import room_node as room_node  # where it always was
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
 
 #: The default fortress's rooms (companion/data/default-fortress.json), for tools without a board.
 DEFAULT_ROOMS = ("C", "E", "NE", "NW", "W", "SW", "SE")
-
-
-def room_node(room: str) -> str:
-    return f"room-{room.lower()}"
 
 
 def node_ids(rooms: Iterable[str]) -> list[str]:

@@ -9,6 +9,7 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   resume             press Resume and report the game as it came back
   report             report the game and screen as the app started (with --kiosk: resumed)
   health             wait until every node is online, open the Hardware screen, report its text
+  health-until TEXT  open the Hardware screen, wait until its text contains TEXT, report it
   buttons            the Pi's Next, Confirm and Undo on mock pins act on the game; the status
                      LED blinks while a node is unplugged (table_scripts.py)
   resync             a bumped platform answered on the Resync screen by touch, both ways
@@ -131,6 +132,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         driver.then(driver.summary)
     elif name == "health":
         driver.health()
+    elif name == "health-until":
+        driver.health_until(rest[0])
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)

@@ -253,6 +253,18 @@ class Driver:
         self.then(lambda: self._note("hardware", app.manager.get_screen("hardware").table_text))
         self.then(lambda: self.shoot("hardware"))
 
+    def health_until(self, text: str) -> None:
+        """Queue: open the Hardware screen, wait until what it shows contains `text` (it is
+        refreshed by the app's own poll), report the text and shoot the screen."""
+
+        def shown() -> str:  # the screens exist once the app runs, not when this is queued
+            return str(self.app.manager.get_screen("hardware").table_text)
+
+        self.then(lambda: self.app.show("hardware"))
+        self.then(lambda: self.wait_until(repr(text), lambda: text in shown(), 900))
+        self.then(lambda: self._note("hardware", shown()))
+        self.then(lambda: self.shoot("hardware"))
+
     def full_round(self, uid: str) -> None:
         """Queue the issue's end-to-end round: the setup wizard by touch (a card registered by
         a simulated NFC tap), initiative by an NFC tap and by touch, turns and Strigoi steps by
