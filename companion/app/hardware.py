@@ -49,7 +49,7 @@ class HealthView:
 
     def lines(self) -> list[str]:
         # the broker first: it says why every node may be offline (a login another device took)
-        # and stays in sight however many lines the nodes take (the screen does not scroll)
+        # and stays in sight however many lines the nodes take
         out = self.broker.splitlines()
         out.append(f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors")
         for row in self.nodes:
