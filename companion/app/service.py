@@ -40,8 +40,9 @@ from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LogFull, LogReadOnly, LogUnreadable, StoreError
 from companion.store.gamelog import GameLog
+from companion.store.integrity import keep_aside
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
@@ -110,6 +111,32 @@ class GameSummary:
     winner: str | None
 
 
+def open_log(data: Path) -> GameLog:
+    """The table's game log in the data folder (created when missing), checked at open."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LogUnreadable(
+            data / "companion.db", f"no data folder {data}: {exc.strerror or exc}"
+        ) from None
+    return GameLog(data / "companion.db")
+
+
+def start_fresh_log(data: Path) -> Path:
+    """Keep a damaged (or newer) log aside, renamed, never deleted, so that the next open
+    starts a fresh one; returns where it was kept."""
+    return keep_aside(data / "companion.db")
+
+
+def store_refusal(problem: StoreError) -> str:
+    """What a table says when the log refused a write (the game itself is unchanged)."""
+    if isinstance(problem, LogFull):
+        return i18n.tr("No space left: the last move was not saved. Free some space and try again.")
+    if isinstance(problem, LogReadOnly):
+        return i18n.tr("The game log is read-only: games can be viewed and exported, not played.")
+    return str(problem)
+
+
 def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
     """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
@@ -139,9 +166,10 @@ class TableService:
         self.catalog = load_catalog()
         #: the nodes; by default the simulated board (a table of platforms and figures too)
         self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
-        data.mkdir(parents=True, exist_ok=True)
         self.data = data
-        self.log = GameLog(data / "companion.db")
+        self.log = open_log(data)  # LogDamaged, LogTooNew, LogUnreadable: nothing written
+        #: a read-only log (folder or file not writable): games viewed and exported, not played
+        self.read_only = self.log.read_only
         self.settings = Settings(self.log.db)
         self.speaker: Speaker = speaker or SettingsVoice(self.settings)
         self.registry = NfcRegistry(self.log.db)
@@ -284,6 +312,9 @@ class TableService:
         before = session.state
         try:
             events = session.execute(command)
+        except StoreError as problem:  # a full disk, a read-only log: nothing changed
+            self.refusals.append(store_refusal(problem))
+            return Outcome(refused=store_refusal(problem))
         except CompanionError as refusal:
             self.refusals.append(str(refusal))
             return Outcome(refused=str(refusal))
@@ -304,26 +335,29 @@ class TableService:
         session = self.session
         if session is None or session.head == 0:
             return False
-        self.rewind(session.head - 1)
-        return True
+        return self.rewind(session.head - 1)
 
     def redo(self) -> bool:
         session = self.session
         if session is None or session.command_at(session.head + 1) is None:
             return False
-        self.rewind(session.head + 1)
-        return True
+        return self.rewind(session.head + 1)
 
-    def rewind(self, head: int) -> None:
+    def rewind(self, head: int) -> bool:
         """Undo, redo, or back to any step: the state, the LEDs and the feed follow; what was
-        being said stops."""
+        being said stops. False when the log refused it (a full disk: nothing moved)."""
         session = self.session
         if session is None:
-            return
-        session.rewind(head)
+            return False
+        try:
+            session.rewind(head)
+        except StoreError as problem:  # the head stays where it was, in the log and here
+            self.refusals.append(store_refusal(problem))
+            return False
         self.feed.state(session.state)
         self.speaker.interrupt()
         self.watch.game(game_view(session.rules, session.state, Origin.UNDO))
+        return True
 
     def history(self, newest: int = 30) -> list[GameSummary]:
         """The `newest` stored games, newest first."""
