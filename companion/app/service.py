@@ -164,12 +164,14 @@ class TableService:
         self.listener: TableListener = Unheard()
         self.fortress = load_board_file()
         self.catalog = load_catalog()
-        #: the nodes; by default the simulated board (a table of platforms and figures too)
-        self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
         self.data = data
-        self.log = open_log(data)  # LogDamaged, LogTooNew, LogUnreadable: nothing written
+        # first: a log that cannot be played (LogDamaged, LogTooNew, LogUnreadable; nothing
+        # written) stops the table before any node or thread starts
+        self.log = open_log(data)
         #: a read-only log (folder or file not writable): games viewed and exported, not played
         self.read_only = self.log.read_only
+        #: the nodes; by default the simulated board (a table of platforms and figures too)
+        self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
         self.settings = Settings(self.log.db)
         self.speaker: Speaker = speaker or SettingsVoice(self.settings)
         self.registry = NfcRegistry(self.log.db)

@@ -333,14 +333,17 @@ class GameLog:
         """The state after `head` commands: latest snapshot at or before it, plus the tail."""
         head = self._head(game_id) if head is None else head
         last = self._last_event(game_id, head)
-        row = next(
-            self.db.query(
-                "select event_seq, state from snapshots where game_id = ? and event_seq <= ? "
-                "order by event_seq desc limit 1",
-                [game_id, last],
-            ),
-            None,
-        )
+        try:
+            row = next(
+                self.db.query(
+                    "select event_seq, state from snapshots where game_id = ? and event_seq <= ? "
+                    "order by event_seq desc limit 1",
+                    [game_id, last],
+                ),
+                None,
+            )
+        except sqlite3.OperationalError:  # snapshots are a shortcut: a salvaged log may lack them
+            row = None
         if row is None:
             started = next(self._decode_events(game_id, 0, 1))
             assert isinstance(started, e.GameStarted)

@@ -93,17 +93,28 @@ def connect(path: Path, read_only: bool) -> sqlite3.Connection:
         except sqlite3.OperationalError:
             return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
     except sqlite3.Error as exc:
-        raise LogUnreadable(path, str(exc)) from None
+        problem = translate(exc, path)
+        raise (
+            problem if isinstance(problem, LogDamaged) else LogUnreadable(path, str(exc))
+        ) from None
 
 
 def check(conn: sqlite3.Connection, path: Path, how: Check) -> None:
     """SQLite's own check, the schema version and the tables; raises, never writes."""
+    if how == "none":  # salvage: read what can be read
+        return
     try:
-        if how != "none":
-            pragma = "quick_check" if how == "quick" else "integrity_check"
-            rows = [str(r[0]) for r in conn.execute(f"PRAGMA {pragma}(5)").fetchall()]
-            if rows != ["ok"]:
-                raise LogDamaged(path, f"SQLite's {pragma} says: {'; '.join(rows)}")
+        pragma = "quick_check" if how == "quick" else "integrity_check"
+        rows = [str(r[0]) for r in conn.execute(f"PRAGMA {pragma}(5)").fetchall()]
+        if rows != ["ok"]:
+            found = [
+                line.strip()
+                for row in rows
+                for line in row.splitlines()
+                if line.strip() and not line.startswith("***")
+            ]
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            raise LogDamaged(path, f"SQLite's {pragma} found: {found[0]}{more}")
         known = {m.name for m in migrations._migrations}
         tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
         applied: set[str] = set()
@@ -180,6 +191,8 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
     if primary == sqlite3.SQLITE_READONLY:
         return LogReadOnly(MESSAGES["read_only"])
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return LogDamaged(path, str(exc))
+    if primary == sqlite3.SQLITE_ERROR and "no such" in str(exc):  # a table or column gone
         return LogDamaged(path, str(exc))
     if primary == sqlite3.SQLITE_CANTOPEN:
         return LogUnreadable(path, str(exc))
