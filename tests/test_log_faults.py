@@ -135,7 +135,7 @@ def test_the_full_integrity_check_is_there_on_demand(good_log: Path, tmp_path: P
     shutil.copy(good_log, path)
     GameLog(path, check="full").close()
     _garbage_in_the_middle(path)
-    with pytest.raises(LogDamaged, match="malformed|integrity_check"):
+    with pytest.raises(LogDamaged, match=r"integrity_check found"):
         GameLog(path, check="full")
 
 
@@ -207,7 +207,9 @@ def test_a_full_disk_refuses_the_command_and_the_table_goes_on(tmp_path: Path) -
                 refused = outcome.refused
                 break
             head, state = session.head, session.state
-        assert refused == "No space left: the last move was not saved. Free some space and try again."
+        assert refused is not None and refused.startswith(
+            "No space left: the last move was not saved."
+        )
         assert (session.head, session.state) == (head, state)
         assert service.log.state(session.game_id) == state  # the log is as it was
         assert service.undo() is False or session.head == head - 1  # undo may fit; never breaks
