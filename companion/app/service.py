@@ -272,16 +272,20 @@ class TableService:
         return plan
 
     def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> GameSession:
-        """A game from the wizard's plan (default: `default_plan`); a random seed unless given."""
+        """A game from the wizard's plan (default: `default_plan`); a random seed unless given.
+        A read-only or full log refuses it (`LogReadOnly`, `LogFull`, in the players' words)."""
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         plan = plan or self.default_plan()
-        session = GameSession.start(
-            self.log,
-            seed,
-            plan.game_seats(),
-            GameOptions(physical=frozenset(plan.physical)),
-            load_board(plan.game_board()),
-        )
+        try:
+            session = GameSession.start(
+                self.log,
+                seed,
+                plan.game_seats(),
+                GameOptions(physical=frozenset(plan.physical)),
+                load_board(plan.game_board()),
+            )
+        except (LogFull, LogReadOnly) as problem:  # nothing stored: said in the players' words
+            raise type(problem)(store_refusal(problem)) from None
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
         return session
