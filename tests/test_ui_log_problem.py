@@ -25,11 +25,17 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 SEATS = [("roel", "L1"), ("matthew", "L2")]
 
 
-def app(action: str, data: Path, out: Path) -> tuple[int, list[dict[str, Any]], str]:
-    """The app on `data` with the log-problem script: its exit code and JSON reports."""
+def app(
+    action: str, data: Path, out: Path, *, permissions_bind: bool = False
+) -> tuple[int, list[dict[str, Any]], str]:
+    """The app on `data` with the log-problem script: its exit code and JSON reports.
+    `permissions_bind`: root keeps its uid but loses the capability to override them."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
     command = [PYTHON, "-m", "tests.ui_driver", "--size", "800x480",
                "--script", "log-problem", action, "--out", str(out)]  # fmt: skip
+    if permissions_bind and os.geteuid() == 0:
+        drop = "-dac_override,-dac_read_search,-fowner"
+        command = ["setpriv", "--bounding-set", drop, *command]
     done: subprocess.CompletedProcess[str] = run_group(
         ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", *command],
         180,
@@ -115,3 +121,29 @@ def test_export_saves_the_readable_games_of_a_newer_log(tmp_path: Path) -> None:
     check_layout(screens["log-problem-exported"])
     (exported,) = reports[0]["exported"]
     assert '"format": "armata-transcript/1"' in Path(exported).read_text()
+
+
+def test_a_read_only_folder_is_said_and_the_games_are_shown_not_played(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with GameLog(data / "companion.db") as log:
+        session = GameSession.start(log, 4, SEATS)
+        for _ in range(6):
+            session.execute(session.legal_commands()[0])
+    content = (data / "companion.db").read_bytes()
+    data.chmod(0o555)
+    try:
+        code, reports, out = app(
+            "continue", data, ARTIFACTS / "log-problem-read-only", permissions_bind=True
+        )
+    finally:
+        data.chmod(0o755)
+    assert code == 0, out[-2000:]
+    screen = reports[0]["screens"]["log-problem"]
+    assert "The game log is read-only" in screen["texts"]
+    assert "View the games without playing" in screen["texts"]
+    assert "Keep it aside and start a fresh log" not in screen["texts"]
+    check_layout(screen)
+    table = reports[1]  # the table ran on the read-only log and reported (no traceback)
+    assert "game" in table
+    assert (data / "companion.db").read_bytes() == content

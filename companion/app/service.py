@@ -12,6 +12,7 @@ thread (Kivy's clock, or the headless loop's queue).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,14 +383,21 @@ class TableService:
         return found
 
     def export_game(self, game_id: str) -> Path:
-        """A stored game as an armata-transcript/1 file in the data folder's exports/."""
+        """A stored game as an armata-transcript/1 file in the data folder's exports/ (when the
+        folder is read-only: in the temporary folder's armata-exports/)."""
         from companion.transcript import dumps, export_game
 
-        folder = self.data / "exports"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"game-{game_id}.json"
-        path.write_text(dumps(export_game(self.log, game_id)), encoding="utf-8")
-        return path
+        text = dumps(export_game(self.log, game_id))
+        # a read-only data folder: the temporary folder instead (the path is shown)
+        for folder in (self.data / "exports", Path(tempfile.gettempdir()) / "armata-exports"):
+            path = folder / f"game-{game_id}.json"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError:
+                continue
+            return path
+        raise StoreError(f"no folder to write game-{game_id}.json in")
 
     # ----- the sensed table --------------------------------------------------------------------
     def can_correct(self, difference: Difference) -> bool:
