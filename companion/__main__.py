@@ -20,6 +20,7 @@ from companion.errors import (
     CompanionError,
     InvalidSituation,
     LogDamaged,
+    LogNotADatabase,
     LogTooNew,
     LogUnusable,
     ScenarioError,
@@ -121,7 +122,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.store.location import default_database
-    from companion.transcript import dumps, export_game
 
     path = Path(args.db) if args.db else default_database()
     if not path.exists():
@@ -132,15 +132,18 @@ def cmd_export(args: argparse.Namespace) -> int:
         problem = "is a folder" if output.is_dir() else f"has no folder {output.parent}"
         print(f"error: cannot write {output}: it {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    with _readable_log(path) as log:
-        game_id = args.game
-        if game_id == "last":
-            games = log.games()
-            if not games:
-                print(f"error: no game in {path}", file=sys.stderr)
-                return EXIT_BAD_INPUT
-            game_id = max(games, key=lambda g: g.created_at).id
-        text = dumps(export_game(log, game_id))
+    try:
+        text, warning = _export(path, args.game), None
+    except (LogDamaged, LogTooNew) as problem:
+        if isinstance(problem, LogNotADatabase):
+            raise
+        # a damaged or newer log is read as far as it can be, read-only; when even that
+        # fails, the error is the log's own (one line)
+        try:
+            text = _export(path, args.game, salvage=True)
+        except CompanionError:
+            raise problem from None
+        warning = f"warning: {problem}; exported what could still be read"
     if output is not None:
         try:
             output.write_text(text, encoding="utf-8")
@@ -149,19 +152,25 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
     else:
         sys.stdout.write(text)
+    if warning is not None:
+        print(warning, file=sys.stderr)
     return 0
 
 
-def _readable_log(path: Path):  # type: ignore[no-untyped-def]
-    """The log to export from: checked as usual; a damaged or newer one is read as far as it
-    can be, read-only, with a warning (nothing is ever written to it)."""
+def _export(path: Path, game_id: str, salvage: bool = False) -> str:
+    """The game (or the last one) as a transcript; `salvage`: read-only, unchecked."""
+    from companion.errors import StoreError
     from companion.store.gamelog import GameLog
+    from companion.transcript import dumps, export_game
 
-    try:
-        return GameLog(path)
-    except (LogDamaged, LogTooNew) as exc:
-        print(f"warning: {exc}; exporting what can still be read", file=sys.stderr)
-        return GameLog(path, read_only=True, check="none")
+    log = GameLog(path, read_only=True, check="none") if salvage else GameLog(path)
+    with log:
+        if game_id == "last":
+            games = log.games()
+            if not games:
+                raise StoreError(f"no game in {path}")
+            game_id = max(games, key=lambda g: g.created_at).id
+        return dumps(export_game(log, game_id))
 
 
 def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

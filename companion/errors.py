@@ -126,6 +126,10 @@ class LogDamaged(LogUnusable):
     what = "is damaged"
 
 
+class LogNotADatabase(LogDamaged):
+    """Not an SQLite file at all (a text file, a garbage header): nothing in it can be read."""
+
+
 class LogTooNew(LogUnusable):
     """Written by a newer version (a schema migration this version does not know)."""
 

@@ -25,6 +25,7 @@ from sqlite_utils import Database
 from companion.errors import (
     LogDamaged,
     LogFull,
+    LogNotADatabase,
     LogReadOnly,
     LogTooNew,
     LogUnreadable,
@@ -79,7 +80,7 @@ def connect(path: Path, read_only: bool) -> sqlite3.Connection:
         except OSError as exc:
             raise LogUnreadable(path, exc.strerror or str(exc)) from None
         if head and head != HEADER:
-            raise LogDamaged(path, "it is not an SQLite database (its first bytes are wrong)")
+            raise LogNotADatabase(path, "it is not an SQLite database (its first bytes are wrong)")
     elif read_only:
         raise LogUnreadable(path, "there is none, and its folder is read-only")
     try:
@@ -156,7 +157,7 @@ def open_database(path: Path, *, read_only: bool | None, how: Check) -> tuple[Da
         check(conn, path, how)
         db = Database(conn)
         if read_only:
-            if migrations.pending(db):
+            if how != "none" and migrations.pending(db):
                 raise LogUnreadable(
                     path, "it was written by an older version and cannot be upgraded read-only"
                 )
@@ -190,7 +191,9 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
         return LogFull(MESSAGES["full"])
     if primary == sqlite3.SQLITE_READONLY:
         return LogReadOnly(MESSAGES["read_only"])
-    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+    if primary == sqlite3.SQLITE_NOTADB:
+        return LogNotADatabase(path, str(exc))
+    if primary == sqlite3.SQLITE_CORRUPT:
         return LogDamaged(path, str(exc))
     if primary == sqlite3.SQLITE_ERROR and "no such" in str(exc):  # a table or column gone
         return LogDamaged(path, str(exc))
