@@ -430,9 +430,9 @@ class GameLog:
             if not isinstance(first, dict) or not isinstance(first.get("event"), dict):
                 raise StoreError(f"{source}: line 2: no first event")
             started = msgspec.convert(upgrade_event(first["event"]), e.GameStarted)
+            state: GameState = started_state(started)
         except StopIteration:
             raise StoreError(f"{source}: ends before its first event") from None
-            state: GameState = started_state(started)
         except (
             ValueError,
             msgspec.ValidationError,

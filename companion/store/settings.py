@@ -37,7 +37,7 @@ class Settings:
             return self._unsaved[key]
         try:
             return json.loads(self._table.get(key)["value"])
-        except (NotFoundError, json.JSONDecodeError, TypeError):
+        except (NotFoundError, ValueError, TypeError, RecursionError):
             return DEFAULTS.get(key)  # an unreadable value falls back to the default
 
     def set(self, key: str, value: Any) -> None:
