@@ -110,6 +110,7 @@ def only_errors_of(root: type[Exception], call: Callable[[], object], file: Path
         assert str(file) in str(error) or file.name in str(error), error
 
 
+FORTRESS = load_board_file()
 BOARD = json.loads((ROOT / "companion" / "data" / "default-fortress.json").read_text())
 CATALOG = json.loads((ROOT / "companion" / "data" / "catalog.json").read_text())
 SCENARIO = json.loads((SCENARIOS / "rulebook-examples" / "moon-shines-red-E.json").read_text())
@@ -130,8 +131,7 @@ def test_state_files(tmp_path: Path, data: bytes) -> None:
 
     path = tmp_path / "state.json"
     path.write_bytes(data)
-    fortress = load_board_file()
-    only_errors_of(CompanionError, lambda: _situation_for(fortress, str(path)), path)
+    only_errors_of(CompanionError, lambda: _situation_for(FORTRESS, str(path)), path)
 
 
 @FUZZ
