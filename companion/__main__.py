@@ -60,7 +60,7 @@ def seconds(text: str) -> float:
     return value
 
 
-def _situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
+def situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
     from companion.engine.situation import Situation
     from companion.scenario.model import StateSpec, build_situation, convert
 
@@ -79,7 +79,7 @@ def cmd_board_show(args: argparse.Namespace) -> int:
     from companion.textview import render_board
 
     fortress = load_board_file(args.file)
-    print(render_board(fortress, _situation_for(fortress, args.state)))
+    print(render_board(fortress, situation_for(fortress, args.state)))
     return 0
 
 

@@ -127,11 +127,11 @@ def test_board_files(tmp_path: Path, data: bytes) -> None:
 @FUZZ
 @given(data=mutated_json(SCENARIO["state"]))
 def test_state_files(tmp_path: Path, data: bytes) -> None:
-    from companion.__main__ import _situation_for
+    from companion.__main__ import situation_for
 
     path = tmp_path / "state.json"
     path.write_bytes(data)
-    only_errors_of(CompanionError, lambda: _situation_for(FORTRESS, str(path)), path)
+    only_errors_of(CompanionError, lambda: situation_for(FORTRESS, str(path)), path)
 
 
 @FUZZ
