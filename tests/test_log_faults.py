@@ -330,3 +330,64 @@ def test_a_read_only_folder_shows_and_exports_but_does_not_play(
         assert "its folder is read-only" in done.stderr and "Traceback" not in done.stderr
     finally:
         folder.chmod(0o755)
+
+
+@pytest.mark.slow  # the headless table's loop on its thread, the simulated board
+def test_the_headless_table_says_a_full_disk_and_goes_on(tmp_path: Path) -> None:
+    """`serve`'s loop: the refused command is said, the loop keeps serving, and the command
+    goes through once there is room."""
+    import threading
+    import time
+
+    from companion.app.headless import HeadlessTable
+
+    said: list[str] = []
+    made: list[HeadlessTable] = []
+
+    def serve() -> None:
+        table = HeadlessTable(
+            lambda post: TableService(tmp_path, post, speaker=Silent()), said.append
+        )
+        made.append(table)
+        try:
+            table.run()
+        finally:
+            table.service.close()
+
+    def on_loop(call: Callable[[], object]) -> None:
+        done = threading.Event()
+        made[0].post(lambda: (call(), done.set()))
+        assert done.wait(limit(20))
+
+    loop = threading.Thread(target=serve, daemon=True)
+    loop.start()
+    deadline = time.monotonic() + limit(20)
+    while not made:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    table = made[0]
+    try:
+        on_loop(lambda: table.start_or_resume(5))
+        db = table.service.log.db
+        on_loop(
+            lambda: db.execute(
+                f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}"
+            )
+        )
+        for _ in range(100):
+            session = table.service.session
+            assert session is not None
+            command = session.legal_commands()[0]
+            on_loop(lambda command=command: table._do(command))
+            if any(line.startswith("No space left") for line in said):
+                break
+        assert any(line.startswith("No space left: the last move was not saved") for line in said)
+        head = table.service.session.head  # type: ignore[union-attr]
+        on_loop(lambda: db.execute("PRAGMA max_page_count = 1000000"))
+        on_loop(lambda: table._do(command))
+        assert table.service.session.head == head + 1  # type: ignore[union-attr]
+        assert loop.is_alive()
+    finally:
+        table.stop()
+        loop.join(limit(10))
+    assert not loop.is_alive()

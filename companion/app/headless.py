@@ -60,7 +60,10 @@ class HeadlessTable:
                 continue
             if call is None:
                 break
-            call()
+            try:
+                call()
+            except StoreError as problem:  # the log refused a write: said, and the table goes on
+                self.say(store_refusal(problem))
 
     def stop(self) -> None:
         """Ends `run` (from any thread) after the calls already posted."""

@@ -12,6 +12,7 @@ become `LogFull`, `LogReadOnly` or `LogDamaged` through `store_errors`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -56,6 +57,12 @@ MESSAGES = {
     "full": "no space left: the last move was not saved",
     "read_only": "the game log is read-only: it can be viewed and exported, not played",
 }
+
+
+@functools.cache
+def _known_migrations() -> frozenset[str]:
+    """Every migration this version has: all of them are pending on an empty database."""
+    return frozenset(m.name for m in migrations.pending(Database(memory=True)))
 
 
 def writable(path: Path) -> bool:
@@ -116,7 +123,7 @@ def check(conn: sqlite3.Connection, path: Path, how: Check) -> None:
             ]
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             raise LogDamaged(path, f"SQLite's {pragma} found: {found[0]}{more}")
-        known = {m.name for m in migrations._migrations}
+        known = _known_migrations()
         tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
         applied: set[str] = set()
         if migrations.migrations_table in tables:
