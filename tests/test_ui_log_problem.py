@@ -16,6 +16,7 @@ import pytest
 
 from companion.app.session import GameSession
 from companion.store.gamelog import GameLog
+from companion.store.settings import Settings
 from tests.conftest import PYTHON, ROOT
 from tests.processes import run_group
 
@@ -130,6 +131,7 @@ def test_a_read_only_folder_is_said_and_the_games_are_shown_not_played(tmp_path:
         session = GameSession.start(log, 4, SEATS)
         for _ in range(6):
             session.execute(session.legal_commands()[0])
+        Settings(log.db).set("language", "de")  # the screen speaks the table's language
     content = (data / "companion.db").read_bytes()
     data.chmod(0o555)
     try:
@@ -140,9 +142,9 @@ def test_a_read_only_folder_is_said_and_the_games_are_shown_not_played(tmp_path:
         data.chmod(0o755)
     assert code == 0, out[-2000:]
     screen = reports[0]["screens"]["log-problem"]
-    assert "The game log is read-only" in screen["texts"]
-    assert "View the games without playing" in screen["texts"]
-    assert "Keep it aside and start a fresh log" not in screen["texts"]
+    assert "Das Spielprotokoll ist schreibgeschützt" in screen["texts"]
+    assert "Spiele ansehen, ohne zu spielen" in screen["texts"]
+    assert "Beiseitelegen und ein neues Protokoll beginnen" not in screen["texts"]
     check_layout(screen)
     table = reports[1]  # the table ran on the read-only log and reported (no traceback)
     assert "game" in table

@@ -21,6 +21,7 @@ from companion.errors import (
     LogUnusable,
 )
 from companion.store.gamelog import GameLog
+from companion.store.settings import Settings
 
 Kind = Literal["damaged", "newer", "unreadable", "read_only"]
 
@@ -31,6 +32,7 @@ class LogProblem:
     path: Path
     reason: str  # SQLite's or the check's own words (English), for the details line
     exit_code: int  # the app's exit code when the players quit (README, Exit codes)
+    language: str = "en"  # the table's language, when its settings can still be read
 
     @property
     def headline(self) -> str:
@@ -81,7 +83,8 @@ def check_log(data: Path) -> LogProblem | None:
         return LogProblem(kind, Path(problem.path), problem.reason, problem.exit_code)
     try:
         if log.read_only:
-            return LogProblem("read_only", log.path, "read-only", 0)
+            language = str(Settings(log.db).get("language") or "en")
+            return LogProblem("read_only", log.path, "read-only", 0, language)
         return None
     finally:
         log.close()

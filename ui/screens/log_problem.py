@@ -57,6 +57,9 @@ class LogProblemApp(App):
     def build(self) -> Widget:
         self.title = "Armata Strigoi"
         problem = self.problem
+        if problem.language in i18n.LANGUAGES:  # a read-only log's settings; else English
+            i18n.set_language(problem.language)
+            self.lang = problem.language
         screen = LogProblemScreen(name="log-problem")
         screen.headline = problem.headline
         screen.explanation = problem.explanation
