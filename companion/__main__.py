@@ -1,5 +1,6 @@
-"""Command line: `python -m companion [board show | scenario run | replay | export | sim | serve |
-native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no screen).
+"""Command line: `python -m companion [board show | scenario run | replay | export | check | sim |
+serve | native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no
+screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -173,6 +174,23 @@ def _export(path: Path, game_id: str, salvage: bool = False) -> str:
         return dumps(export_game(log, game_id))
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """SQLite's quick_check (--full: integrity_check), the schema version and the tables of a
+    game log, read-only: the exit codes of a damaged, newer or unreadable log."""
+    from companion.store.gamelog import GameLog
+    from companion.store.location import default_database
+
+    path = Path(args.db) if args.db else default_database()
+    if not path.exists():
+        print(f"error: no game log at {path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with GameLog(path, read_only=True, check="full" if args.full else "quick") as log:
+        games = len(log.games())
+    kind = "integrity_check" if args.full else "quick_check"
+    print(f"{path}: sound ({kind}), {games} game{'' if games == 1 else 's'}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The table service without a screen: buttons, card reader, voice and LEDs; the game on
     the broker for a second screen (companion/app/headless.py)."""
@@ -292,6 +310,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
     export.add_argument("-o", "--output", help="write to this file (default: standard output)")
     export.set_defaults(func=cmd_export)
+    check = sub.add_parser("check", help="check a game log (SQLite's quick_check, its version)")
+    check.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
+    check.add_argument("--full", action="store_true", help="SQLite's full integrity_check")
+    check.set_defaults(func=cmd_check)
     native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
     native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)

@@ -77,6 +77,10 @@ BAD = {
                                    ("ERROR {d}/latin1.json", "not JSON"), "stdout"),
     "scenario run: nested too deeply": Bad(("scenario", "run", "{d}/deep.json"), 1,
                                            ("ERROR {d}/deep.json",), "stdout"),
+    "check: not a database": Bad(("check", "--db", "{d}/text.json"), 3,
+                                 ("{d}/text.json", "not an SQLite database")),
+    "check --full: a newer log": Bad(("check", "--full", "--db", "{d}/newer.db"), 4,
+                                     ("{d}/newer.db", "m099_from_the_future")),
     "an unknown command": Bad(("fly",), 2, ("invalid choice",)),
     "export without a game": Bad(("export",), 2, ("GAME",)),
 }  # fmt: skip
@@ -100,6 +104,13 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with GameLog(d / "good.db") as log:
         session = GameSession.start(log, 2, [("roel", "L1"), ("matthew", "L2")])
         session.execute(session.legal_commands()[0])
+    shutil.copy(d / "good.db", d / "newer.db")
+    with sqlite3.connect(d / "newer.db") as conn:
+        conn.execute(
+            "insert into _sqlite_migrations (migration_set, name, applied_at) "
+            "values ('armata-companion', 'm099_from_the_future', '2030-01-01')"
+        )
+    conn.close()
     (d / "empty").mkdir()
     (d / "logdir" / "companion.db").mkdir(parents=True)
     return d
@@ -138,3 +149,14 @@ def test_the_table_covers_the_failures_the_issue_names() -> None:
                  "scenario run: an empty folder"):  # fmt: skip
         assert name in BAD
     assert shutil.which("setpriv") or os.geteuid() != 0  # the read-only tests' tool
+
+
+def test_check_says_a_sound_log_is_sound(folder: Path) -> None:
+    for how in ([], ["--full"]):
+        done = subprocess.run(
+            [PYTHON, "-m", "companion", "check", "--db", str(folder / "good.db"), *how],
+            capture_output=True, text=True, cwd=ROOT, timeout=limit(60),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        check = "integrity_check" if how else "quick_check"
+        assert done.stdout.strip() == f"{folder / 'good.db'}: sound ({check}), 1 game"
