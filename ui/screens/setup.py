@@ -114,7 +114,11 @@ class SetupScreen(Screen):
             return
         if index == len(PAGES) - 1:
             if not self.plan.problems():
-                self.start(self.plan)
+                try:
+                    self.start(self.plan)
+                except CompanionError as refusal:  # a read-only or full log says why
+                    self.message = str(refusal)
+                    self.rebuild()
             return
         self._go(PAGES[index + 1])
 
