@@ -51,7 +51,7 @@ def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | No
     """A game log the table must not play on gets its own screen first (what is wrong, the
     choices); returns the exit code when the players quit there, None when the table starts."""
     from companion.app.log_problem import check_log
-    from companion.store.location import data_dir
+    from companion.app.service import data_dir
 
     problem = check_log(data_dir())
     if problem is None:
