@@ -13,12 +13,11 @@ from companion.app.announce import Announcement, announcements
 from companion.app.cards import card_of
 from companion.app.i18n import tr
 from companion.app.labels import secret_label, token_name
-from companion.app.session import GameSession
+from companion.app.session import CommandRecord, GameSession
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
 from companion.engine.game.emitter import clone
 from companion.engine.game.fold import apply
-from companion.store.gamelog import CommandRecord
 from ui.glyphs import with_arrows
 from ui.screens.page import PageScreen
 
