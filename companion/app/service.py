@@ -402,9 +402,12 @@ class TableService:
         announced: list[Announcement] = []
         if redone is not None:
             events = session.events_of(redone)
-            announced = self.announcer.after_command(session.rules, before, events)
+            announced = self.announcer.after_command(
+                session.rules, before, events, redone.command
+            )
             self.announcements += announced
-        self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced))
+        # as after a command: the rings tell the story's first item, the cards move them on
+        self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced[:1]))
         return True
 
     def leave_game(self) -> None:
