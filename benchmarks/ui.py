@@ -122,8 +122,9 @@ def main() -> int:
     if taps:
         print(
             f"{'tap to the first card frame':32} median {statistics.median(taps):6.2f} ms  "
-            f"p99 {percentile(taps, 0.99):6.2f} ms   goal p99 <= 17 (one frame)   baseline, "
-            f"same run: a frame changing only the banner p99 {percentile(frame, 0.99):.2f} ms "
+            f"p99 {percentile(taps, 0.99):6.2f} ms   goal p99 <= 17 (one frame)   "
+            "baseline: a frame changing only the banner (same run) "
+            f"p99 {percentile(frame, 0.99):.2f} ms "
             f"(median {statistics.median(frame):.2f}), engine decide p99 "
             f"{percentile(engine, 0.99):.2f} ms   ({len(taps)} Strigoi steps, each from the "
             "touch to its drawn frame: card, banner, the command's commit)"

@@ -98,7 +98,7 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
         "fortress redraw after an event",
         "zoomed room redraw after an event",
         "zoom to a room",
-        "tap to Strigoi card (and banner)",
+        "tap to the first card frame",
         "tap to espeak-ng started",
         "resident memory after the game",
     ):
