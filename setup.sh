@@ -18,8 +18,9 @@ VENV="$ROOT/.venv"
 # nothing new. libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a
 # virtual screen when the machine has no display (a server, a container, CI); mosquitto: a real
 # broker for the MQTT tests (started by the tests, never needed by `run`); openssl: the CA and
-# certificate of `provision --tls`.
-APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl)
+# certificate of `provision --tls`; chromium/chromium-driver: the headless browser the table
+# view's tests (tests/test_web_browser.py) and benchmarks/web.py drive through Selenium.
+APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl chromium chromium-driver)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }
