@@ -21,6 +21,7 @@ T = TypeVar("T")
 class WebTable:
     def __init__(self, data: Path, port: int = 0, host: str = "127.0.0.1") -> None:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="service", daemon=True)
         self._thread.start()
         self.server = TableWebServer(host, port)
@@ -42,7 +43,8 @@ class WebTable:
             call = self._calls.get()
             if call is None:
                 return
-            call()
+            if not self._closed:  # what the nodes post after the close finds nothing open
+                call()
 
     def post(self, call: Callable[[], None]) -> None:
         self._calls.put(call)
@@ -70,12 +72,17 @@ class WebTable:
         """Wait until every call posted so far (the feed's view builds too) has run."""
         self.call(lambda: None)
         self.call(lambda: None)
+        self.server.sync()
 
     def close(self) -> None:
         if self._thread.is_alive():
-            self.call(self.service.close)
+            self.call(self._close)
             self._calls.put(None)
             self._thread.join(10)
+
+    def _close(self) -> None:
+        self.service.close()
+        self._closed = True
 
     def __enter__(self) -> WebTable:
         return self

@@ -71,7 +71,7 @@ PAGE_WORDS = {
     "live": N_("Live"),
     "behind": N_("Connection lost: this view may be behind. Reconnecting…"),
     "no_game": N_("No game is being played."),
-    "hand": N_("Your hand"),
+    "my_hand": N_("Your hand"),
     "choose": N_("Choose this card"),
     "chosen": N_("Card chosen: {card}"),
     "rewards": N_("Reward cards"),

@@ -173,6 +173,14 @@ class TableWebServer:
         thread.join(5.0)
         self._thread = None
 
+    def sync(self, timeout: float = 5.0) -> None:
+        """Return once everything pushed so far has been delivered (tests, benchmarks)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            done = threading.Event()
+            loop.call_soon_threadsafe(done.set)
+            done.wait(timeout)
+
     # ----- the feed's side (the table service's thread) ------------------------------------------
     def push(self, snapshot: Snapshot) -> None:
         loop = self._loop
@@ -208,6 +216,8 @@ class TableWebServer:
 
     async def _seat_events(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
+        if not TOKEN_FORM.fullmatch(token):
+            return self._refuse(400, "malformed seat link")
         language = self._language(request)
         why = self._seat_refusal(token, language)
         if why is not None:
@@ -215,8 +225,6 @@ class TableWebServer:
         return await self._stream(request, _Viewer(language, token))
 
     def _seat_refusal(self, token: str, language: str) -> str | None:
-        if not TOKEN_FORM.fullmatch(token):
-            return "malformed seat link"
         if token in self.snapshot.seats:
             return None
         ended = self.snapshot.ended.get(token)
@@ -274,6 +282,8 @@ class TableWebServer:
 
     async def _choose(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
+        if not TOKEN_FORM.fullmatch(token):
+            return self._refuse(400, "malformed seat link")
         language = self._language(request)
         why = self._seat_refusal(token, language)
         if why is not None:

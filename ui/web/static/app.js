@@ -144,7 +144,7 @@ function labels() {
   $("threat").setAttribute("aria-pressed", state.threat ? "true" : "false");
   text("heroes-title", w.heroes);
   text("log-title", w.log);
-  text("hand-title", w.hand);
+  text("hand-title", w.my_hand);
   text("rewards-title", w.rewards);
   text("tokens-title", w.tokens);
   text("wounds-title", w.wounds);
