@@ -80,6 +80,19 @@ class WebTable:
             self._calls.put(None)
             self._thread.join(10)
 
+    def stop_server(self) -> None:
+        """The web server goes away (the service and the game go on)."""
+        self.server.stop()
+
+    def start_server(self) -> None:
+        """A new web server on the same port, as after a restart: the feed sends it the views."""
+        server = TableWebServer(self.server.host, self.server.port)
+        server.choose = self.feed.request_choice
+        self.server = server
+        self.feed.server = server
+        self.call(self.feed.start)
+        self.server.sync()
+
     def _close(self) -> None:
         self.service.close()
         self._closed = True

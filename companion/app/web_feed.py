@@ -27,15 +27,18 @@ from companion.app.session import GameSession
 from companion.app.web_view import (
     JSON,
     announcement_view,
+    board_view,
     choices_of,
     encounter_views,
     log_view,
     page_words,
     seat_view,
     table_view,
+    threat_levels,
 )
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
+from companion.engine.game.context import situation
 from companion.store.gamelog import CommandRecord
 
 log = logging.getLogger(__name__)
@@ -54,7 +57,13 @@ REFUSALS = {
     GAME_ENDED: N_("This phone link belonged to a game that has ended."),
     "not_now": N_("That card cannot be chosen now."),
     "no_game": N_("No game is being played."),
+    "late": N_("The table did not answer in time: try again."),
 }
+
+
+def refusal(key: str) -> str:
+    """Why a phone's request is refused, in the current `tr` language."""
+    return tr(REFUSALS[key])
 
 
 @dataclass(frozen=True)
@@ -157,12 +166,12 @@ class WebFeed:
         with i18n.translating(self._catalogs.get(language, self._catalogs["en"])):
             seat = self.tokens.seat(token)
             if not isinstance(seat, Seat):
-                return Reply(False, tr(REFUSALS[seat]))
+                return Reply(False, refusal(seat))
             session = self._session
             if session is None:
-                return Reply(False, tr(REFUSALS["no_game"]))
+                return Reply(False, refusal("no_game"))
             if card not in choices_of(session, seat.hero):
-                return Reply(False, tr(REFUSALS["not_now"]))
+                return Reply(False, refusal("not_now"))
             outcome = self.execute(c.ChooseCard(hero=seat.hero, card=card))
             refused = getattr(outcome, "refused", None)
             return Reply(refused is None, refused or "")
@@ -182,23 +191,34 @@ class WebFeed:
         tables: dict[str, bytes] = {}
         seats: dict[str, dict[str, bytes]] = {token: {} for token in active}
         ended: dict[str, dict[str, str]] = {token: {} for token in self.tokens.ended()}
+        board: JSON = {}
+        history: list[CommandRecord] = []
+        if session is not None:  # the same in every language: made once
+            here = situation(session.rules, session.state)
+            board = board_view(session.rules.fortress, here, threat_levels(session, here))
+            history = session.history()
         for language, catalog in self._catalogs.items():
             with i18n.translating(catalog):
-                tables[language] = self._encode(self._table(session))
+                tables[language] = self._encode(self._table(session, board, history))
                 for token, seat in active.items():
                     assert session is not None
                     seats[token][language] = self._encode(
                         {"seat": seat_view(session, seat.hero), "words": page_words()}
                     )
                 for token, why in self.tokens.ended().items():
-                    ended[token][language] = tr(REFUSALS[why])
+                    ended[token][language] = refusal(why)
         self.server.push(Snapshot(self.version, tables, seats, ended))
 
     def _encode(self, view: JSON) -> bytes:
         view["version"] = self.version
         return _JSON.encode(view)
 
-    def _table(self, session: GameSession | None) -> JSON:
+    def _table(
+        self,
+        session: GameSession | None,
+        board: JSON,
+        history: list[CommandRecord],
+    ) -> JSON:
         if session is None:
             return table_view(None, [], [])
         cards: list[JSON] = []
@@ -208,7 +228,8 @@ class WebFeed:
         cards += encounter_views(
             session.rules.catalog, [x for x in self._cards if isinstance(x, e.Event)]
         )
-        return table_view(session, cards, log_view(session, session.rules.catalog, self._reveals))
+        log = log_view(session, session.rules.catalog, self._reveals, history)
+        return table_view(session, cards, log, board)
 
     def _reveals(self, record: CommandRecord) -> bool:
         session = self._session
@@ -221,4 +242,4 @@ class WebFeed:
         return self._revealed[key]
 
 
-__all__ = ["REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer"]
+__all__ = ["refusal", "REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer"]

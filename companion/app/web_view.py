@@ -62,9 +62,10 @@ MARKS = {
 PAGE_WORDS = {
     "title": N_("Armata Strigoi: the table"),
     "round": N_("Round {round} · {phase}"),
-    "waiting": N_("Waiting for"),
     "threat_on": N_("Threat map: on"),
     "threat_off": N_("Threat map: off"),
+    "whole": N_("Whole fortress"),
+    "tip": N_("Tip: tap a room on the board to zoom in; tap Whole fortress to see it all."),
     "log": N_("Game log"),
     "heroes": N_("Heroes"),
     "why": N_("Why?"),
@@ -80,7 +81,6 @@ PAGE_WORDS = {
     "none": N_("none"),
     "language": N_("Language"),
     "seat_for": N_("Seat of {hero}"),
-    "not_yours": N_("Only the touchscreen can show this seat again: ask for a new phone link."),
     "initiative": N_("initiative {value}"),
     "movement": N_("movement {value}"),
     "strength": N_("strength {value}"),
@@ -91,6 +91,11 @@ PAGE_WORDS = {
     "encounter": N_("Encounter"),
     "wake": N_("The screen may dim: this browser keeps it awake only over https."),
 }
+
+
+def word(key: str) -> str:
+    """One of the page's words in the current `tr` language."""
+    return tr(PAGE_WORDS[key])
 
 
 def page_words() -> dict[str, str]:
@@ -105,8 +110,9 @@ def xy(cell: Cell | Sequence[int]) -> tuple[float, float]:
 
 # ----- the board -------------------------------------------------------------------------------
 def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) -> JSON:
-    """Every space by its feature, the rooms with their names and books where they point now,
-    ladders, figures, fight markers, collapsed platforms and the threat levels."""
+    """Every space by its feature, the rooms with their books where they point now, ladders,
+    figures, fight markers, collapsed platforms and the threat levels: the same in every
+    language (the names are `names_view`)."""
     board = here.board
     tables = fortress.tables(board)
     spaces = []
@@ -152,7 +158,6 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
         rooms.append(
             {
                 "id": room,
-                "name": room_name(room),
                 "x": cx,
                 "y": cy,
                 "top": round(cy - 1.5 * (fortress.room_radius + 0.6), 3),
@@ -174,7 +179,6 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
             {
                 "id": name,
                 "kind": kind,
-                "name": hero_name(name) if kind == "hero" else strigoi_label(name),
                 "mark": MARKS.get(name, name[:2].upper()),
                 "c": list(cell),
                 "x": x,
@@ -190,6 +194,14 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
         "markers": markers,
         "collapsed": sorted(board.collapsed),
     }
+
+
+def names_view(fortress: Fortress, here: Situation) -> dict[str, str]:
+    """Rooms and figures by their names in the current language, by id."""
+    names = {room: room_name(room) for room in fortress.rooms}
+    names |= {h.hero: hero_name(h.hero) for h in here.heroes}
+    names |= {name: strigoi_label(name) for name in here.strigoi}
+    return names
 
 
 def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
@@ -238,7 +250,7 @@ def encounter_views(catalog: Catalog, events: Sequence[e.Event]) -> list[JSON]:
     return [
         {
             "kind": "encounter",
-            "title": tr(PAGE_WORDS["encounter"]),
+            "title": word("encounter"),
             "lines": [token_name(catalog, x.token)],
             "why": [],
         }
@@ -249,11 +261,15 @@ def encounter_views(catalog: Catalog, events: Sequence[e.Event]) -> list[JSON]:
 
 # ----- the table -------------------------------------------------------------------------------
 def log_view(
-    session: GameSession, catalog: Catalog, revealed: Callable[[CommandRecord], bool]
+    session: GameSession,
+    catalog: Catalog,
+    revealed: Callable[[CommandRecord], bool],
+    history: Sequence[CommandRecord],
 ) -> list[JSON]:
-    """The newest steps, newest first; a card choice stays secret until the reveal (R-RND-1).
-    `revealed(record)`: that step revealed the cards (the caller keeps it cached)."""
-    history = [r for r in session.history() if r.seq <= session.head]
+    """The newest steps of `history` (the session's), newest first; a card choice stays
+    secret until the reveal (R-RND-1). `revealed(record)`: that step revealed the cards (the
+    caller keeps it cached)."""
+    history = [r for r in history if r.seq <= session.head]
     secret_from = 10**9
     if session.state.phase == "initiative":
         secret_from = max((r.seq for r in history if revealed(r)), default=0)
@@ -282,7 +298,12 @@ def hero_views(session: GameSession, catalog: Catalog) -> list[JSON]:
     ]
 
 
-def table_view(session: GameSession | None, cards: Sequence[JSON], log: list[JSON]) -> JSON:
+def table_view(
+    session: GameSession | None,
+    cards: Sequence[JSON],
+    log: list[JSON],
+    board: JSON | None = None,
+) -> JSON:
     """What every browser may see: the board, round and phase, what the game waits for, the
     last command's cards (Strigoi step, curse, collapse, encounter), the heroes, the log."""
     if session is None:
@@ -290,7 +311,8 @@ def table_view(session: GameSession | None, cards: Sequence[JSON], log: list[JSO
     state = session.state
     catalog = session.rules.catalog
     here = situation(session.rules, state)
-    threat = threat_levels(session, here)
+    if board is None:
+        board = board_view(session.rules.fortress, here, threat_levels(session, here))
     strigoi = [
         {
             "id": name,
@@ -316,7 +338,8 @@ def table_view(session: GameSession | None, cards: Sequence[JSON], log: list[JSO
         "inferno": tr("Inferno {inferno}/{loses}").format(
             inferno=state.inferno, loses=INFERNO_LOSES[state.players]
         ),
-        "board": board_view(session.rules.fortress, here, threat),
+        "board": board,
+        "names": names_view(session.rules.fortress, here),
         "cards": list(cards),
         "heroes": hero_views(session, catalog),
         "strigoi": strigoi,
@@ -328,14 +351,14 @@ def table_view(session: GameSession | None, cards: Sequence[JSON], log: list[JSO
 def card_facts(catalog: Catalog, card: str) -> JSON:
     found = catalog.card(card)
     facts = [
-        tr(PAGE_WORDS["initiative"]).format(value=found.initiative),
-        tr(PAGE_WORDS["movement"]).format(value=found.movement),
-        tr(PAGE_WORDS["strength"]).format(value=found.strength),
-        tr(PAGE_WORDS["letter"]).format(value=found.letter),
+        word("initiative").format(value=found.initiative),
+        word("movement").format(value=found.movement),
+        word("strength").format(value=found.strength),
+        word("letter").format(value=found.letter),
     ]
     facts += [ability_name(a) for a in found.abilities]
     if found.wound_icon:
-        facts.append(tr(PAGE_WORDS["wound_icon"]))
+        facts.append(word("wound_icon"))
     return {"id": card, "title": found.title, "facts": facts}
 
 
@@ -358,7 +381,7 @@ def seat_view(session: GameSession, hero: str) -> JSON:
         "game": session.game_id,
         "hero": hero,
         "name": hero_name(hero),
-        "seat": tr(PAGE_WORDS["seat_for"]).format(hero=hero_name(hero)),
+        "seat": word("seat_for").format(hero=hero_name(hero)),
         "hand": [card_facts(catalog, x) for x in mine.hand if _playable(catalog, x)],
         "chosen": None if mine.chosen is None else card_facts(catalog, mine.chosen),
         "rewards": [item_name(catalog, x) for x in mine.reward_cards],
@@ -387,7 +410,9 @@ __all__ = [
     "encounter_views",
     "hero_views",
     "log_view",
+    "names_view",
     "page_words",
+    "word",
     "seat_view",
     "table_view",
     "threat_levels",

@@ -31,7 +31,7 @@ from aiohttp import web
 
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
-from companion.app.web_feed import Reply, Snapshot
+from companion.app.web_feed import REFUSALS, Reply, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,12 @@ class Choice(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _CHOICE = msgspec.json.Decoder(Choice)
+
+
+def said(language: str, key: str) -> str:
+    """A refusal of companion/app/web_feed.py in the phone's language."""
+    message = REFUSALS[key]
+    return catalog(language).gettext(message)
 
 
 def local_address() -> str:
@@ -230,9 +236,7 @@ class TableWebServer:
         ended = self.snapshot.ended.get(token)
         if ended is not None:
             return ended.get(language, ended.get("en", "this seat link has ended"))
-        return catalog(language).gettext(
-            "This phone link is not known here: scan the seat's code on the touchscreen."
-        )
+        return said(language, "unknown")
 
     def _view(self, viewer: _Viewer) -> bytes | None:
         snapshot = self.snapshot
@@ -311,7 +315,7 @@ class TableWebServer:
         try:
             result = await asyncio.wait_for(answer, ANSWER_S)
         except TimeoutError:
-            return self._refuse(504, "the table did not answer in time")
+            return self._refuse(504, said(language, "late"))
         if not result.ok:
             return self._refuse(409, result.message)
         return web.json_response({"ok": True})

@@ -19,6 +19,7 @@ const state = {
   words: {},
   boot: null,
   retry: null,
+  zoom: null, // a room fitted to the board (tapped), or null: the whole fortress
 };
 
 function pickLanguage() {
@@ -141,6 +142,8 @@ function labels() {
   text("live", state.live ? w.live || "Live" : "");
   text("behind", w.behind || "Connection lost: this view may be behind. Reconnecting…");
   text("threat", state.threat ? w.threat_on : w.threat_off);
+  text("whole", w.whole);
+  text("tip", w.tip);
   $("threat").setAttribute("aria-pressed", state.threat ? "true" : "false");
   text("heroes-title", w.heroes);
   text("log-title", w.log);
@@ -166,7 +169,7 @@ $("threat").addEventListener("click", () => {
   state.threat = !state.threat;
   localStorage.setItem("threat", state.threat ? "on" : "off");
   labels();
-  if (state.view && state.view.board) drawBoard(state.view.board);
+  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
 });
 
 // ----- the views -----------------------------------------------------------------------------
@@ -191,7 +194,7 @@ function show(view) {
   text("altar", view.altar);
   text("inferno", view.inferno);
   drawCards(view.cards);
-  drawBoard(view.board);
+  drawBoard(view.board, view.names);
   drawHeroes(view.heroes);
   const log = $("log");
   log.replaceChildren(...view.log.map((step) => el("li", null, `${step.seq}. ${step.text}`)));
@@ -248,13 +251,21 @@ function hexagon(x, y, r) {
   return points.join(" ");
 }
 
-function drawBoard(board) {
+function drawBoard(board, names) {
   const root = $("board");
   const xs = board.spaces.map((s) => s.x);
   const ys = board.spaces.map((s) => s.y).concat(board.rooms.map((r) => r.top));
-  const minX = Math.min(...xs) - 1.3, maxX = Math.max(...xs) + 1.3;
-  const minY = Math.min(...ys) - 0.8, maxY = Math.max(...board.spaces.map((s) => s.y)) + 1.3;
+  let minX = Math.min(...xs) - 1.3, maxX = Math.max(...xs) + 1.3;
+  let minY = Math.min(...ys) - 0.8, maxY = Math.max(...board.spaces.map((s) => s.y)) + 1.3;
+  const zoomed = board.rooms.find((room) => room.id === state.zoom);
+  if (zoomed) {
+    // the room, its books and name, and the ladders beside it
+    const reach = zoomed.y - zoomed.top + 0.6;
+    [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.top - 1.4, zoomed.y + reach + 0.5];
+  }
   root.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
+  root.classList.toggle("zoomed", Boolean(zoomed));
+  $("whole").hidden = !zoomed;
   const layers = ["spaces", "threat", "rooms", "ladders", "markers", "figures"].map((name) =>
     svg("g", { class: name }),
   );
@@ -276,6 +287,9 @@ function drawBoard(board) {
   }
   for (const room of board.rooms) {
     const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
+    // a wide invisible disc: tapping anywhere on the room zooms to it
+    group.append(svg("circle", { cx: room.x, cy: room.y, r: room.y - room.top, class: "hit" }));
+    group.addEventListener("click", () => zoomTo(room.id));
     if (room.collapsed) {
       group.append(svg("circle", { cx: room.x, cy: room.y, r: 2.2, class: "gone" }));
       group.append(svg("path", { d: `M${room.x - 1} ${room.y - 1}L${room.x + 1} ${room.y + 1}M${room.x + 1} ${room.y - 1}L${room.x - 1} ${room.y + 1}`, class: "gone-x" }));
@@ -286,7 +300,7 @@ function drawBoard(board) {
       b.append(svg("text", { x: book.x, y: book.y + 0.02 }, book.l));
       group.append(b);
     }
-    group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, room.name));
+    group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, names[room.id] || ""));
     rooms.append(group);
   }
   for (const ladder of board.ladders) {
@@ -297,7 +311,7 @@ function drawBoard(board) {
   }
   for (const f of board.figures) {
     const g = svg("g", { class: `figure ${f.kind} fig-${f.id}`, "data-figure": f.id, "data-cell": f.c.join(",") });
-    g.append(svg("title", {}, f.name));
+    g.append(svg("title", {}, names[f.id] || f.id));
     if (f.kind === "strigoi") {
       g.append(svg("path", { d: `M${f.x} ${f.y - 0.95}L${f.x + 0.95} ${f.y}L${f.x} ${f.y + 0.95}L${f.x - 0.95} ${f.y}z` }));
     } else {
@@ -308,6 +322,13 @@ function drawBoard(board) {
   }
   root.replaceChildren(...layers);
 }
+
+function zoomTo(room) {
+  state.zoom = state.zoom === room ? null : room;
+  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
+}
+
+$("whole").addEventListener("click", () => zoomTo(null));
 
 // ----- a seat: one hero's hand and the secret choice ----------------------------------------
 function showSeat(seat, words) {
