@@ -235,3 +235,4 @@ def test_a_busy_port_gives_way_to_a_free_one(table: WebTable) -> None:
         assert second.port != table.server.port and address.endswith(f":{second.port}/")
     finally:
         second.stop()
+

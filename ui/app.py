@@ -31,6 +31,7 @@ from companion.app.stopping import stop_on_signals
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.voice import Speaker
+from companion.app.web_feed import WebFeed
 from companion.demo import demo_situation
 from companion.engine.components import Catalog
 from companion.engine.fortress import Fortress
@@ -56,6 +57,7 @@ from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
 from ui.screens.table import TableScreen
+from ui.web.server import TableWebServer
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
@@ -86,9 +88,16 @@ class ArmataApp(App):
         resume_last: bool = False,
         publisher: GamePublisher | None = None,
         controls: Controls | None = None,
+        web: tuple[str, int] | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
+        #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
+        self.web_feed: WebFeed | None = None
+        if web is not None:
+            server = TableWebServer(*web)
+            self.web_feed = WebFeed(server, on_kivy_thread, self.execute)
+            server.choose = self.web_feed.request_choice
         self.service = TableService(
             data_dir(),
             on_kivy_thread,
@@ -96,6 +105,7 @@ class ArmataApp(App):
             speaker=speaker,
             publisher=publisher,
             controls=controls,
+            web=self.web_feed,
         )
         self.situation = demo_situation(self.fortress)
         self.manager = ScreenManager(transition=NoTransition())
@@ -237,6 +247,8 @@ class ArmataApp(App):
         ):
             self.manager.add_widget(screen)
         self.service.start(self)
+        if self.web_feed is not None:
+            print(f"Table view in a browser: {self.web_feed.address}", flush=True)
         self.lang = self.service.language
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
         round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
@@ -426,6 +438,12 @@ class ArmataApp(App):
         if hero is not None:
             self.show("round")
             self._screen().fix_position_of(hero)
+
+    def open_phones(self) -> None:
+        """The table view's code and address, and each hero's "my phone" (ui/phones.py)."""
+        from ui.phones import PhonesView
+
+        PhonesView(self).open()
 
     def open_table(self) -> None:
         screen = self.manager.get_screen("table")

@@ -17,6 +17,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   first-frame        print the time of the first drawn frame and exit (cold start)
+  phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
+                     from Home and Hardware, saved in DIR (phone_scripts.py)
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name == "shots" else out
+    directory = Path(rest[0]) if name in ("shots", "phones") else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -92,6 +94,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
         scripts[name](driver)
         driver.then(driver.summary)
+    elif name == "phones":
+        from tests.ui_driver.phone_scripts import phones
+
+        assert directory is not None
+        phones(driver, directory, seed)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":
