@@ -33,6 +33,8 @@ function pickLanguage() {
 }
 
 const $ = (id) => document.getElementById(id);
+const shownAt = {}; // view version -> the time (ms since the epoch) its frame was drawn
+window.armataShownAt = shownAt;
 
 function text(id, value) {
   $(id).textContent = value == null ? "" : String(value);
@@ -67,7 +69,12 @@ function connect() {
   });
   source.addEventListener("view", (event) => {
     heard();
-    show(JSON.parse(event.data));
+    const view = JSON.parse(event.data);
+    show(view);
+    // when each view reached the screen (the frame after it was drawn): benchmarks/web.py
+    requestAnimationFrame(() => {
+      shownAt[view.version] = performance.timeOrigin + performance.now();
+    });
   });
   source.addEventListener("ping", heard);
   source.addEventListener("ended", (event) => {
@@ -251,6 +258,8 @@ function hexagon(x, y, r) {
   return points.join(" ");
 }
 
+const drawnFrom = new WeakMap(); // a board layer -> the data it was drawn from
+
 function drawBoard(board, names) {
   const root = $("board");
   const xs = board.spaces.map((s) => s.x);
@@ -266,46 +275,68 @@ function drawBoard(board, names) {
   root.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
   root.classList.toggle("zoomed", Boolean(zoomed));
   $("whole").hidden = !zoomed;
-  const layers = ["spaces", "threat", "rooms", "ladders", "markers", "figures"].map((name) =>
-    svg("g", { class: name }),
-  );
-  const [spaces, threat, rooms, ladders, markers, figures] = layers;
-  for (const s of board.spaces) {
-    spaces.append(svg("polygon", { points: hexagon(s.x, s.y, 0.95), class: `space k-${s.k}` }));
-    if (s.k === "red") spaces.append(svg("path", { d: `M${s.x} ${s.y - 0.3}l-0.3 0.5h0.6z`, class: "mark" }));
-    if (s.k === "grey") spaces.append(svg("circle", { cx: s.x, cy: s.y, r: 0.15, class: "mark" }));
-    if (s.k === "stairs") {
-      for (const d of [-0.15, 0, 0.15]) {
-        spaces.append(svg("line", { x1: s.x - 0.3, x2: s.x + 0.3, y1: s.y + d, y2: s.y + d, class: "step" }));
+  // the layers that rarely change (spaces, books, names, ladders) are rebuilt only when their
+  // data changed: a phone redraws a few figures per command, not 600 spaces
+  if (!root.firstChild) {
+    root.replaceChildren(
+      ...["spaces", "threat", "rooms", "ladders", "markers", "figures"].map((name) => svg("g", { class: name })),
+    );
+  }
+  const [spaces, threat, rooms, ladders, markers, figures] = root.children;
+  const changed = (layer, data) => {
+    const key = JSON.stringify(data);
+    if (drawnFrom.get(layer) === key) return false;
+    drawnFrom.set(layer, key);
+    layer.replaceChildren();
+    return true;
+  };
+  if (changed(spaces, board.spaces.map((s) => [s.x, s.y, s.k]))) {
+    for (const s of board.spaces) {
+      spaces.append(svg("polygon", { points: hexagon(s.x, s.y, 0.95), class: `space k-${s.k}` }));
+      if (s.k === "red") spaces.append(svg("path", { d: `M${s.x} ${s.y - 0.3}l-0.3 0.5h0.6z`, class: "mark" }));
+      if (s.k === "grey") spaces.append(svg("circle", { cx: s.x, cy: s.y, r: 0.15, class: "mark" }));
+      if (s.k === "stairs") {
+        for (const d of [-0.15, 0, 0.15]) {
+          spaces.append(svg("line", { x1: s.x - 0.3, x2: s.x + 0.3, y1: s.y + d, y2: s.y + d, class: "step" }));
+        }
       }
     }
-    if (state.threat && s.t) {
+  }
+  const threatened = state.threat ? board.spaces.filter((s) => s.t) : [];
+  if (changed(threat, threatened.map((s) => [s.c, s.t]))) {
+    for (const s of threatened) {
       threat.append(
         svg("polygon", { points: hexagon(s.x, s.y, s.t === "deadly" ? 0.6 : 0.95), class: `threat t-${s.t}`, "data-cell": s.c.join(",") }),
       );
     }
   }
-  for (const room of board.rooms) {
-    const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
-    // a wide invisible disc: tapping anywhere on the room zooms to it
-    group.append(svg("circle", { cx: room.x, cy: room.y, r: room.y - room.top, class: "hit" }));
-    group.addEventListener("click", () => zoomTo(room.id));
-    if (room.collapsed) {
-      group.append(svg("circle", { cx: room.x, cy: room.y, r: 2.2, class: "gone" }));
-      group.append(svg("path", { d: `M${room.x - 1} ${room.y - 1}L${room.x + 1} ${room.y + 1}M${room.x + 1} ${room.y - 1}L${room.x - 1} ${room.y + 1}`, class: "gone-x" }));
+  if (changed(rooms, [board.rooms, board.rooms.map((room) => names[room.id])])) {
+    for (const room of board.rooms) {
+      const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
+      // a wide invisible disc: tapping anywhere on the room zooms to it
+      group.append(svg("circle", { cx: room.x, cy: room.y, r: room.y - room.top, class: "hit" }));
+      group.addEventListener("click", () => zoomTo(room.id));
+      if (room.collapsed) {
+        group.append(svg("circle", { cx: room.x, cy: room.y, r: 2.2, class: "gone" }));
+        group.append(svg("path", { d: `M${room.x - 1} ${room.y - 1}L${room.x + 1} ${room.y + 1}M${room.x + 1} ${room.y - 1}L${room.x - 1} ${room.y + 1}`, class: "gone-x" }));
+      }
+      for (const book of room.books) {
+        const b = svg("g", { class: "book", "data-letter": book.l });
+        b.append(svg("circle", { cx: book.x, cy: book.y, r: 0.42 }));
+        b.append(svg("text", { x: book.x, y: book.y + 0.02 }, book.l));
+        group.append(b);
+      }
+      group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, names[room.id] || ""));
+      rooms.append(group);
     }
-    for (const book of room.books) {
-      const b = svg("g", { class: "book", "data-letter": book.l });
-      b.append(svg("circle", { cx: book.x, cy: book.y, r: 0.42 }));
-      b.append(svg("text", { x: book.x, y: book.y + 0.02 }, book.l));
-      group.append(b);
+  }
+  if (changed(ladders, board.ladders)) {
+    for (const ladder of board.ladders) {
+      ladders.append(svg("rect", { x: ladder.x - 0.25, y: ladder.y - 0.45, width: 0.5, height: 0.9, class: "ladder", "data-ladder": ladder.id }));
     }
-    group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, names[room.id] || ""));
-    rooms.append(group);
   }
-  for (const ladder of board.ladders) {
-    ladders.append(svg("rect", { x: ladder.x - 0.25, y: ladder.y - 0.45, width: 0.5, height: 0.9, class: "ladder", "data-ladder": ladder.id }));
-  }
+  markers.replaceChildren();
+  figures.replaceChildren();
   for (const m of board.markers) {
     markers.append(svg("path", { d: `M${m.x - 0.3} ${m.y - 0.3}L${m.x + 0.3} ${m.y + 0.3}M${m.x + 0.3} ${m.y - 0.3}L${m.x - 0.3} ${m.y + 0.3}`, class: "fight", "data-cell": m.c.join(",") }));
   }
@@ -320,7 +351,6 @@ function drawBoard(board, names) {
     g.append(svg("text", { x: f.x, y: f.y + 0.02 }, f.mark));
     figures.append(g);
   }
-  root.replaceChildren(...layers);
 }
 
 function zoomTo(room) {
