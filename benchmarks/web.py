@@ -45,7 +45,9 @@ const source = new EventSource('/events');
 source.addEventListener('view', (event) => {
   const n = Number(event.data);
   document.getElementById('n').textContent = n;
-  requestAnimationFrame(() => { window.armataShownAt[n] = performance.timeOrigin + performance.now(); });
+  requestAnimationFrame(() => {
+    window.armataShownAt[n] = performance.timeOrigin + performance.now();
+  });
 });
 </script></body></html>"""
 

@@ -152,7 +152,7 @@ BAD_BODIES = [
     (b'{"card": 3}', "application/json", 400),
     (b'{"card": "x", "hero": "attila"}', "application/json", 400),  # no other hero, ever
     (b"[]", "application/json", 400),
-    (b'card=roel', "application/x-www-form-urlencoded", 415),
+    (b"card=roel", "application/x-www-form-urlencoded", 415),
     (b'{"card": "' + b"x" * 2000 + b'"}', "application/json", 413),
 ]
 
@@ -235,4 +235,3 @@ def test_a_busy_port_gives_way_to_a_free_one(table: WebTable) -> None:
         assert second.port != table.server.port and address.endswith(f":{second.port}/")
     finally:
         second.stop()
-

@@ -140,8 +140,10 @@ def test_a_seat_link_shows_its_hand_and_makes_the_choice(
         assert f"initiative {card.initiative}" in facts and f"movement {card.movement}" in facts
         browser.find_elements(By.CSS_SELECTOR, ".hand-card button.choose")[1].click()
         wait_for(
-            lambda: table.call(lambda: table.service.session.state.hero("roel").chosen)  # type: ignore[union-attr]
-            == hand[1],
+            lambda: (
+                table.call(lambda: table.service.session.state.hero("roel").chosen)  # type: ignore[union-attr]
+                == hand[1]
+            ),
             5.0,
             "the choice made on the phone",
         )
@@ -160,9 +162,7 @@ def test_a_seat_link_shows_its_hand_and_makes_the_choice(
         public.quit()
 
 
-def test_a_revoked_link_is_refused_on_the_phone(
-    table: WebTable, browser: webdriver.Chrome
-) -> None:
+def test_a_revoked_link_is_refused_on_the_phone(table: WebTable, browser: webdriver.Chrome) -> None:
     link = table.call(lambda: table.feed.seat_link("attila"))
     assert link is not None
     table.settle()

@@ -38,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def web_address(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, int] | None:
+def web_address(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
     from ui.web.server import DEFAULT_PORT
 

@@ -15,8 +15,8 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.app.i18n import tr
-from companion.engine.explain import hero_name
 from companion.app.qr import PHONE_WORDS, qr_rgba
+from companion.engine.explain import hero_name
 from ui import theme
 
 if TYPE_CHECKING:

@@ -157,7 +157,9 @@ class WebFeed:
         self._schedule()
         return revoked
 
-    def request_choice(self, token: str, card: str, language: str, reply: Callable[[Reply], None]) -> None:
+    def request_choice(
+        self, token: str, card: str, language: str, reply: Callable[[Reply], None]
+    ) -> None:
         """A phone's card choice (called on the web server's thread): checked and executed on
         the service's thread, answered through `reply` (on that thread)."""
         self.post(lambda: reply(self._choose(token, card, language)))
@@ -242,4 +244,4 @@ class WebFeed:
         return self._revealed[key]
 
 
-__all__ = ["refusal", "REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer"]
+__all__ = ["REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer", "refusal"]

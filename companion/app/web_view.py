@@ -118,7 +118,7 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
     spaces = []
     for cell in tables.spaces:
         feature = fortress.feature(cell, board)
-        kind = (
+        look = (
             feature
             if feature in ("red", "grey", "stairs")
             else "platform"
@@ -126,7 +126,7 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
             else "space"
         )
         x, y = xy(cell)
-        space: JSON = {"c": list(cell), "x": x, "y": y, "k": kind}
+        space: JSON = {"c": list(cell), "x": x, "y": y, "k": look}
         if cell in threat and threat[cell] != "safe":
             space["t"] = threat[cell]
         spaces.append(space)
@@ -134,6 +134,7 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
     for room in fortress.rooms:
         cx, cy = xy(fortress.centre(room))
         books: list[JSON] = []
+        letters: Sequence[str]
         if room == fortress.centre_room:
             letters, turn, radius = (
                 fortress.centre_books,
@@ -365,9 +366,7 @@ def card_facts(catalog: Catalog, card: str) -> JSON:
 def choices_of(session: GameSession, hero: str) -> list[str]:
     """The cards `hero` may choose now: the engine's legal commands, nothing else."""
     return [
-        x.card
-        for x in session.legal_commands()
-        if isinstance(x, c.ChooseCard) and x.hero == hero
+        x.card for x in session.legal_commands() if isinstance(x, c.ChooseCard) and x.hero == hero
     ]
 
 
@@ -412,9 +411,9 @@ __all__ = [
     "log_view",
     "names_view",
     "page_words",
-    "word",
     "seat_view",
     "table_view",
     "threat_levels",
+    "word",
     "xy",
 ]

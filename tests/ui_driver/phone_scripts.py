@@ -64,9 +64,14 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
     driver.then(lambda: _shoot(driver, "phones-seat", out))
     driver.then(lambda: _press(i18n.tr(PHONE_WORDS["revoke"])))
     driver.then(lambda: _shoot(driver, "phones-revoked", out))
-    driver.then(lambda: driver.report.__setitem__("tokens", {
-        "active": {t: s.hero for t, s in feed.tokens.active().items()},
-        "ended": feed.tokens.ended(),
-    }))
+    driver.then(
+        lambda: driver.report.__setitem__(
+            "tokens",
+            {
+                "active": {t: s.hero for t, s in feed.tokens.active().items()},
+                "ended": feed.tokens.ended(),
+            },
+        )
+    )
     driver.then(lambda: _press(i18n.tr("Back")))
     driver.then(lambda: _press(i18n.tr("Close")))

@@ -262,8 +262,9 @@ class TableWebServer:
             while not viewer.closing:
                 view = self._view(viewer)
                 if view is None:  # the seat ended (revoked, game over) or the server stops
-                    why = self.snapshot.ended.get(viewer.token or "", {}).get(viewer.language, "")
-                    await response.write(b"event: ended\ndata: " + json.dumps(why).encode() + b"\n\n")
+                    ended = self.snapshot.ended.get(viewer.token or "", {})
+                    why = json.dumps(ended.get(viewer.language, "")).encode()
+                    await response.write(b"event: ended\ndata: " + why + b"\n\n")
                     break
                 if self.snapshot.version != sent:
                     sent = self.snapshot.version
@@ -293,7 +294,7 @@ class TableWebServer:
         if why is not None:
             return self._refuse(403, why)
         if request.content_type != "application/json":
-            return self._refuse(415, "send JSON: {\"card\": \"<card id>\"}")
+            return self._refuse(415, 'send JSON: {"card": "<card id>"}')
         try:
             body = await request.read()
             choice = _CHOICE.decode(body)
@@ -308,8 +309,12 @@ class TableWebServer:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Reply] = loop.create_future()
 
+        def settle(result: Reply) -> None:  # on the server's loop
+            if not answer.done():  # a late answer after the time-out is dropped
+                answer.set_result(result)
+
         def reply(result: Reply) -> None:  # the service's thread
-            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(result))
+            loop.call_soon_threadsafe(settle, result)
 
         self.choose(token, choice.card, language, reply)
         try:
