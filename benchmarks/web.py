@@ -182,8 +182,9 @@ def bare_run(driver: webdriver.Chrome, viewers: int, count: int) -> list[float]:
 
 def table_run(
     driver: webdriver.Chrome, viewers: int, count: int, seed: int
-) -> tuple[list[float], int, list[float]]:
-    """(command → page drawn, views missed, command + build on the service's thread)."""
+) -> tuple[list[float], int, list[float], list[float]]:
+    """(command → page drawn, views missed, command + build on the service's thread,
+    command → written to every stream)."""
     with tempfile.TemporaryDirectory() as data, WebTable(Path(data)) as table:
         table.call(lambda: table.service.new_game(seed=seed))
         table.settle()
@@ -212,10 +213,15 @@ def table_run(
         time.sleep(0.5)
         found: list[float] = []
         missed = 0
+        written = [
+            table.server.written[v] * 1000 - at
+            for v, at in sent.items()
+            if v in table.server.written
+        ]
         if viewers:
             found, missed = latencies(sent, shown(driver, handles))
             close_pages(driver, handles)
-        return found, missed, service_ms
+        return found, missed, service_ms, written
 
 
 def row(label: str, samples: list[float], extra: str = "") -> None:
@@ -242,7 +248,7 @@ def main() -> int:
         results: dict[int, Any] = {}
         for viewers in (1, 10):
             bare = bare_run(driver, viewers, count)
-            found, missed, service_ms = table_run(driver, viewers, count, seed=5)
+            found, missed, service_ms, written = table_run(driver, viewers, count, seed=5)
             results[viewers] = service_ms
             row(
                 f"command -> browser drawn, {viewers} viewer{'s' if viewers > 1 else ''}",
@@ -251,7 +257,12 @@ def main() -> int:
                 f"p50 {statistics.median(bare):.2f} ms, p99 {percentile(bare, 0.99):.2f} ms   "
                 f"({len(found)} views drawn, {missed} missed)",
             )
-        _, _, alone = table_run(driver, 0, count, seed=5)
+            row(
+                f"command -> sent on every stream, {viewers} viewer{'s' if viewers > 1 else ''}",
+                written,
+                "(the server's share: the rest is the pages' own drawing)",
+            )
+        _, _, alone, _ = table_run(driver, 0, count, seed=5)
         row(
             "command + view build, service thread, 10 viewers",
             results[10],

@@ -23,6 +23,7 @@ import logging
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,6 +94,8 @@ class TableWebServer:
         self.boot = secrets.token_hex(4)  # a new server, a new id: the page sees a restart
         self.refused = 0  # requests refused (malformed, unknown token, not allowed)
         self.streams_opened = 0
+        #: view version -> when its last stream write ended (time.time(); benchmarks/web.py)
+        self.written: dict[int, float] = {}
         self._viewers: set[_Viewer] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -269,6 +272,7 @@ class TableWebServer:
                 if self.snapshot.version != sent:
                     sent = self.snapshot.version
                     await response.write(b"event: view\ndata: " + view + b"\n\n")
+                    self._written(sent)
                 viewer.wake.clear()
                 try:
                     await asyncio.wait_for(viewer.wake.wait(), PING_S)
@@ -279,6 +283,12 @@ class TableWebServer:
         finally:
             self._viewers.discard(viewer)
         return response
+
+    def _written(self, version: int) -> None:
+        self.written[version] = time.time()
+        if len(self.written) > 512:  # only the recent ones matter
+            for old in sorted(self.written)[:256]:
+                del self.written[old]
 
     # ----- a phone's choice --------------------------------------------------------------------
     def _refuse(self, status: int, message: str) -> web.Response:
