@@ -235,3 +235,28 @@ def test_a_busy_port_gives_way_to_a_free_one(table: WebTable) -> None:
         assert second.port != table.server.port and address.endswith(f":{second.port}/")
     finally:
         second.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], ("127.0.0.1", 8421)),  # the embedded default: this machine only
+        (["--kiosk"], ("0.0.0.0", 8421)),  # the Pi: its local network
+        (["--web", "0.0.0.0:9000"], ("0.0.0.0", 9000)),
+        (["--web", "off"], None),
+    ],
+)
+def test_where_the_table_view_listens(argv: list[str], expected: object) -> None:
+    from ui.__main__ import build_parser, web_address
+
+    parser = build_parser()
+    assert web_address(parser, parser.parse_args(argv)) == expected
+
+
+@pytest.mark.parametrize("given", ["8421", "host:", "host:99999", ":80x"])
+def test_a_wrong_web_address_is_refused_by_name(given: str) -> None:
+    from ui.__main__ import build_parser, web_address
+
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        web_address(parser, parser.parse_args(["--web", given]))
