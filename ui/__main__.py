@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         f"game log and settings in {data_dir() / 'companion.db'}",
         flush=True,
     )
+    app.say_address = True
     app.run()
     return 0
 

@@ -94,6 +94,7 @@ class ArmataApp(App):
         super().__init__(**kwargs)
         #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
         self.web_feed: WebFeed | None = None
+        self.say_address = False  # `python -m ui` prints the address once it listens
         if web is not None:
             server = TableWebServer(*web)
             self.web_feed = WebFeed(server, on_kivy_thread, self.execute)
@@ -247,7 +248,7 @@ class ArmataApp(App):
         ):
             self.manager.add_widget(screen)
         self.service.start(self)
-        if self.web_feed is not None:
+        if self.web_feed is not None and self.say_address:
             print(f"Table view in a browser: {self.web_feed.address}", flush=True)
         self.lang = self.service.language
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
