@@ -29,7 +29,7 @@ from tests.web_table import WebTable
 
 pytestmark = [
     pytest.mark.slow,
-    # ./setup.sh installs both; in CI (.ci/run) a missing browser fails instead of skipping
+    # ./setup.sh test installs both; in CI (.ci/run) a missing browser fails, never skips
     pytest.mark.skipif(
         not have_chromium() and not IN_CI, reason="needs chromium and chromium-driver"
     ),
