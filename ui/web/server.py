@@ -17,6 +17,7 @@ Nothing else is accepted; every refusal says why and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import logging
@@ -178,7 +179,8 @@ class TableWebServer:
             return
         stopping = self._stopping
         if stopping is not None:
-            loop.call_soon_threadsafe(stopping.set)
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile: nothing to stop
+                loop.call_soon_threadsafe(stopping.set)
         thread.join(5.0)
         self._thread = None
 
@@ -187,7 +189,10 @@ class TableWebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             done = threading.Event()
-            loop.call_soon_threadsafe(done.set)
+            try:
+                loop.call_soon_threadsafe(done.set)
+            except RuntimeError:  # the loop ended meanwhile
+                return
             done.wait(timeout)
 
     # ----- the feed's side (the table service's thread) ------------------------------------------
