@@ -205,6 +205,33 @@ def test_the_page_catches_up_after_the_server_restarts(
     assert after["version"] == table.server.snapshot.version
 
 
+def assert_readable(driver: webdriver.Chrome, where: str) -> None:
+    """As on the touchscreen: body text 16 px and up, every button 48 px and up, no internal id
+    (card, token or room ids, coordinates) in any text a player reads."""
+    from ui.checks import INTERNAL_ID
+
+    small, targets = driver.execute_script(
+        """
+        const small = [], targets = [];
+        for (const node of document.querySelectorAll('main *, header *')) {
+          if (node.closest('svg') || !node.offsetParent) continue;
+          const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+          const size = parseFloat(getComputedStyle(node).fontSize);
+          if (own && size < 16) small.push(`${node.textContent.trim().slice(0, 30)}: ${size}px`);
+          if (node.matches('button, summary')) {
+            const box = node.getBoundingClientRect();
+            if (box.width < 48 || box.height < 48) targets.push(node.textContent.trim());
+          }
+        }
+        return [small, targets];
+        """
+    )
+    assert small == [] and targets == [], (where, small, targets)
+    text = page_state(driver)["text"]
+    found = INTERNAL_ID.search(text)
+    assert found is None, (where, found.group(0) if found else "")
+
+
 def _play_until_a_strigoi_card(t: WebTable) -> None:
     """On to a Strigoi's card shown while a hero is on the move (the threat map has spaces)."""
     rng = random.Random(5)
@@ -239,6 +266,7 @@ def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
             shown = caught_up(table, driver)
             assert shown["live"] and shown["cards"]
             assert shown["scrollWidth"] <= width, f"{language} {width}px overflows"
+            assert_readable(driver, f"{language} {width}px")
             assert driver.find_elements(By.CSS_SELECTOR, "#board .t-risky, #board .t-deadly")
             driver.save_screenshot(str(ARTIFACTS / f"table-{language}-{width}x{height}.png"))
             if width == 360:  # a room tapped: zoomed to it, every label readable
@@ -254,6 +282,7 @@ def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
         driver.get(str(link))
         wait_for(lambda: page_state(driver)["seatShown"], 5.0, "the seat")
         assert page_state(driver)["scrollWidth"] <= 360
+        assert_readable(driver, f"{language} seat")
         driver.save_screenshot(str(ARTIFACTS / f"seat-{language}-360x780.png"))
     finally:
         driver.quit()
