@@ -260,3 +260,43 @@ def test_a_wrong_web_address_is_refused_by_name(given: str) -> None:
     parser = build_parser()
     with pytest.raises(SystemExit):
         web_address(parser, parser.parse_args(["--web", given]))
+
+
+def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) -> None:
+    """A Strigoi's step and a drawn encounter token are shown as cards, in the players' words
+    (the engine's reasons rendered, the token as printed)."""
+    import random
+
+    from companion.app.labels import room_name, token_name
+    from companion.engine.game import events as e
+
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for _ in range(300):
+        outcome = table.call(
+            lambda: table.service.execute(rng.choice(table.service.session.legal_commands()))  # type: ignore[union-attr]
+        )
+        table.settle()
+        cards = view(table)["cards"]
+        step = next((a for a in outcome.announced if a.kind == "strigoi_step"), None)
+        if step is not None:
+            assert cards[0]["kind"] == "strigoi_step"
+            if step.facts["to"] != step.facts["from"]:  # a jump names where it lands
+                assert room_name(str(step.facts["to"])) in " ".join(cards[0]["lines"])
+            assert cards[0]["why"]
+            seen.add("step")
+        drawn = [
+            x for x in outcome.events if isinstance(x, e.TokenDrawn) and x.stack in ("red", "grey")
+        ]
+        if drawn:
+            encounter = [c for c in cards if c["kind"] == "encounter"]
+            assert [c["lines"][0] for c in encounter] == [
+                token_name(table.service.catalog, x.token) for x in drawn
+            ]
+            seen.add("encounter")
+        if seen == {"step", "encounter"}:
+            break
+    assert seen == {"step", "encounter"}
+    table.call(lambda: table.service.undo())
+    table.settle()
+    assert view(table)["cards"] == []  # undo: the cards of the step taken back go

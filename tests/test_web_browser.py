@@ -104,7 +104,8 @@ def test_the_page_follows_a_scripted_game(table: WebTable, browser: webdriver.Ch
             cards = shown["cards"]
             assert isinstance(cards, list)
             assert cards[0]["title"] == strigoi_label(str(facts["strigoi"]))
-            assert room_name(str(facts["to"])) in " ".join(cards[0]["lines"])
+            if facts["to"] != facts["from"]:  # a jump names the room it lands in
+                assert room_name(str(facts["to"])) in " ".join(cards[0]["lines"])
         steps += 1
     assert state.round == 4 and strigoi_cards >= 3, (state.round, strigoi_cards)
 
