@@ -44,3 +44,9 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     assert seat.startswith(address + "seat/")
     token = seat.rsplit("/", 1)[1]
     assert report["tokens"] == {"active": {}, "ended": {token: "revoked"}}
+    # Matthew's phone chose his card: the same command as a tap, the round screen followed
+    assert report["phone_choice"] == [200, {"ok": True}]
+    after = report["after_phone"]
+    assert after["chosen"] == report["phone_card"]
+    assert after["last"].startswith("ChooseCard(hero='matthew'")
+    assert after["options"] and not any(after["hero_name"] in text for text in after["options"])

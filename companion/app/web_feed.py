@@ -138,9 +138,7 @@ class WebFeed:
             self.tokens.game(None)
         else:
             self.tokens.game(session.game_id, over=session.state.phase == "over")
-        if not self._scheduled:
-            self._scheduled = True
-            self.post(self._build)
+        self._schedule()
 
     # ----- seats (the touchscreen's "my phone") ----------------------------------------------
     def seat_link(self, hero: str) -> str | None:
@@ -149,12 +147,12 @@ class WebFeed:
         if session is None or session.state.phase == "over":
             return None
         token = self.tokens.issue(session.game_id, hero)
-        self._schedule()
+        self._build()  # known to the server before its code is even shown
         return f"{self.address}seat/{token}"
 
     def revoke(self, hero: str) -> bool:
         revoked = self.tokens.revoke(hero)
-        self._schedule()
+        self._build()  # refused from now on, not from the next frame
         return revoked
 
     def request_choice(

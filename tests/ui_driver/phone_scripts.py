@@ -4,6 +4,10 @@ checks, and the links it showed in the report."""
 
 from __future__ import annotations
 
+import json
+import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +79,49 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
     )
     driver.then(lambda: _press(i18n.tr("Back")))
     driver.then(lambda: _press(i18n.tr("Close")))
+    # a phone makes Matthew's secret choice: the touchscreen's game and round screen follow
+    driver.then(lambda: app.show("round"))
+    driver.then(lambda: _phone_chooses(driver, "matthew"))
+    driver.then(
+        lambda: driver.wait_until(
+            "the phone's choice", lambda: "phone_choice" in driver.report, frames=100
+        )
+    )
+    driver.then(lambda: _after_the_phone(driver, "matthew"))
+
+
+def _phone_chooses(driver: Driver, hero: str) -> None:
+    """POST the choice from another thread, as a phone would (the Kivy thread must stay free:
+    the choice runs on it)."""
+    feed = driver.app.web_feed
+    session = driver.app.session
+    assert feed is not None and session is not None
+    link = feed.seat_link(hero)
+    assert link is not None
+    card = session.state.hero(hero).hand[0]
+    driver.report["phone_card"] = card
+    url = link.replace("/seat/", "/api/seat/") + "/choose"
+
+    def post() -> None:
+        request = urllib.request.Request(
+            url, data=json.dumps({"card": card}).encode(), method="POST"
+        )
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                driver.report["phone_choice"] = [answer.status, json.loads(answer.read())]
+        except urllib.error.HTTPError as refused:
+            driver.report["phone_choice"] = [refused.code, json.loads(refused.read())]
+
+    threading.Thread(target=post, daemon=True).start()
+
+
+def _after_the_phone(driver: Driver, hero: str) -> None:
+    session = driver.app.session
+    assert session is not None
+    driver.report["after_phone"] = {
+        "chosen": session.state.hero(hero).chosen,
+        "last": repr(session.history()[-1].command),
+        "options": [b.text for b in driver.option_buttons()],
+        "hero_name": hero_name(hero),
+    }
