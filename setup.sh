@@ -79,6 +79,8 @@ ensure_python() {
 # mypyc needs both too.
 ensure_toolchain() {
     command -v cc >/dev/null 2>&1 || apt_install gcc libc6-dev
+    # a Pi: lgpio (the Pi 5's pin factory) builds from its sdist with swig where PyPI has no wheel
+    if [ "$(uname -m)" = "aarch64" ]; then command -v swig >/dev/null 2>&1 || apt_install swig; fi
     if ! "$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
         apt_install python3-dev
     fi

@@ -12,6 +12,7 @@ from companion.engine.board_build import build_fortress
 from companion.engine.board_schema import board_spec_to_data, parse_board_spec
 from companion.engine.fortress import Fortress
 from companion.errors import BoardFormatError
+from firmware_bridge.ids import id_problem, room_node
 
 DEFAULT_BOARD = "default-fortress.json"
 _CELL = re.compile(r"\[\s*(-?\d+),\s*(-?\d+)\s*\]")
@@ -19,13 +20,18 @@ _CELL_RUN = re.compile(r"\[\s*((?:\[-?\d+, -?\d+\],?\s*)+)\]")
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file's value; `BoardFormatError` naming the file when it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BoardFormatError("", f"cannot read {path}: {exc.strerror}") from None
+        raise BoardFormatError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BoardFormatError("", f"{path} is not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except RecursionError:
+        raise BoardFormatError("", f"{path} is not JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
         raise BoardFormatError("", f"{path} is not JSON: {exc}") from None
 
 
@@ -33,8 +39,38 @@ def load_board_file(path: Path | str | None = None) -> Fortress:
     """Load a board file; `None` loads the default fortress shipped with the package."""
     if path is None:
         text = resources.files("companion.data").joinpath(DEFAULT_BOARD).read_text("utf-8")
-        return build_fortress(parse_board_spec(json.loads(text)))
-    return build_fortress(parse_board_spec(read_json(Path(path))))
+        fortress = build_fortress(parse_board_spec(json.loads(text)))
+    else:
+        data = read_json(Path(path))
+        try:
+            fortress = build_fortress(parse_board_spec(data))
+        except BoardFormatError as exc:
+            raise exc.in_file(path) from None
+    try:
+        check_node_ids(fortress)
+    except BoardFormatError as exc:
+        raise exc.in_file(path) if path is not None else exc from None
+    return fortress
+
+
+def check_node_ids(fortress: Fortress) -> None:
+    """Each room's id names its node on the board (`room-<id>`, lower case), which becomes MQTT
+    topics and a broker login: it must pass the one id rule (firmware_bridge.ids), and no two
+    rooms may name the same node. BoardFormatError naming the room's field otherwise."""
+    named: dict[str, str] = {}
+    for i, room in enumerate(fortress.spec.layout.rooms):
+        where = f"layout.rooms[{i}].id"
+        node = room_node(room.id)
+        problem = id_problem(node)
+        if problem is not None:
+            raise BoardFormatError(
+                where, f"room id {room.id!r} cannot name a node: {node!r} {problem}"
+            )
+        if node in named:
+            raise BoardFormatError(
+                where, f"rooms {named[node]!r} and {room.id!r} would both be node {node!r}"
+            )
+        named[node] = room.id
 
 
 def dump_board(fortress: Fortress) -> str:

@@ -10,6 +10,9 @@
   unanswered (and says nothing else) is marked offline with that reason — a dead node whose last
   will never came is seen dead. Keeps per node: last seen, round trip, error counters, why it is
   offline (`health()`).
+- A node refusing a command (`nack`, reason `<field>: <why>`) is logged and counted under the
+  field (`refused colour`); a node that caught a fault in its loop says so in a `status`
+  (`faults`, `fault`): logged, kept in its health.
 Node events (tags, buttons, hellos, status) go to `on_event`, from the link's threads.
 """
 
@@ -26,7 +29,8 @@ from dataclasses import dataclass, field
 import msgspec
 
 from firmware_bridge import protocol as p
-from firmware_bridge.errors import UnknownNode
+from firmware_bridge.errors import InvalidMessage, UnknownNode
+from firmware_bridge.ids import check_id
 from firmware_bridge.links import Link
 
 log = logging.getLogger(__name__)
@@ -56,6 +60,9 @@ class NodeHealth:
     errors: Counter[str] = field(default_factory=Counter)
     missed_pings: int = 0  # pings in a row with no word from the node since
     offline_reason: str = ""  # why it is offline ("" while online or never seen)
+    last_refusal: str = ""  # the reason of the newest command it refused (nack)
+    faults: int = 0  # exceptions its loop caught since its boot, as it last reported
+    last_fault: str = ""
 
 
 @dataclass
@@ -81,7 +88,7 @@ class Bridge:
         offline_after_missed: int = 3,
     ) -> None:
         self.link = link
-        self.known = set(known_nodes)
+        self.known = {check_id("node id", node) for node in known_nodes}
         self.on_event: OnEvent = on_event or (lambda message: None)
         self.retry_after_s = retry_after_s
         self.max_retry_gap_s = max_retry_gap_s
@@ -135,16 +142,21 @@ class Bridge:
         pattern: str = "steady",
         brightness: int = 128,
     ) -> int:
-        """Show this on the node's ring (or one segment) and remember it. Returns the seq."""
-        led = p.Led(
-            seq=self._next_seq(),
-            node=node,
-            target=target,  # type: ignore[arg-type]
-            direction=direction,
-            colour=colour,
-            pattern=pattern,  # type: ignore[arg-type]
-            brightness=brightness,
-        )
+        """Show this on the node's ring (or one segment) and remember it. Returns the seq.
+        InvalidMessage for a value the node would refuse: nothing is sent or remembered."""
+        try:
+            led = p.Led(
+                seq=self._next_seq(),
+                node=node,
+                target=target,  # type: ignore[arg-type]
+                direction=direction,
+                colour=colour,
+                pattern=pattern,  # type: ignore[arg-type]
+                brightness=brightness,
+            )
+        except ValueError as exc:
+            raise InvalidMessage(f"Led to {node!r}: {exc}") from None
+        p.checked_payload(led)  # before it is remembered: a bad value is never resent
         with self._lock:
             shown = self._leds.setdefault(node, {})
             if target == "ring":
@@ -184,7 +196,7 @@ class Bridge:
     def _send_reliable(self, message: p.Message) -> None:
         if message.node not in self.known:
             raise UnknownNode(f"node {message.node!r} is not part of this table")
-        payload = p.encode_message(message)
+        payload = p.checked_payload(message)
         now = time.monotonic()
         with self._lock:
             self._pending[(message.node, message.seq)] = _Pending(
@@ -246,7 +258,7 @@ class Bridge:
             case p.Ack(ack=seq):
                 self._settle(node, seq, None)
             case p.Nack(ack=seq, reason=reason):
-                self._settle(node, seq, reason)
+                self._refused(node, seq, reason, health)
             case p.Pong(t=sent):
                 rtt = (now_us() - sent) / 1000
                 health.rtt_ms = rtt
@@ -257,6 +269,7 @@ class Bridge:
                 self._came_online(node, health)  # even when online: a hello means a (re)start
                 self.on_event(message)
             case p.Status(state=state):
+                self._note_faults(message, health)
                 if state == "online":
                     if not health.online:
                         self._came_online(node, health)
@@ -335,10 +348,32 @@ class Bridge:
             if pending is None:
                 return  # an ack for a repeat we had already settled
             health = self._health[node]
-            health.acked += 1
-            if refusal is not None:
-                health.errors[f"nack:{refusal}"] += 1
+            if refusal is None:
+                health.acked += 1
             self._acked.notify_all()
+
+    def _refused(self, node: str, seq: int, reason: str, health: NodeHealth) -> None:
+        """A nack: the command is settled (never resent: it would be refused again), logged and
+        counted under the field the node names."""
+        field = p.refused_field(reason) or "command"
+        health.errors[f"refused {field}"] += 1
+        health.last_refusal = reason
+        log.warning("node %s refused command %d: %s", node, seq, reason)
+        self._settle(node, seq, reason)
+
+    @staticmethod
+    def _note_faults(status: p.Status, health: NodeHealth) -> None:
+        if not isinstance(status.faults, int):
+            return  # no faults field: none since its boot
+        if status.faults != health.faults:
+            log.warning(
+                "node %s caught %d faults since its boot (the loop goes on); last: %s",
+                health.node,
+                status.faults,
+                status.fault if isinstance(status.fault, str) else "?",
+            )
+        health.faults = status.faults
+        health.last_fault = status.fault if isinstance(status.fault, str) else ""
 
     def _went_offline(self, health: NodeHealth, reason: str) -> None:
         if health.online or not health.offline_reason:

@@ -21,3 +21,11 @@ class PayloadTooLarge(BridgeError, ValueError):
 
 class UnknownNode(BridgeError, ValueError):
     """A node id that is not part of this table."""
+
+
+class InvalidMessage(BridgeError, ValueError):
+    """A message built on the Pi with a value outside the protocol (docs/protocol.md)."""
+
+
+class BadId(BridgeError, ValueError):
+    """A table, node, room or login id that cannot become a topic, a file name or an ACL line."""

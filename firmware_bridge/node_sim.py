@@ -33,6 +33,7 @@ FIRMWARE = "sim-1"
 HELLO_EVERY_S = 0.2
 #: How the default fortress's room nodes and the card reader are named.
 CARD_READER = "cards"
+COMMANDS = ("led", "identify", "ping")  # what the Pi sends a node
 
 
 def _first_seq() -> itertools.count[int]:
@@ -105,6 +106,7 @@ class SimNode:
             return
         message = p.decode_message(payload, self.drops)
         if message is None:
+            self._refuse(payload)
             return
         if message.node != self.node:
             self.drops.drop("not_for_me", message.node)
@@ -128,6 +130,24 @@ class SimNode:
                 self._emit(p.Pong, t=t)
             case _:
                 self._emit(p.Nack, ack=message.seq, reason=f"{type(message).__name__} not handled")
+
+    def _refuse(self, payload: bytes) -> None:
+        """Like the firmware: a command for this node whose envelope is sound but a field is
+        not is answered `nack` `<field>: <why>` (nothing applied); anything else stays dropped."""
+        try:
+            fields = msgspec.json.decode(payload)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            return
+        if not isinstance(fields, dict) or fields.get("node") != self.node:
+            return
+        seq = fields.get("seq")
+        if fields.get("v") != p.PROTOCOL_VERSION or fields.get("type") not in COMMANDS:
+            return
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**32:
+            return
+        reason = p.refusal(payload)
+        if reason is not None:
+            self._emit(p.Nack, ack=seq, reason=reason)
 
     def _show(self, led: p.Led) -> None:
         with self._lock:

@@ -8,19 +8,21 @@ payload is dropped, logged and counted in `DropCounter`.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from typing import Annotated, Literal
 
 import msgspec
 
-from firmware_bridge.errors import PayloadTooLarge
+from firmware_bridge.errors import InvalidMessage, PayloadTooLarge
+from firmware_bridge.ids import ID_RULE
 
 PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 512  # bytes of JSON: a message never needs more; anything larger is refused
 
 log = logging.getLogger(__name__)
 
-NodeId = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
+NodeId = Annotated[str, msgspec.Meta(pattern=f"^{ID_RULE}$")]  # the one id rule
 Uid = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{8,20}$")]  # NFC uid: 4, 7 or 10 bytes, hex
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**32 - 1)]
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-f]{6}$")]
@@ -46,8 +48,14 @@ class Identify(Message, tag="identify", kw_only=True):
 
 
 class Status(Message, tag="status", kw_only=True):
+    """A node's state. `faults` and `fault` (protocol 1, later firmware) are sent only after the
+    node caught an exception in its loop: how many since boot, and the last one. Left out
+    otherwise, so a status without faults has the same bytes as before."""
+
     state: Literal["online", "offline"]
     uptime_s: Annotated[int, msgspec.Meta(ge=0)] = 0
+    faults: Annotated[int, msgspec.Meta(ge=0)] | msgspec.UnsetType = msgspec.UNSET
+    fault: Text | msgspec.UnsetType = msgspec.UNSET
 
 
 class TagPresent(Message, tag="tag_present", kw_only=True):
@@ -74,13 +82,25 @@ class Led(Message, tag="led", kw_only=True):
     pattern: Literal["steady", "pulse", "chase", "off"] = "steady"
     brightness: Annotated[int, msgspec.Meta(ge=0, le=255)] = 128
 
+    def __post_init__(self) -> None:
+        # a segment without a direction would show nothing; a ring has none (the node refuses
+        # both with the same words, hardware/firmware/armata_node/check.py)
+        if self.target == "segment" and self.direction is None:
+            raise InvalidMessage("direction: missing (a segment needs one, 0-5)")
+        if self.target == "ring" and self.direction is not None:
+            raise InvalidMessage("direction: only for a segment, not for the ring")
+
+
+#: a sender's clock in µs: 292,000 years of uptime, and a whole number on every interpreter
+Clock = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+
 
 class Ping(Message, tag="ping", kw_only=True):
-    t: Annotated[int, msgspec.Meta(ge=0)]  # sender's clock, microseconds
+    t: Clock  # sender's clock, microseconds
 
 
 class Pong(Message, tag="pong", kw_only=True):
-    t: Annotated[int, msgspec.Meta(ge=0)]  # echoed from the ping
+    t: Clock  # echoed from the ping
 
 
 class Ack(Message, tag="ack", kw_only=True):
@@ -88,8 +108,16 @@ class Ack(Message, tag="ack", kw_only=True):
 
 
 class Nack(Message, tag="nack", kw_only=True):
+    """A command refused, never applied. A node refusing a field says `<field>: <why>`."""
+
     ack: Seq
     reason: Text
+
+
+def refused_field(reason: str) -> str:
+    """The field a nack's reason names (`colour: ...` -> `colour`), or "" when it names none."""
+    name, colon, _why = reason.partition(":")
+    return name if colon and name.isidentifier() and name.islower() else ""
 
 
 class Error(Message, tag="error", kw_only=True):
@@ -146,6 +174,42 @@ def encode_message(message: Message) -> bytes:
         raise PayloadTooLarge(
             f"{type(message).__name__} encodes to {len(data)} bytes > {MAX_PAYLOAD}"
         )
+    return data
+
+
+_AT_FIELD = re.compile(r"^(?P<why>.*) - at `\$\.(?P<field>[a-z_]+)`$", re.DOTALL)
+_NAMED_FIELD = re.compile(r"field `(?P<field>[^`]+)`")
+
+
+def refusal(data: bytes) -> str | None:
+    """Why a receiver refuses this payload, in a nack's words (`<field>: <why>`), or None when
+    it decodes. For the simulated nodes, which answer a bad command as the firmware does."""
+    try:
+        _MESSAGE.decode(data)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        return f"payload: {exc}"[:120]
+    else:
+        return None
+    at = _AT_FIELD.match(text)
+    if at:
+        return f"{at['field']}: {at['why']}"[:120]
+    named = _NAMED_FIELD.search(text)
+    if named:
+        return f"{named['field'][:32]}: {text}"[:120]
+    return text[:120] if refused_field(text) else f"payload: {text}"[:120]
+
+
+def checked_payload(message: Message) -> bytes:
+    """`message` encoded, after checking every field against the schema as a receiver would
+    (a Struct built in code is not checked): what the node would refuse never leaves the Pi.
+    InvalidMessage names the field."""
+    data = encode_message(message)
+    try:
+        _MESSAGE.decode(data)
+    except msgspec.ValidationError as exc:
+        raise InvalidMessage(f"{type(message).__name__} to {message.node!r}: {exc}") from None
     return data
 
 

@@ -24,6 +24,8 @@ import msgspec
 
 from firmware_bridge import protocol as p
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
+from firmware_bridge.errors import BadId
+from firmware_bridge.ids import check_id
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode
 
 
@@ -75,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", default="t1")
     parser.add_argument("--credentials", type=Path, help="credentials.json from provisioning")
     args = parser.parse_args(argv)
+    try:  # the one id rule, before any id becomes a topic or a login
+        check_id("--table", args.table)
+        for node_id in (args.nodes or "").split(","):
+            if node_id:
+                check_id("--nodes: node id", node_id)
+    except BadId as error:
+        parser.error(str(error))
     nodes = {n.node: n for n in _nodes(args.nodes)}
 
     def show(led: p.Led) -> None:

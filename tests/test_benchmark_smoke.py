@@ -99,11 +99,13 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
         "zoomed room redraw after an event",
         "zoom to a room",
         "tap to Strigoi card (and banner)",
+        "tap to espeak-ng started",
         "resident memory after the game",
     ):
         assert label in out, label
     assert "baseline: bare Kivy window" in out and "engine decide" in out
     assert "baseline: a frame changing only the banner" in out
+    assert "baseline: starting the program directly" in out
     medians = [float(x) for x in re.findall(r"median +([\d.]+) ms", out)]
     assert len(medians) >= 3 and all(0 < m < 1000 for m in medians), out  # measured, sane
     memory = float(re.search(r"after the game +([\d.]+) MB", out).group(1))  # type: ignore[union-attr]

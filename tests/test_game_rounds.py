@@ -97,8 +97,10 @@ def test_round_one_has_no_strigoi_step_and_round_two_places_them() -> None:  # R
 def test_end_of_round_discards_played_cards_and_recovers_empty_hands() -> None:  # R-RND-4
     t = Table()
     hand = list(t.state.hero("roel").hand)
+    played: list[str] = []
     for _ in range(6):
         card = t.state.hero("roel").hand[0]
+        played.append(card)
         t.do(c.ChooseCard(hero="roel", card=card))
         t.do(c.ChooseCard(hero="matthew", card=t.state.hero("matthew").hand[0]))
         for hero in list(t.state.turn_order):
@@ -106,7 +108,9 @@ def test_end_of_round_discards_played_cards_and_recovers_empty_hands() -> None: 
         if t.state.phase == "over":
             pytest.skip("the Strigoi won before the hand ran out")
     roel = t.state.hero("roel")
-    assert sorted(roel.hand) == sorted(hand) and roel.discard == [] and roel.played == []
+    # the five earlier cards come back; the last, played this round, starts the new pile
+    assert sorted(roel.hand) == sorted(played[:5]) and roel.discard == [played[5]]
+    assert roel.played == [] and sorted(played) == sorted(hand)
 
 
 def test_refusals_quote_the_command_and_change_nothing() -> None:

@@ -65,6 +65,11 @@ def sample_commands() -> list[c.Command]:
         c.DiscardForShock(hero="roel", card="roel/prayer-in-the-dark"),
         c.UseRetrieval(hero="roel", card="sword"),
         c.UseMechanics(hero="matthew", room="NE", rotation=4, source="wrench:normal"),
+        c.SetCards(hero="roel", hand=["roel/prayer-in-the-dark"]),
+        c.SetFightMarkers(cells=[t.rules.fortress.centre("NE")]),
+        c.SetStrigoiWounds(strigoi="master", wounds=2),
+        c.SetLadders(ladders=["L1"]),
+        c.SetFaceUp(stack="red", token="red-02"),
     ]
     for command in corrections:
         found.setdefault(type(command), command)

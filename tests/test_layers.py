@@ -17,6 +17,8 @@ FORBIDDEN = {
     "companion.app": ("ui",),
     "firmware_bridge": ("companion", "ui"),
     "hardware.pi": ("ui",),
+    # the UI sees only the table service (and the words): never the nodes, the store or pins
+    "ui": ("firmware_bridge", "companion.store", "hardware"),
 }  # fmt: skip
 PACKAGES = ("companion", "firmware_bridge", "hardware", "ui")
 

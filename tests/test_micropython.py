@@ -79,11 +79,12 @@ def random_message(rng: random.Random) -> p.Message:
             button=rng.choice(["confirm", "undo", "next_x"]),
             pressed=rng.random() < 0.5,
         ),
-        lambda: p.Led(
+        lambda: p.Led(  # a segment has a direction, a ring none (Led.__post_init__)
             seq=seq,
             node=node,
-            target=rng.choice(["ring", "segment"]),
-            direction=rng.choice([None, 0, 3, 5]),
+            **rng.choice(
+                [{"target": "ring"}, *({"target": "segment", "direction": d} for d in (0, 3, 5))]
+            ),
             colour="#" + "".join(rng.choice("0123456789abcdef") for _ in range(6)),
             pattern=rng.choice(["steady", "pulse", "chase", "off"]),
             brightness=rng.randrange(256),

@@ -432,3 +432,98 @@ def test_a_landed_on_hero_may_counterattack_from_the_new_space() -> None:  # R-L
     )
     # placed first, so the counterattack is judged from the new space (not skipped off-board)
     assert queued.index("relocate") < queued.index("counterattack")
+
+
+# ----- issue 31: recovering the discard pile, advanced cards earned in the curse ---------------
+ROEL_OLD = [
+    "roel/son-of-the-wolf",
+    "roel/murder-at-midnight",
+    "roel/nightside-of-siberia",
+    "roel/when-the-moon-shines-red",
+]
+
+
+def _last_card_table() -> Table:
+    """Round 1, Roel holding two cards (Prayer in the Dark, Werewolves of Armenia; the other four
+    in his discard pile from earlier rounds), about to lose to a red monster with Prayer played."""
+    t = Table([("roel", "L1"), ("matthew", "L2")], physical=PHYSICAL | {"wound"})
+    roel = t.state.hero("roel")
+    roel.hand = ["roel/prayer-in-the-dark", "roel/werewolves-of-armenia"]
+    roel.discard = list(ROEL_OLD)
+    t.choose(roel="prayer-in-the-dark", matthew="nightside-of-siberia")
+    t.walk_onto("roel", t.red()[0])
+    t.do(c.EnterDraw(hero="roel", token="red-13"))  # strength 5 against 2: lost
+    t.do(c.Fight(hero="roel", rewards=[]))
+    return t
+
+
+@pytest.mark.rule("R-RND-4")
+@pytest.mark.parametrize("how", ["protection", "shock"])
+def test_cards_played_or_discarded_this_round_are_never_recovered(how: str) -> None:  # R-RND-4
+    t = _last_card_table()
+    if how == "protection":  # the last card in hand blocks the wound
+        t.do(c.Protect(hero="roel", sources=["roel/werewolves-of-armenia"]))
+    else:  # the wound is a Shock: the last card in hand is discarded to it
+        t.do(c.Protect(hero="roel", sources=[]))
+        t.do(c.EnterDraw(hero="roel", token="wound-shock-1"))
+        t.do(c.DiscardForShock(hero="roel", card="roel/werewolves-of-armenia"))
+    for hero in list(t.state.turn_order):
+        t.finish_turn(hero)
+    assert t.state.round == 2
+    roel = t.state.hero("roel")
+    # the empty hand takes back the pile of earlier rounds only; this round's two cards form
+    # the new discard pile
+    assert sorted(roel.hand) == sorted(ROEL_OLD)
+    assert sorted(roel.discard) == ["roel/prayer-in-the-dark", "roel/werewolves-of-armenia"]
+
+
+@pytest.mark.rule("R-RND-4")
+def test_the_last_card_played_is_not_recovered_in_its_round() -> None:  # R-RND-4
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    roel = t.state.hero("roel")
+    roel.hand = ["roel/prayer-in-the-dark"]
+    roel.discard = list(ROEL_OLD)
+    t.choose(roel="prayer-in-the-dark", matthew="nightside-of-siberia")
+    for hero in list(t.state.turn_order):
+        t.finish_turn(hero)
+    assert t.state.round == 2
+    roel = t.state.hero("roel")
+    assert sorted(roel.hand) == sorted(ROEL_OLD)
+    assert roel.discard == ["roel/prayer-in-the-dark"]
+    with pytest.raises(IllegalCommand, match="not an action card"):
+        t.do(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))
+
+
+@pytest.mark.rule("R-ADV-2")
+def test_an_advanced_card_earned_in_the_curse_joins_when_the_curse_ends() -> None:  # R-ADV
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    round_two(t, roel="when-the-moon-shines-red", matthew="armata-strigoi")
+    master_in_south_east(t)
+    t.place("roel", (11, 0))
+    t.place("matthew", room_space(t, "SW", platform=False))
+    for hero, token in (("roel", "apprentice-1"), ("matthew", "apprentice-2")):
+        t.do(c.Stay(hero=hero))
+        t.do(c.EnterDraw(hero=hero, token=token))
+        t.finish_turn(hero)
+    curses = [x for x in t.game.events if isinstance(x, e.CurseCast)]
+    assert curses and curses[-1].heroes == ["matthew"]
+    matthew = t.state.hero("matthew")
+    assert "all-you-can-bleed" in matthew.advanced  # the curse's wound: from a Strigoi
+    assert t.state.round == 3 and t.task() == "choose"
+    # joined at the end of that Strigoi turn, so it can be chosen in the next round
+    assert matthew.pending == [] and "all-you-can-bleed" in matthew.hand
+    t.do(c.ChooseCard(hero="matthew", card="all-you-can-bleed"))
+    assert t.state.hero("matthew").chosen == "all-you-can-bleed"
+
+
+@pytest.mark.rule("R-RND-4")
+def test_with_no_earlier_pile_this_rounds_cards_come_back() -> None:  # R-RND-4 Decision
+    t = Table([("roel", "L1"), ("matthew", "L2")])
+    roel = t.state.hero("roel")
+    t.state.removed.extend(x for x in roel.hand if x != "roel/prayer-in-the-dark")
+    roel.hand = ["roel/prayer-in-the-dark"]  # the others out of the game: no earlier pile
+    t.choose(roel="prayer-in-the-dark", matthew="nightside-of-siberia")
+    for hero in list(t.state.turn_order):
+        t.finish_turn(hero)
+    assert t.state.hero("roel").hand == ["roel/prayer-in-the-dark"]  # he can choose again
+    assert t.state.hero("roel").discard == []

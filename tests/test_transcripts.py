@@ -205,3 +205,218 @@ def test_a_stored_game_exports_and_replays_and_the_cli_says_so(
     assert main(["replay", str(broken), "--json"]) == 1
     line = json.loads(capsys.readouterr().out.splitlines()[0])
     assert line["ok"] is False and "unknown hero 'Rool'" in line["problems"][0]["error"]
+
+
+# ----- issue 31: set-up steps, expectations on all visible state, refusals, the only choice ------
+ROEL_CARDS = [
+    "Murder at Midnight",
+    "Nightside of Siberia",
+    "Prayer in the Dark",
+    "Son of the Wolf",
+    "Werewolves of Armenia",
+    "When the Moon Shines Red",
+]
+
+
+def test_a_set_up_step_sets_every_part_it_names(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [
+        {
+            "set up": {
+                "hand": {"Roel": ["Son of the Wolf", "Sword", "Fire & Forgive"]},
+                "reward tokens": {"Roel": ["token +1", "token +1"]},
+                "wounds": {"Matthew": ["wound", "double wound"]},
+                "fight markers": ["east room, 2 east 1 north-east"],
+                "face up": {"red": "red monster, strength 5 (blood)"},
+                "ladders": ["Roel's ladder"],
+                "positions": {"Matthew": "west room, 1 east"},
+                "altar": 3,
+            },
+            "expect": {
+                "hand": {"Roel": ["Fire & Forgive", "Son of the Wolf", "Sword"]},
+                "discard": {"Roel": [x for x in ROEL_CARDS if x != "Son of the Wolf"]},
+                "advanced": {"Roel": ["Fire & Forgive"]},
+                "reward tokens": {"Roel": ["token +1", "token +1"]},
+                "wounds": {"Matthew": 3},
+                "fight markers": ["east room, 2 east 1 north-east"],
+                "face up": {"red": "red monster, strength 5 (blood)", "grey": None},
+                "ladders": ["Roel's ladder"],
+                "positions": {"Matthew": "west room, 1 east"},
+                "altar": 3,
+                "inferno": 0,
+            },
+        },
+        {"set up": {"discard": {"Roel": []}}, "expect": {"discard": {"Roel": []}}},
+    ]
+    outcome = replay_file(_write(tmp_path, steps))
+    assert outcome.ok, [p.line("f") for p in outcome.problems]
+
+
+@pytest.mark.parametrize(
+    ("step", "line"),
+    [
+        (
+            {"set up": {"hand": {"Roel": ["Sun of the Wolf"]}}},
+            "ERROR f: step 1: field 'set up.hand.Roel': no hand component 'Sun of the Wolf' left",
+        ),
+        (
+            {"set up": {"hands": {}}},
+            "ERROR f: step 1: field 'set up': unknown key 'hands'",
+        ),
+        (
+            {"set up": {"strigoi wounds": {"Master": 1}}},
+            "ERROR f: step 1: field 'set up.strigoi wounds.Master': refused: ",  # round 1: none
+        ),
+        (
+            {"set up": {"hand": {"Roel": ["Son of the Wolf", "Son of the Wolf"]}}},
+            "ERROR f: step 1: field 'set up.hand.Roel': no hand component 'Son of the Wolf' left",
+        ),
+        (
+            {"expect": {"hand": {"Charles": []}}},
+            "ERROR f: step 1: field 'expect.hand.Charles': not in this game (known: Roel, Matthew)",
+        ),
+        (
+            {"expect": {"wounds": {"Roel": [["wound"]]}}},
+            "ERROR f: step 1: field 'expect.wounds.Roel': a list holds names or numbers",
+        ),
+        (
+            {"expect": {"removed": {"contains": "Sword"}}},
+            "ERROR f: step 1: field 'expect.removed': 'contains' takes a list",
+        ),
+        (
+            {"hero": "Roel", "choose": "Son of the Wolf", "during": [{"after": "moon rise"}]},
+            'ERROR f: step 1: field \'during[0]\': {"after": <event>, "expect": {...}}',
+        ),
+        (
+            {
+                "hero": "Roel",
+                "choose": "Son of the Wolf",
+                "during": [{"after": "moon rise", "expect": {}}],
+            },
+            "ERROR f: step 1: field 'during[0].after': unknown event 'moon rise'",
+        ),
+        (
+            {
+                "hero": "Roel",
+                "choose": "Son of the Wolf",
+                "during": [{"after": "round ended", "expect": {}}],
+            },
+            'FAIL f: step 1: during[0].after: expected "round ended", got "no such event (any '
+            'more)"',
+        ),
+        (
+            {
+                "hero": "Roel",
+                "choose": "Son of the Wolf",
+                "during": [{"after": "card chosen", "expect": {"round": 2}}],
+            },
+            "FAIL f: step 1: during[0].round: expected 2, got 1",
+        ),
+    ],
+)
+def test_every_kind_of_mistake_names_file_step_and_field(
+    tmp_path: Path, step: dict[str, Any], line: str
+) -> None:
+    outcome = replay_file(_write(tmp_path, [step]))
+    assert outcome.problems, "the mistake went unnoticed"
+    assert outcome.problems[0].line("f").startswith(line), outcome.problems[0].line("f")
+
+
+def test_contains_and_one_of(tmp_path: Path) -> None:
+    hand = {"Roel": {"contains": ["Son of the Wolf", "Prayer in the Dark"]}}
+    good = {"hand": hand, "round": {"one of": [1, 2]}, "wounds": {"Roel": {"one of": [0, 1]}}}
+    assert replay_file(_write(tmp_path, [{"expect": good}])).ok
+    bad = {"hand": {"Roel": {"contains": ["Sword"]}}, "phase": {"one of": ["turns", "curse"]}}
+    outcome = replay_file(_write(tmp_path, [{"expect": bad}]))
+    assert [p.field for p in outcome.problems] == ["hand.Roel", "phase"]
+
+
+def test_a_card_not_in_the_hand_is_a_refusal_the_transcript_can_expect(tmp_path: Path) -> None:
+    steps = [
+        {"set up": {"discard": {"Roel": ["Son of the Wolf"]}}},
+        {"hero": "Roel", "choose": "Son of the Wolf", "refused": "not an action card"},
+        {"hero": "Roel", "choose": "Son of the Wolf"},
+    ]
+    outcome = replay_file(_write(tmp_path, steps))
+    assert [p.line("f") for p in outcome.problems] == [
+        'ERROR f: step 3: refused: {"do":"choose_card","hero":"roel","card":"roel/son-of-the-wolf"}'
+        " refused: 'roel/son-of-the-wolf' is not an action card in roel's hand"
+    ]
+
+
+def test_a_step_naming_the_only_choice_is_that_choice(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [
+        {"set up": {"hand": {"Roel": ["Murder at Midnight", "Son of the Wolf"]}}},
+        {"hero": "Roel", "choose": "Son of the Wolf"},
+        {"hero": "Matthew", "choose": "Nightside of Siberia"},
+        {"hero": "Roel", "move": "east room, 2 east 1 north-east"},
+        {"hero": "Roel", "draw": "red monster, strength 5 (blood)"},
+        {"hero": "Roel", "fight": True, "note": "after the Stealth flip; lost, no Protection"},
+        {"hero": "Roel", "protect": [], "note": "the engine took the wound itself: the same"},
+        {"expect": {"wounds": {"Roel": 1}}},
+    ]
+    outcome = replay_file(_write(tmp_path, steps))
+    assert outcome.ok, [p.line("f") for p in outcome.problems]
+    steps[6] = {"hero": "Roel", "protect": ["played card"]}  # not what the engine did
+    outcome = replay_file(_write(tmp_path, steps))
+    assert outcome.problems[0].step == 7 and "refused" in (outcome.problems[0].error or "")
+
+
+def test_one_bad_transcript_never_stops_the_others(tmp_path: Path, capsys: Any) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    bad = _write(tmp_path, [{"expect": {"positions": {"Charles": "Roel's ladder"}}}])
+    bad.rename(folder / "a-bad.json")
+    (folder / "b-bytes.json").write_bytes(b'{"format": "\xff\xfe"}')
+    good = _write(tmp_path, [{"expect": {"round": 1}}])
+    good.rename(folder / "c-good.json")
+    assert main(["replay", str(folder)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"ERROR {folder / 'a-bad.json'}: step 1: field 'expect.positions")
+    assert lines[1].startswith(f"ERROR {folder / 'b-bytes.json'}: not UTF-8 text")
+    assert lines[2].startswith("PASS probe") and lines[-1] == "1 passed, 2 failed"
+
+
+def test_set_up_corrections_export_and_replay(tmp_path: Path) -> None:
+    rules = GameRules(FORTRESS, load_catalog(), GameOptions())
+    from companion.engine.game.setup import new_game
+
+    seats = [("roel", "L1"), ("matthew", "L2")]
+    started = new_game(rules, 3, seats)
+    commands: list[c.Command] = [
+        c.SetCards(hero="roel", hand=["roel/son-of-the-wolf", "sword"], wounds=["wound-2"]),
+        c.SetCards(hero="matthew", reward_tokens=["token-shield-1"], discard=[]),
+        c.SetFightMarkers(cells=[FORTRESS.centre("E")]),
+        c.SetFaceUp(stack="grey", token="grey-03"),
+        c.SetLadders(ladders=["L1", "L2"]),
+        c.ChooseCard(hero="roel", card="roel/son-of-the-wolf"),
+    ]
+    transcript = transcript_of(rules, started, seats, commands, "set up")
+    assert [next(iter(s)) for s in transcript["steps"][:5]] == ["set up"] * 5
+    outcome = replay_bytes(dumps(transcript).encode(), "export")
+    assert outcome.ok, [p.line("export") for p in outcome.problems]
+    last = transcript["steps"][-1]["expect"]
+    names = Names(FORTRESS, rules.catalog, seats)
+    assert last["hand"]["Roel"] == ["Son of the Wolf", "Sword"]  # chosen, not yet revealed
+    assert last["wounds"]["Roel"] == ["wound"]
+    assert last["face up"]["grey"] == names.token("grey-03")
+    assert last["reward tokens"]["Matthew"] == [names.card("token-shield-1")]
+
+
+def test_docs_name_every_verb_set_up_part_expectation_and_form() -> None:
+    from companion.transcript.expect import FORMS, KEYS
+    from companion.transcript.steps import SETUP_KEYS, VERBS
+
+    text = (Path(__file__).parents[1] / "docs" / "transcripts.md").read_text("utf-8")
+    missing = [x for x in (*VERBS, *SETUP_KEYS, *KEYS, *FORMS, "during") if f"`{x}`" not in text]
+    assert not missing, missing
+
+
+def test_a_fix_naming_a_wound_the_hero_has_not_is_a_refusal(tmp_path: Path) -> None:
+    steps = [
+        {"fix": "remove wound", "hero": "Roel", "token": "shock", "refused": "has no wound"},
+        {"fix": "remove wound", "hero": "Roel", "token": "scratch"},
+    ]
+    outcome = replay_file(_write(tmp_path, steps))
+    assert [p.line("f") for p in outcome.problems] == [
+        "ERROR f: step 2: field 'fix': unknown wound 'scratch' (known here: none)"
+    ]

@@ -43,8 +43,9 @@ def ui(
     timeout_s: int = 240,
     size: str = "800x480",
     flags: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Run the app under Xvfb with a script; its JSON report."""
+    """Run the app under Xvfb with a script; its JSON report. `env` adds to the environment."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
     screen = f"-screen 0 {size}x24"
     command = [PYTHON, "-m", "tests.ui_driver", "--size", size, *flags, "--script", *script]
@@ -52,7 +53,7 @@ def ui(
         ["xvfb-run", "-a", "-s", screen, *command],
         timeout_s,
         cwd=ROOT,
-        env={**os.environ, "ARMATA_DATA_DIR": str(data)},
+        env={**os.environ, "ARMATA_DATA_DIR": str(data), **(env or {})},
     )
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -10,7 +10,6 @@ and its health feeds the Hardware screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -22,30 +21,36 @@ from companion.app import i18n
 from companion.app.announce import Announcement
 from companion.app.controls import Controls
 from companion.app.differences import Difference
-from companion.app.hardware import BoardHardware, broker_status, health_view
+from companion.app.hardware import (
+    CARD_READER,
+    BoardHardware,
+    GamePublisher,
+    SimulatedBoard,
+    broker_status,
+    health_view,
+)
 from companion.app.labels import secret_label, waiting_label
-from companion.app.service import FIRST_HEROES, Outcome, TableService
+from companion.app.service import Outcome, TableService, data_dir
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.stopping import stop_on_signals
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
+from companion.app.troubles import Troubles
 from companion.app.voice import Speaker
 from companion.app.web_feed import WebFeed
-from companion.demo import demo_situation
 from companion.engine.components import Catalog
+from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import situation
 from companion.engine.game.state import GameState
-from companion.store import location as store_location
-from firmware_bridge.board import SimulatedBoard
-from firmware_bridge.mqtt_link import GamePublisher
-from firmware_bridge.node_sim import CARD_READER
+from companion.engine.situation import Situation
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
+from ui.screens.confirm import ConfirmScreen
 from ui.screens.gamelog import GameLogScreen
 from ui.screens.gameover import GameOverScreen
 from ui.screens.hardware import HardwareScreen
@@ -63,13 +68,14 @@ from ui.web.server import TableWebServer
 IDLE_TRIM_S = 2.0
 
 
-def data_dir() -> Path:
-    return store_location.data_dir()
-
-
 def on_kivy_thread(call: Callable[[], None]) -> None:
     """The table service's `post`: run `call` in the next frame, on Kivy's thread."""
     Clock.schedule_once(lambda _dt: call(), 0)
+
+
+def empty_situation(fortress: Fortress) -> Situation:
+    """The fortress as the printed layout sets it up, with no figure on it."""
+    return Situation(board=fortress.initial_state(), strigoi={}, heroes=(), players=3, altar=0)
 
 
 #: the text size setting: every text a quarter bigger when "large"
@@ -108,7 +114,7 @@ class ArmataApp(App):
             controls=controls,
             web=self.web_feed,
         )
-        self.situation = demo_situation(self.fortress)
+        self.situation = empty_situation(self.fortress)
         self.manager = ScreenManager(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
@@ -173,6 +179,8 @@ class ArmataApp(App):
 
     def show(self, name: str) -> None:
         if self.manager.has_screen(name):
+            if name == "home":
+                self._home()
             self.manager.current = name
             if name == "hardware":
                 self._poll_hardware()  # fresh figures at once, then every 0.25 s
@@ -195,7 +203,7 @@ class ArmataApp(App):
     def open_settings(self) -> None:
         screen = self.manager.get_screen("settings")
         assert isinstance(screen, SettingsScreen)
-        screen.show(self.service.settings, self._setting_changed)
+        screen.show(self.service.settings, self._setting_changed, self.service.troubles.voice)
         self.show("settings")
 
     def _setting_changed(self, key: str) -> None:
@@ -245,6 +253,7 @@ class ArmataApp(App):
             GameLogScreen(name="log"),
             ResyncScreen(name="resync"),
             TableScreen(name="table"),
+            ConfirmScreen(name="confirm"),
         ):
             self.manager.add_widget(screen)
         self.service.start(self)
@@ -271,7 +280,8 @@ class ArmataApp(App):
             screen = self.manager.get_screen("hardware")
             assert isinstance(screen, HardwareScreen)
             screen.show_health(
-                health_view(self.hardware.bridge, broker_status(self.service.publisher))
+                health_view(self.hardware.bridge, broker_status(self.service.publisher)),
+                self.service.troubles.lines(),
             )
         self.service.poll()
 
@@ -313,14 +323,51 @@ class ArmataApp(App):
         """Confirm: the screen's primary action; Undo: undo; Next: the next option."""
         self.on_pi_button(name)
 
+    def troubled(self, troubles: Troubles) -> None:
+        """The Settings screen says at once when the voice cannot speak; the Hardware screen
+        shows every trouble at its next refresh."""
+        screen = self.manager.get_screen("settings")
+        assert isinstance(screen, SettingsScreen)
+        screen.voice_trouble(troubles.voice)
+
     # ----- the game ----------------------------------------------------------------------------
     def open_setup(self) -> None:
-        """The setup wizard, starting from the default fortress and three heroes."""
+        """The setup wizard, starting from the last game's group. Over an unfinished game it
+        asks first: that game stays in History and can be resumed later."""
+        if self.service.can_resume():
+            self._ask_before_new_game()
+            return
+        self._setup_wizard()
+
+    def _ask_before_new_game(self) -> None:
+        screen = self.manager.get_screen("confirm")
+        assert isinstance(screen, ConfirmScreen)
+        unfinished = self.service.history(1)
+        lines = []
+        if unfinished and unfinished[0].status == "playing":
+            game = unfinished[0]
+            heroes = ", ".join(hero_name(h) for h in game.heroes)
+            lines.append(
+                i18n.tr("A game is not finished: round {round}, with {heroes}.").format(
+                    round=game.rounds, heroes=heroes
+                )
+            )
+        lines.append(i18n.tr("It stays in History: you can resume it later."))
+        screen.ask(
+            i18n.tr("Start a new game?"),
+            lines,
+            [
+                (i18n.tr("Resume the unfinished game"), self.resume_game),
+                (i18n.tr("Start a new game"), self._setup_wizard),
+            ],
+        )
+        self.manager.current = "confirm"
+
+    def _setup_wizard(self) -> None:
         screen = self.manager.get_screen("setup")
         assert isinstance(screen, SetupScreen)
-        plan = SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
         screen.begin(
-            plan,
+            self.service.last_group(),
             self.setup_view,
             self.service.registration,
             self._cards_of,
@@ -399,14 +446,35 @@ class ArmataApp(App):
 
     def rewind(self, head: int) -> None:
         """Undo, redo, or back to any step of the game log: the state, the board, the LEDs
-        and the screen follow; the announcements of the steps left behind go."""
+        and the screen follow; the announcements of the steps left behind go, and a redo
+        shows the cards of the command it brings back."""
         if self.session is None:
             return
-        self.service.rewind(head)
+        self._held = []
+        try:
+            self.service.rewind(head)
+        finally:
+            held, self._held = self._held, None
         screen = self._screen()
         screen.command_done()
         screen.clear_announcements()
+        for announcement, words in held:
+            screen.announced(announcement, words)
         self._refresh()
+
+    def _home(self) -> None:
+        """Home shows the table as it is: after a finished game no Resume, no rings and no
+        figures of it; with a game to resume, that game's figures."""
+        self.service.leave_game()
+        self.can_resume = self.service.can_resume()
+        session = self.session
+        if session is not None and session.state.phase != "over":
+            shown = situation(session.rules, session.state)
+        else:
+            shown = empty_situation(self.fortress)
+        if shown != self.fortress_view.situation:
+            self.fortress_view.situation = shown
+            self.fortress_view.redraw()
 
     def open_log(self) -> None:
         """This game's steps in plain words; tapping one goes back to it (after asking)."""

@@ -15,7 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.app.i18n import tr
-from companion.app.qr import PHONE_WORDS, qr_rgba
+from companion.app.qr import phone_word, qr_rgba
 from companion.engine.explain import hero_name
 from ui import theme
 
@@ -66,15 +66,15 @@ class PhonesView(ModalView):
         """The table view's address, as a code and in words; a "my phone" per hero."""
         feed = self.app.web_feed
         if feed is None:
-            side = self._page(tr(PHONE_WORDS["no_web"]), "")
+            side = self._page(phone_word("no_web"), "")
         else:
-            side = self._page(f"{tr(PHONE_WORDS['scan'])}\n\n{feed.address}", feed.address)
+            side = self._page(f"{phone_word('scan')}\n\n{feed.address}", feed.address)
             session = self.app.session
             if session is not None and session.state.phase != "over":
                 for hero in sorted(session.state.heroes, key=lambda h: h.seat):
                     self._button(
                         side,
-                        tr(PHONE_WORDS["seat"]).format(hero=hero_name(hero.hero)),
+                        phone_word("seat").format(hero=hero_name(hero.hero)),
                         lambda hero=hero.hero: self.seat(hero),
                     )
         self._button(side, tr("Close"), self.dismiss)
@@ -86,14 +86,14 @@ class PhonesView(ModalView):
         if link is None:
             self.table()
             return
-        side = self._page(tr(PHONE_WORDS["seat_scan"]).format(hero=hero_name(hero)), link)
-        self._button(side, tr(PHONE_WORDS["revoke"]), lambda: self.revoke(hero))
+        side = self._page(phone_word("seat_scan").format(hero=hero_name(hero)), link)
+        self._button(side, phone_word("revoke"), lambda: self.revoke(hero))
         self._button(side, tr("Back"), self.table)
 
     def revoke(self, hero: str) -> None:
         if self.app.web_feed is not None:
             self.app.web_feed.revoke(hero)
-        side = self._page(tr(PHONE_WORDS["revoked"]), "")
+        side = self._page(phone_word("revoked"), "")
         self._button(side, tr("Back"), self.table)
 
 

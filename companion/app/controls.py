@@ -1,11 +1,13 @@
 """The Pi's own controls as the app uses them: Confirm, Undo and Next buttons, the buzzer and the
 status LED (hardware/pi/controls.py, gpiozero).
 
-On a Pi the pins of `hardware/pi/pins.json` are opened with gpiozero's default pin factory. On
+On a Pi the pins of `hardware/pi/pins.json` are opened with the pin factory chosen for the board
+(hardware/pi/pin_factory.py: lgpio on a Pi 5, gpiozero's order on earlier Pis). On
 the embedded default (the simulated board) the same devices run on gpiozero's `MockFactory`, and
 the simulated-table panel's three on-screen buttons drive those mock pins: the app takes the
 same code path with or without a Pi. Pins that cannot be opened (no GPIO here, a pin in use, a
-bad pin file) give one clear log line and the app runs on without them.
+bad pin file) give one clear log line, the Hardware screen says so (`Controls.off`), and the app
+runs on without them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from hardware.pi.controls import BUTTONS, PINS_FILE, PiControls, PinConfig, load_pins
+from hardware.pi.pin_factory import MODEL_FILE, open_pin_factory
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +38,8 @@ class Controls:
     ) -> None:
         self.devices = devices
         self.description = description
+        #: why the Pi's buttons do nothing (None: they work)
+        self.off = description if devices is None else None
         self.mock = mock  # the pins an on-screen button drives (the embedded default only)
         self.status = "off"
         self.beeps = 0
@@ -82,7 +87,10 @@ class Controls:
 
 
 def open_controls(
-    on_press: Callable[[str], None], mock: bool, pins_file: Path = PINS_FILE
+    on_press: Callable[[str], None],
+    mock: bool,
+    pins_file: Path = PINS_FILE,
+    model_file: Path = MODEL_FILE,
 ) -> Controls:
     """The controls on real pins (`mock` False: a Pi) or on gpiozero's MockFactory."""
     try:
@@ -96,8 +104,9 @@ def open_controls(
         what = "Pi controls on simulated pins (the table panel's buttons)"
         return Controls(devices, what, factory)
     try:
-        devices = PiControls(config, on_press)
-    except Exception as exc:  # no GPIO (not a Pi), a pin in use, no permission...
+        name, factory = open_pin_factory(model_file)
+        devices = PiControls(config, on_press, pin_factory=factory)
+    except Exception as exc:  # no GPIO (not a Pi), no factory for it, a pin in use...
         log.warning("Pi controls off: the pins of %s cannot be opened: %s", pins_file, exc)
         return Controls(None, f"Pi controls off: {exc}")
-    return Controls(devices, f"Pi controls on GPIO pins {pins_file.name}")
+    return Controls(devices, f"Pi controls on GPIO pins {pins_file.name} ({name})")

@@ -18,6 +18,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids
 from firmware_bridge.bridge import Bridge, OnEvent
 from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+from firmware_bridge.node_sim import CARD_READER as CARD_READER  # the app names the reader
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.sim_table import SimRoom, SimTable
 
@@ -35,6 +36,9 @@ class NodeRow:
     errors: dict[str, int]
     source: str | None
     offline_reason: str = ""
+    last_refusal: str = ""  # the newest command the node refused, and why
+    faults: int = 0  # exceptions the node's loop caught (and survived) since its boot
+    last_fault: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,10 @@ class HealthView:
     broker: str = ""
 
     def lines(self) -> list[str]:
-        out = [f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors"]
+        # the broker first: it says why every node may be offline (a login another device took)
+        # and stays in sight however many lines the nodes take
+        out = self.broker.splitlines()
+        out.append(f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors")
         for row in self.nodes:
             seen = "never" if row.seen_s_ago is None else f"{row.seen_s_ago:.1f}s ago"
             rtt = "-" if row.rtt_ms is None else f"{row.rtt_ms:.2f} ms"
@@ -53,10 +60,12 @@ class HealthView:
             out.append(f"{row.node:9} {row.kind:12} {state:8} {seen:>8} {rtt:>11}  {errors}")
             if not row.online and row.offline_reason:
                 out.append(f"{'':9} offline: {row.offline_reason}")
+            if row.last_refusal:
+                out.append(f"{'':9} refused a command: {row.last_refusal}")
+            if row.faults:
+                out.append(f"{'':9} {row.faults} faults survived, last: {row.last_fault}")
         dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
         out.append(f"refused input: {dropped}")
-        if self.broker:
-            out.append(self.broker)
         return out
 
 
@@ -65,6 +74,9 @@ def broker_status(publisher: GamePublisher | None) -> str:
     if publisher is None:
         return "broker: none configured (game events stay in the app; see --mqtt)"
     where = f"broker: {publisher.address} as {publisher.username}"
+    shared = publisher.login_problem  # a second device on our login (issue 28)
+    if shared:
+        return f"{where}: {shared}"
     if publisher.connected.is_set():
         return f"{where}, connected"
     refused = f" (refused: {publisher.refusals[-1]})" if publisher.refusals else ""
@@ -84,6 +96,9 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
             errors=dict(h.errors),
             source=h.source,
             offline_reason=h.offline_reason,
+            last_refusal=h.last_refusal,
+            faults=h.faults,
+            last_fault=h.last_fault,
         )
         for h in bridge.health()
     ]
@@ -91,6 +106,9 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
     link_drops = getattr(bridge.link, "drops", None)
     if link_drops is not None and link_drops is not bridge.drops:
         dropped.update(link_drops.counts)
+    shared = getattr(bridge.link, "login_problem", "")  # the nodes' MQTT link, when it is one
+    if shared and shared not in broker:
+        broker = "\n".join(x for x in (broker, f"broker: {shared}") if x)
     return HealthView(rows, dict(dropped), broker)
 
 

@@ -13,20 +13,38 @@ Calls from the service's threads arrive through a queue and run on the thread of
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
+from functools import partial
+from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
 from companion.app.labels import command_label, waiting_label
 from companion.app.play_taps import commands_with, holder_of
-from companion.app.service import Post, TableService
+from companion.app.service import Post, TableService, store_refusal
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
+from companion.app.troubles import Troubles
 from companion.engine.game import commands as c
+from companion.errors import StoreError
 from firmware_bridge.node_sim import CARD_READER
 
 Say = Callable[[str], None]
+
+#: How long the end of `--keys` input waits for the voice to finish (seconds).
+LAST_WORDS_S = 60.0
+
+#: `serve --keys`: a line on standard input presses a button (a table without the Pi's pins)
+KEYS = {
+    "c": "confirm",
+    "confirm": "confirm",
+    "n": "next",
+    "next": "next",
+    "u": "undo",
+    "undo": "undo",
+}
 
 
 class HeadlessTable:
@@ -59,7 +77,10 @@ class HeadlessTable:
                 continue
             if call is None:
                 break
-            call()
+            try:
+                call()
+            except StoreError as problem:  # the log refused a write: said, and the table goes on
+                self.say(store_refusal(problem))
 
     def stop(self) -> None:
         """Ends `run` (from any thread) after the calls already posted."""
@@ -69,11 +90,38 @@ class HeadlessTable:
         """Run `call` on the loop's thread (tests drive the table this way)."""
         self._calls.put(call)
 
+    def read_keys(self, stream: TextIO) -> threading.Thread:
+        """Each line of `stream` ("c"/"confirm", "n"/"next", "u"/"undo") presses that button,
+        as the Pi's pins would; other lines are answered with the keys there are. When the
+        stream ends (Ctrl+D, the end of a script) the table stops once the voice has said
+        everything. The reading thread only posts."""
+
+        def read() -> None:
+            for line in stream:
+                name = KEYS.get(line.strip().lower())
+                if name is None:
+                    print("keys: c (Confirm), n (Next), u (Undo)", flush=True)
+                else:
+                    self.post(partial(self.button, name))
+            self.post(self._last_words)
+
+        thread = threading.Thread(target=read, name="keys", daemon=True)
+        thread.start()
+        return thread
+
+    def _last_words(self) -> None:
+        self.service.speaker.idle(LAST_WORDS_S)
+        self.stop()
+
     # ----- the game ----------------------------------------------------------------------------
     def start_or_resume(self, seed: int | None = None) -> None:
         service = self.service
         if service.resume() is None:
-            service.new_game(seed)
+            try:
+                service.new_game(seed)
+            except StoreError as problem:  # a full disk, a read-only log: the table goes on
+                self.say(store_refusal(problem))
+                return
             self.say(i18n.tr("A new game."))
         else:
             self.say(i18n.tr("The game goes on."))
@@ -116,6 +164,10 @@ class HeadlessTable:
         if keys - self.alerts:
             self.say(i18n.tr("The table differs from the game: see the LEDs."))
         self.alerts = keys
+
+    def troubled(self, troubles: Troubles) -> None:
+        for line in troubles.lines():
+            print(f"trouble: {line}", flush=True)  # the operator's log (a voice cannot say it)
 
     def tapped(self, tap: Tap) -> None:
         session = self.service.session
@@ -162,4 +214,4 @@ class HeadlessTable:
             self._do(self.options[max(self.focused, 0)])
 
 
-__all__ = ["HeadlessTable", "Say"]
+__all__ = ["KEYS", "HeadlessTable", "Say"]

@@ -93,6 +93,16 @@ def tr(message: str) -> str:
     return getattr(_local, "catalog", _current).gettext(message)
 
 
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a counted message for `count` in the current language (its catalog's
+    Plural-Forms): "1 wound", "2 wounds", never "wound(s)"."""
+    return getattr(_local, "catalog", _current).ngettext(singular, plural, count)
+
+
+def on_change(listener: Callable[[str], None]) -> None:
+    _listeners.append(listener)
+
+
 @contextmanager
 def translating(translations: gettext.NullTranslations) -> Iterator[None]:
     """Every `tr` of this thread through `translations` (a `catalog(language)`) meanwhile; the

@@ -294,6 +294,18 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
             return tr("Fix: {hero} loses {wound}").format(
                 hero=hero, wound=token_name(catalog, token)
             )
+        case c.SetCards():  # the set-ups a transcript replays (docs/transcripts.md)
+            return tr("Fix: {hero}'s cards and tokens as on the table").format(hero=hero)
+        case c.SetFightMarkers():
+            return tr("Fix: the fight markers as on the table")
+        case c.SetStrigoiWounds(strigoi=strigoi, wounds=wounds):
+            return tr("Fix: {strigoi}'s wounds: {wounds}").format(
+                strigoi=strigoi_label(strigoi), wounds=wounds
+            )
+        case c.SetLadders():
+            return tr("Fix: the standing ladders as on the table")
+        case c.SetFaceUp():
+            return tr("Fix: the face-up monster as on the table")
     return hero
 
 

@@ -1,6 +1,8 @@
 """The command-line options that say where a table's nodes are and where its game is published,
 shared by the touchscreen app (`python -m ui`) and the headless table (`python -m companion
-serve`)."""
+serve`). Each program has its own broker login by default (`app.<table>` and `app.<table>.2`),
+since the broker keeps one connection per login; `--login` picks another one that `provision
+--apps` made (a second touchscreen, say)."""
 
 from __future__ import annotations
 
@@ -10,16 +12,24 @@ from pathlib import Path
 from companion.app.hardware import BoardHardware
 from companion.engine.fortress import Fortress
 from firmware_bridge.access import broker_access
-from firmware_bridge.errors import BrokerAccessError
+from firmware_bridge.errors import BadId, BrokerAccessError
+from firmware_bridge.ids import check_id, check_login
 from firmware_bridge.mqtt_link import GamePublisher, MqttLink
-from firmware_bridge.topics import app_user
+from firmware_bridge.topics import KIOSK_APP, SERVE_APP, app_user
 
 
-def add_node_arguments(parser: argparse.ArgumentParser) -> None:
+def add_node_arguments(parser: argparse.ArgumentParser, app: int = KIOSK_APP) -> None:
+    """`app`: which of the table's app logins this program uses unless `--login` says."""
     parser.add_argument(
         "--mqtt", metavar="HOST:PORT", help="publish the game on this broker (docs/protocol.md)"
     )
     parser.add_argument("--table", default="t1", help="the table id of the MQTT topics")
+    parser.add_argument(
+        "--login",
+        help=f"the broker login (default: {app_user('t1', app).replace('t1', '<table>')}); "
+        "one per device: two clients with one login cut each other off",
+    )
+    parser.set_defaults(app_login_number=app)
     parser.add_argument(
         "--credentials", type=Path, help="credentials.json from hardware/mosquitto/provision.py"
     )
@@ -42,6 +52,14 @@ def hardware_from_args(
     both. A bad broker setting ends the program through `parser.error`, naming the file and
     field."""
     rooms = fortress.rooms
+    try:
+        check_id("--table", args.table)
+        login = args.login or app_user(args.table, args.app_login_number)
+        role, table, *_number = check_login(login).split(".")
+    except BadId as error:
+        parser.error(str(error))
+    if role != "app" or table != args.table:
+        parser.error(f"--login {login}: not an app login of table {args.table} (app.{args.table}…)")
     if args.mqtt is None:
         if args.nodes == "mqtt":
             parser.error("--nodes mqtt needs --mqtt and --credentials")
@@ -50,7 +68,7 @@ def hardware_from_args(
         if args.credentials is None:
             parser.error("--mqtt needs --credentials")
         try:
-            access = broker_access(args.mqtt, args.credentials, app_user(args.table))
+            access = broker_access(args.mqtt, args.credentials, login)
         except BrokerAccessError as error:
             parser.error(str(error))
         where = (access.host, access.port, args.table, access.username, access.password)
@@ -63,4 +81,4 @@ def hardware_from_args(
     return serial, None if where is None else GamePublisher(*where, ca=ca)
 
 
-__all__ = ["add_node_arguments", "hardware_from_args"]
+__all__ = ["SERVE_APP", "add_node_arguments", "hardware_from_args"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import segno
 
-from companion.app.i18n import N_
+from companion.app.i18n import N_, tr
 
 #: the touchscreen's words around the codes
 PHONE_WORDS = {
@@ -17,6 +17,11 @@ PHONE_WORDS = {
     "revoked": N_("Phone link revoked."),
     "no_web": N_("The table view is off (started with --web off)."),
 }
+
+
+def phone_word(key: str) -> str:
+    """One of the touchscreen's words around the codes, in the table's language."""
+    return tr(PHONE_WORDS[key])
 
 
 def qr_modules(text: str, border: int = 2) -> list[list[bool]]:
@@ -36,4 +41,4 @@ def qr_rgba(text: str, scale: int = 6, border: int = 2) -> tuple[int, int, bytes
     return len(rows[0]) * scale, len(rows) * scale, b"".join(lines)
 
 
-__all__ = ["PHONE_WORDS", "qr_modules", "qr_rgba"]
+__all__ = ["PHONE_WORDS", "phone_word", "qr_modules", "qr_rgba"]

@@ -12,15 +12,18 @@ thread (Kivy's clock, or the headless loop's queue).
 from __future__ import annotations
 
 import os
+import tempfile
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
 from companion.app.controls import Controls, open_controls
-from companion.app.differences import Difference
+from companion.app.differences import Difference, expected_from_game
+from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, health_view, register_stickers
 from companion.app.labels import item_name, set_ladder_owners, table_name
@@ -30,6 +33,7 @@ from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
 from companion.app.taps import Registration, TagIndex, Tap, TapFilter
 from companion.app.tracking import Origin, TableStatus, TableTracker
+from companion.app.troubles import Troubles
 from companion.app.voice import SettingsVoice, Speaker
 from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
 from companion.app.web_feed import WebFeed
@@ -41,8 +45,10 @@ from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LogFull, LogReadOnly, LogUnreadable, StoreError
 from companion.store.gamelog import GameLog
+from companion.store.integrity import keep_aside
+from companion.store.location import data_dir
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
@@ -75,6 +81,9 @@ class TableListener(Protocol):
     def button(self, name: str) -> None:
         """One of the Pi's buttons was pressed: confirm, undo or next."""
 
+    def troubled(self, troubles: Troubles) -> None:
+        """The voice stopped (or went back to) speaking, or a background thread failed."""
+
 
 class Unheard:
     """A listener that is told nothing (the service alone, in tests)."""
@@ -86,6 +95,8 @@ class Unheard:
     def tapped(self, tap: Tap) -> None: ...
 
     def button(self, name: str) -> None: ...
+
+    def troubled(self, troubles: Troubles) -> None: ...
 
 
 @dataclass
@@ -109,6 +120,32 @@ class GameSummary:
     rounds: int  # 0: the log is damaged (the game is still listed)
     status: str  # "playing" or "over"
     winner: str | None
+
+
+def open_log(data: Path) -> GameLog:
+    """The table's game log in the data folder (created when missing), checked at open."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LogUnreadable(
+            data / "companion.db", f"no data folder {data}: {exc.strerror or exc}"
+        ) from None
+    return GameLog(data / "companion.db")
+
+
+def start_fresh_log(data: Path) -> Path:
+    """Keep a damaged (or newer) log aside, renamed, never deleted, so that the next open
+    starts a fresh one; returns where it was kept."""
+    return keep_aside(data / "companion.db")
+
+
+def store_refusal(problem: StoreError) -> str:
+    """What a table says when the log refused a write (the game itself is unchanged)."""
+    if isinstance(problem, LogFull):
+        return i18n.tr("No space left: the last move was not saved. Free some space and try again.")
+    if isinstance(problem, LogReadOnly):
+        return i18n.tr("The game log is read-only: games can be viewed and exported, not played.")
+    return str(problem)
 
 
 def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
@@ -139,13 +176,19 @@ class TableService:
         self.listener: TableListener = Unheard()
         self.fortress = load_board_file()
         self.catalog = load_catalog()
+        self.data = data
+        # first: a log that cannot be played (LogDamaged, LogTooNew, LogUnreadable; nothing
+        # written) stops the table before any node or thread starts
+        self.log = open_log(data)
+        #: a read-only log (folder or file not writable): games viewed and exported, not played
+        self.read_only = self.log.read_only
         #: the nodes; by default the simulated board (a table of platforms and figures too)
         self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
-        data.mkdir(parents=True, exist_ok=True)
-        self.data = data
-        self.log = GameLog(data / "companion.db")
         self.settings = Settings(self.log.db)
-        self.speaker: Speaker = speaker or SettingsVoice(self.settings)
+        #: what keeps the table from working as it should (the voice, failed threads, pins)
+        self.troubles = Troubles()
+        self.faults = ThreadFaults(self._fault_from_thread)
+        self.speaker: Speaker = speaker or SettingsVoice(self.settings, self._voice_from_thread)
         self.registry = NfcRegistry(self.log.db)
         if self.hardware.table is not None:  # the simulated table's stickers, as if registered
             register_stickers(self.registry, self.hardware.table)
@@ -167,6 +210,7 @@ class TableService:
         self.controls = controls or open_controls(
             self._button_from_pins, mock=self.hardware.simulated is not None
         )
+        self.troubles = replace(self.troubles, controls=self.controls.off)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
@@ -183,6 +227,7 @@ class TableService:
             table_name,
         )
         self.language = "en"
+        self._hands: threading.Thread | None = None  # the simulated table's, while they work
         self._closed = False
 
     # ----- lifecycle ---------------------------------------------------------------------------
@@ -190,6 +235,7 @@ class TableService:
         """Listen to the nodes, the readers and the buttons; every ring off until a game."""
         if listener is not None:
             self.listener = listener
+        self.faults.install()
         self.set_language(str(self.settings.get("language")))
         if self.publisher is not None:
             self.publisher.start_publishing()
@@ -211,11 +257,14 @@ class TableService:
         # at most this long
         self.hardware.bridge.wait_acked(RINGS_OFF_WAIT_S, online_only=True)
         self.controls.close()
+        if self._hands is not None:
+            self._hands.join(RINGS_OFF_WAIT_S)  # the simulated hands finish what they hold
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()
         if self.web is not None:
             self.web.stop()
+        self.faults.uninstall()
         self.log.close()
 
     def __enter__(self) -> TableService:
@@ -249,16 +298,20 @@ class TableService:
         return plan
 
     def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> GameSession:
-        """A game from the wizard's plan (default: `default_plan`); a random seed unless given."""
+        """A game from the wizard's plan (default: `default_plan`); a random seed unless given.
+        A read-only or full log refuses it (`LogReadOnly`, `LogFull`, in the players' words)."""
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         plan = plan or self.default_plan()
-        session = GameSession.start(
-            self.log,
-            seed,
-            plan.game_seats(),
-            GameOptions(physical=frozenset(plan.physical)),
-            load_board(plan.game_board()),
-        )
+        try:
+            session = GameSession.start(
+                self.log,
+                seed,
+                plan.game_seats(),
+                GameOptions(physical=frozenset(plan.physical)),
+                load_board(plan.game_board()),
+            )
+        except (LogFull, LogReadOnly) as problem:  # nothing stored: said in the players' words
+            raise type(problem)(store_refusal(problem)) from None
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
         self._web_changed()
@@ -293,6 +346,9 @@ class TableService:
         before = session.state
         try:
             events = session.execute(command)
+        except StoreError as problem:  # a full disk, a read-only log: nothing changed
+            self.refusals.append(store_refusal(problem))
+            return Outcome(refused=store_refusal(problem))
         except CompanionError as refusal:
             self.refusals.append(str(refusal))
             return Outcome(refused=str(refusal))
@@ -314,27 +370,62 @@ class TableService:
         session = self.session
         if session is None or session.head == 0:
             return False
-        self.rewind(session.head - 1)
-        return True
+        return self.rewind(session.head - 1)
 
     def redo(self) -> bool:
         session = self.session
         if session is None or session.command_at(session.head + 1) is None:
             return False
-        self.rewind(session.head + 1)
-        return True
+        return self.rewind(session.head + 1)
 
-    def rewind(self, head: int) -> None:
+    def rewind(self, head: int) -> bool:
         """Undo, redo, or back to any step: the state, the LEDs and the feed follow; what was
-        being said stops."""
+        being said stops. A redo brings its command's story back: its announcements are shown,
+        spoken and lit again (`announcements` ends with them). False when the log refused it
+        (a full disk: nothing moved)."""
         session = self.session
         if session is None:
-            return
-        session.rewind(head)
+            return False
+        before = session.state
+        redone = session.log.command(session.game_id, head) if head == session.head + 1 else None
+        try:
+            session.rewind(head)
+        except StoreError as problem:  # the head stays where it was, in the log and here
+            self.refusals.append(store_refusal(problem))
+            return False
         self.feed.state(session.state)
         self._web_changed()
         self.speaker.interrupt()
-        self.watch.game(game_view(session.rules, session.state, Origin.UNDO))
+        announced: list[Announcement] = []
+        if redone is not None:
+            events = session.events_of(redone)
+            announced = self.announcer.after_command(session.rules, before, events)
+            self.announcements += announced
+        self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced))
+        return True
+
+    def leave_game(self) -> None:
+        """Back home after a game that is over: nothing of it stays lit or current."""
+        session = self.session
+        if session is not None and session.state.phase == "over":
+            self.session = None
+            self.speaker.interrupt()
+            self.watch.game(NO_GAME)
+
+    def last_group(self) -> SetupPlan:
+        """The wizard's start: the last game's group (its heroes in seat order on their
+        ladders, its layout and its physical stacks), or the printed layout with three heroes
+        when no game was played yet."""
+        games = self.log.games()
+        if not games:
+            return SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
+        last = games[-1]
+        try:
+            return SetupPlan.from_game(
+                self.fortress, last.board, last.seats, last.options.get("physical", [])
+            )
+        except (CompanionError, KeyError, TypeError, ValueError):  # a layout not accepted now
+            return SetupPlan.from_fortress(self.fortress, list(FIRST_HEROES))
 
     def history(self, newest: int = 30) -> list[GameSummary]:
         """The `newest` stored games, newest first."""
@@ -353,14 +444,21 @@ class TableService:
         return found
 
     def export_game(self, game_id: str) -> Path:
-        """A stored game as an armata-transcript/1 file in the data folder's exports/."""
+        """A stored game as an armata-transcript/1 file in the data folder's exports/ (when the
+        folder is read-only: in the temporary folder's armata-exports/)."""
         from companion.transcript import dumps, export_game
 
-        folder = self.data / "exports"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"game-{game_id}.json"
-        path.write_text(dumps(export_game(self.log, game_id)), encoding="utf-8")
-        return path
+        text = dumps(export_game(self.log, game_id))
+        # a read-only data folder: the temporary folder instead (the path is shown)
+        for folder in (self.data / "exports", Path(tempfile.gettempdir()) / "armata-exports"):
+            path = folder / f"game-{game_id}.json"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError:
+                continue
+            return path
+        raise StoreError(f"no folder to write game-{game_id}.json in")
 
     # ----- the sensed table --------------------------------------------------------------------
     def can_correct(self, difference: Difference) -> bool:
@@ -385,10 +483,33 @@ class TableService:
 
     def app_is_right(self, difference: Difference) -> None:
         self.watch.app_is_right(difference)  # the room lights up; the entry goes once it matches
+        self.simulated_hands()  # on the simulated board nobody else would put it back
 
     def done_by_hand(self) -> None:
-        """The table did what the game asked (a table without tags)."""
+        """The table did what the game asked (a table without tags); on the simulated board
+        its figures and platforms are moved as the game says, as players would have."""
         self.watch.done_by_hand(None)
+        self.simulated_hands()
+
+    def simulated_hands(self) -> bool:
+        """Set the simulated table up as the game says (False: the board is real, or no game
+        is played). Turning a platform takes a moment, edge by edge over its reader, so the
+        hands work on a thread of their own, given what to do as values: they never read the
+        game."""
+        table, session = self.hardware.table, self.session
+        if table is None or session is None:
+            return False
+        expected = expected_from_game(session.rules, session.state)
+        platforms = {
+            room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout
+        }
+        figures = {room: x.figure for room, x in expected.items()}
+        hands = threading.Thread(
+            target=table.arrange, args=(platforms, figures), name="simulated hands", daemon=True
+        )
+        hands.start()
+        self._hands = hands
+        return True
 
     # ----- nodes, readers, buttons -------------------------------------------------------------
     def ring_colours(self) -> dict[str, str | None]:
@@ -433,6 +554,20 @@ class TableService:
     def _button_from_pins(self, name: str) -> None:  # gpiozero's thread
         self.post(lambda: self.listener.button(name))
 
+    # ----- troubles ---------------------------------------------------------------------------
+    def _voice_from_thread(self, problem: str | None) -> None:  # the voice's thread
+        self.post(lambda: self._troubled(replace(self.troubles, voice=problem)))
+
+    def _fault_from_thread(self, fault: ThreadFault) -> None:  # the failing thread
+        count = self.faults.count
+        self.post(
+            lambda: self._troubled(replace(self.troubles, thread_faults=count, last_fault=fault))
+        )
+
+    def _troubled(self, troubles: Troubles) -> None:
+        self.troubles = troubles
+        self.listener.troubled(troubles)
+
     # ----- announcement outputs ------------------------------------------------------------------
     def _announce(self, announcement: Announcement, words: str) -> None:
         self.listener.announced(announcement, words)
@@ -456,8 +591,10 @@ __all__ = [
     "GameSummary",
     "Outcome",
     "Post",
+    "Settings",
     "TableListener",
     "TableService",
     "Unheard",
+    "data_dir",
     "reveal_text",
 ]

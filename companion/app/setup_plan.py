@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +108,30 @@ class SetupPlan:
         plan = cls(board_spec_to_data(fortress.spec))
         for hero in heroes or []:
             plan.add_player(hero)
+        return plan
+
+    @classmethod
+    def from_game(
+        cls,
+        fortress: Fortress,
+        board: dict[str, Any],
+        seats: Sequence[Sequence[str]],
+        physical: Iterable[str] = (),
+    ) -> SetupPlan:
+        """The group of a stored game: its layout, its heroes in seat order, each on the
+        ladder it had, and the stacks it drew by hand (`fortress`: the default layout)."""
+        sites = {
+            ladder["id"]: (ladder["room"], ladder["side"])
+            for ladder in board.get("layout", {}).get("ladders", [])
+        }
+        plan = cls(board_spec_to_data(fortress.spec), copy.deepcopy(board))
+        for hero, ladder in seats:
+            plan.add_player(hero)
+            site = sites.get(ladder)
+            if site is not None:
+                plan.place_ladder(len(plan.seats) - 1, *site)
+        for stack in physical:
+            plan.set_physical(stack, True)
         return plan
 
     # ----- players ----------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Expectations on the visible state, in the players' words: only what is written is checked.
 
 `snapshot` renders the whole visible state the way `check` reads it, so an exported transcript's
-expectations are snapshots, and a hand-written one may copy any part of one.
+expectations are snapshots, and a hand-written one may copy any part of one. Any value may be
+written `{"contains": [...]}` (a list holding at least these) or `{"one of": [...]}` (any one of
+these values).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 from companion.app.wording import describe
 from companion.engine.game.context import GameRules
-from companion.engine.game.state import GameState
+from companion.engine.game.kinds import StackName
+from companion.engine.game.state import GameState, HeroState
 from companion.engine.game.tasks import Task
 from companion.errors import TranscriptError
 from companion.transcript.names import OFF_BOARD, Names, key
@@ -21,8 +24,16 @@ from companion.transcript.names import OFF_BOARD, Names, key
 KEYS = (
     "round", "phase", "waiting for", "winner", "positions", "rotations", "collapsed", "ladders",
     "wounds", "strigoi wounds", "destroyed", "altar", "inferno", "hand", "reward tokens",
-    "advanced", "fight markers", "announcement",
+    "advanced", "fight markers", "announcement", "discard", "played card", "beside", "pending",
+    "removed", "face up", "attack marker",
 )  # fmt: skip
+#: the keys whose value is an object by name (a hero, a Strigoi, a room, a stack)
+BY_NAME = (
+    "positions", "rotations", "wounds", "strigoi wounds", "hand", "reward tokens", "advanced",
+    "discard", "played card", "beside", "pending", "face up",
+)  # fmt: skip
+#: the forms a value may take besides itself
+FORMS = ("contains", "one of")
 
 
 def waiting(names: Names, task: Task | None) -> str:
@@ -60,20 +71,76 @@ def snapshot(rules: GameRules, names: Names, state: GameState) -> dict[str, Any]
         },
         "advanced": {n.hero(h.hero): sorted(n.card(x) for x in h.advanced) for h in seated},
         "fight markers": sorted(n.space(x) for x in state.fight_markers),
+        "discard": {n.hero(h.hero): sorted(n.card(x) for x in h.discard) for h in seated},
+        "played card": {
+            n.hero(h.hero): None if _played(h) is None else n.card(str(_played(h))) for h in seated
+        },
+        "beside": {
+            n.hero(h.hero): sorted(n.card(x) for x in _beside(h)) for h in seated
+        },  # cards played this round besides the round's card (Protection, Shock, Stealth...)
+        "pending": {n.hero(h.hero): sorted(n.card(x) for x in h.pending) for h in seated},
+        "removed": sorted(n.card(x) for x in state.removed),
+        "face up": {stack: _face_up(n, state, stack) for stack in FACE_UP if stack in state.stacks},
+        "attack marker": state.attack_marker,
     }
 
 
+FACE_UP: tuple[StackName, ...] = ("red", "grey")
+
+
+def _face_up(names: Names, state: GameState, stack: StackName) -> str | None:
+    token = state.stacks[stack].face_up
+    return None if token is None else names.token(token)
+
+
+def _played(h: HeroState) -> str | None:
+    """The card played for the round, once revealed."""
+    return h.chosen if h.chosen in h.played else None
+
+
+def _beside(h: HeroState) -> list[str]:
+    played = _played(h)
+    return [x for x in h.played if x != played] + list(h.rewards_used)
+
+
+def _form(value: Any) -> tuple[str, Any] | None:
+    """`{"contains": [...]}` or `{"one of": [...]}`: the form and its list."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((name, inner),) = value.items()
+        if name in FORMS:
+            if not isinstance(inner, list):
+                raise TranscriptError(f"{name!r} takes a list, got {inner!r}")
+            return name, inner
+    return None
+
+
 def _same(expected: Any, actual: Any) -> bool:
-    """Names compare by `key`; lists as multisets; numbers and null exactly."""
+    """Names compare by `key`; lists as multisets; numbers and null exactly; `contains`: the
+    list holds at least these; `one of`: any of these values."""
+    form = _form(expected)
+    if form is not None:
+        name, values = form
+        if name == "one of":
+            return any(_same(x, actual) for x in values)
+        if not isinstance(actual, list):
+            return False
+        return not Counter(_norm(x) for x in values) - Counter(_norm(x) for x in actual)
     if isinstance(expected, str) and isinstance(actual, str):
         return key(expected) == key(actual)
     if isinstance(expected, list) and isinstance(actual, list):
         return Counter(_norm(x) for x in expected) == Counter(_norm(x) for x in actual)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
     return bool(expected == actual)
 
 
 def _norm(value: Any) -> Any:
-    return key(value) if isinstance(value, str) else value
+    """A hashable, comparable form of a list item."""
+    if isinstance(value, str):
+        return key(value)
+    if isinstance(value, int | float | bool) or value is None:
+        return value
+    raise TranscriptError(f"a list holds names or numbers, got {value!r}")
 
 
 Mismatch = tuple[str, Any, Any]  # field, expected, actual
@@ -100,22 +167,54 @@ def check(
         if field == "announcement":
             if not any(_same(wanted, h) for h in headlines):
                 found.append((field, wanted, list(headlines) or None))
-        elif field in ("positions", "rotations", "wounds", "strigoi wounds", "hand",
-                       "reward tokens", "advanced"):  # fmt: skip
-            if not isinstance(wanted, dict):
+        elif field in BY_NAME:
+            if not isinstance(wanted, dict) or _form(wanted) is not None:
                 raise TranscriptError(f"field 'expect.{field}': an object by name")
             have = {key(k): v for k, v in actual[field].items()}
             for name, value in wanted.items():
+                if key(name) not in have:
+                    _absent(names, field, name, list(actual[field]))
                 got = have.get(key(name), OFF_BOARD if field == "positions" else None)
-                if field == "wounds" and isinstance(value, int):  # a count: by wound value
+                if field == "wounds" and _count(value):  # a count: by wound value
                     got = _wound_value(rules, state, names, name)
                 if field == "strigoi wounds" and got is None:
                     got = 0
-                if not _same(value, got):
+                try:
+                    same = _same(value, got)
+                except TranscriptError as exc:
+                    raise TranscriptError(f"field 'expect.{field}.{name}': {exc}") from None
+                if not same:
                     found.append((f"{field}.{name}", value, got))
-        elif not _same(wanted, actual[field]):
-            found.append((field, wanted, actual[field]))
+        else:
+            try:
+                same = _same(wanted, actual[field])
+            except TranscriptError as exc:
+                raise TranscriptError(f"field 'expect.{field}': {exc}") from None
+            if not same:
+                found.append((field, wanted, actual[field]))
     return found
+
+
+def _count(value: Any) -> bool:
+    """A number (or numbers to choose from) rather than a list of names."""
+    form = _form(value)
+    if form is not None and form[0] == "one of":
+        return all(type(x) is int for x in form[1])
+    return type(value) is int
+
+
+def _absent(names: Names, field: str, name: str, known: list[str]) -> None:
+    """A name missing from the snapshot: a Strigoi off the board (positions, its wounds), or a
+    mistake: the error names the field and what there is."""
+    if field in ("positions", "strigoi wounds"):
+        try:
+            names.strigoi_id(name)
+            return
+        except TranscriptError:
+            pass
+    raise TranscriptError(
+        f"field 'expect.{field}.{name}': not in this game (known: {', '.join(known) or 'none'})"
+    )
 
 
 def _wound_value(rules: GameRules, state: GameState, names: Names, hero: str) -> int:

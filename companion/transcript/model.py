@@ -54,6 +54,8 @@ def decode(raw: bytes) -> Transcript:
         raise TranscriptError(f"not an {FORMAT} document: {exc}") from None
     except msgspec.DecodeError as exc:
         raise TranscriptError(f"not JSON: {exc}") from None
+    except UnicodeDecodeError as exc:  # msgspec checks UTF-8 only as far as it reads strings
+        raise TranscriptError(f"not UTF-8 text: {exc}") from None
     if transcript.format != FORMAT:
         raise TranscriptError(f"field 'format': expected {FORMAT!r}, got {transcript.format!r}")
     return transcript
@@ -105,6 +107,8 @@ def _fortress(board: str | dict[str, Any], folder: Path | None) -> Fortress:
         return load_board_file(path)
     except CompanionError as exc:
         raise TranscriptError(f"field 'setup.board': {exc}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # unreadable, not text, NUL
+        raise TranscriptError(f"field 'setup.board': cannot read {board!r}: {exc}") from None
 
 
 def _site(fortress: Fortress, names: Names, text: str) -> str:

@@ -10,18 +10,25 @@ transcript ran and all passed.
 from __future__ import annotations
 
 import json
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion.app.announce import announcements, headline_of
 from companion.engine.game import commands as c
+from companion.engine.game import events as e
 from companion.engine.game.emitter import clone
+from companion.engine.game.fold import apply
 from companion.engine.game.game import Game
+from companion.engine.game.registry import BY_TYPE
+from companion.engine.game.state import GameState
+from companion.engine.game.tasks import Task
 from companion.errors import CompanionError, IllegalCommand, TranscriptError
 from companion.jsonfiles import json_files
 from companion.transcript.expect import check
 from companion.transcript.model import Opened, decode
+from companion.transcript.names import key
 from companion.transcript.steps import COMMON, VERBS, Step, StepReader, verb_of
 
 
@@ -63,6 +70,17 @@ def replay_file(path: Path) -> Outcome:
 
 
 def replay_bytes(raw: bytes, file: str, folder: Path | None = None) -> Outcome:
+    """One transcript, played: never raises (a broken transcript is this file's problem only)."""
+    try:
+        return _replay(raw, file, folder)
+    except CompanionError as exc:
+        return Outcome(file, None, problems=[Problem(None, error=str(exc))])
+    except Exception as exc:  # a bug of this program: reported for this file, the run goes on
+        error = f"internal error: {type(exc).__name__}: {exc}"
+        return Outcome(file, None, problems=[Problem(None, error=error)])
+
+
+def _replay(raw: bytes, file: str, folder: Path | None) -> Outcome:
     try:
         transcript = decode(raw)
         opened = Opened(transcript, folder)
@@ -72,45 +90,233 @@ def replay_bytes(raw: bytes, file: str, folder: Path | None = None) -> Outcome:
     game = Game(opened.rules, [opened.started])
     for room, rotation in opened.turns:  # the table's platforms as set up (the wizard's fixes)
         game.execute(c.SetRotation(room=room, rotation=rotation))
-    reader = StepReader(opened.rules, opened.names)
+    player = _Player(game, StepReader(opened.rules, opened.names), opened)
     for number, step in enumerate(transcript.steps, 1):
         outcome.steps = number
-        problems = _play(game, reader, opened, step, number)
+        try:
+            problems = player.play(step, number)
+        except TranscriptError as exc:
+            problems = [Problem(number, error=str(exc))]
+        except CompanionError as exc:
+            problems = [Problem(number, error=f"{type(exc).__name__}: {exc}")]
+        except Exception as exc:  # the engine failed on this step: this file's problem
+            problems = [Problem(number, error=f"internal error: {type(exc).__name__}: {exc}")]
         if problems:
             outcome.problems = problems
             break
     return outcome
 
 
-def _play(game: Game, reader: StepReader, opened: Opened, step: Step, n: int) -> list[Problem]:
-    try:
+#: event kinds a `during` entry may name: the event's tag in words ("strigoi moved")
+EVENT_NAMES = {
+    tag.replace("_", " "): kind
+    for kind in typing.get_args(e.AnyEvent)
+    for tag in [kind.__struct_config__.tag]
+    if isinstance(tag, str)
+}
+
+
+@dataclass
+class Settled:
+    """A decision the engine took because there was only one answer (or none)."""
+
+    task: Task
+    events: list[e.Event]
+
+
+class _Player:
+    """Plays the steps of one transcript on its game."""
+
+    def __init__(self, game: Game, reader: StepReader, opened: Opened) -> None:
+        self.game = game
+        self.reader = reader
+        self.opened = opened
+        self.settled: list[Settled] = []  # since the last command played
+
+    def play(self, step: Step, n: int) -> list[Problem]:
         verb = verb_of(step)
         _check_fields(step, verb)
+        if verb is None:
+            if "during" in step:
+                raise TranscriptError("field 'during': only a step that does something has one")
+            return self._expectations(step, n, [])
+        if verb == "set up":
+            commands = self.reader.set_up(step["set up"])
+            events: list[e.Event] = []
+            before = clone(self.game.state)
+            for field, build in commands:
+                try:
+                    command = build(self.game.state)
+                except TranscriptError as exc:
+                    raise TranscriptError(f"field {field!r}: {exc}") from None
+                result = self._execute(step, n, command)
+                if isinstance(result, list):
+                    for problem in result:  # which part of the set-up was refused
+                        if problem.error is not None:
+                            problem.error = f"field {field!r}: {problem.error}"
+                    if result:
+                        return result
+                    return self._expectations(step, n, [])  # refused, as expected
+                events += result[0]
+            if step.get("refused") not in (None, False):
+                return [Problem(n, "refused", step["refused"], "accepted")]
+            return self._after(step, n, before, events, [])
+        command = self.reader.command(step, self.game.state)
+        wants = isinstance(step.get("expect"), dict) and "announcement" in step["expect"]
+        before = clone(self.game.state)
+        result = self._execute(step, n, command)
+        if isinstance(result, list):
+            return result or self._expectations(step, n, [])
+        events = result[0]
+        if step.get("refused") not in (None, False):
+            return [Problem(n, "refused", step["refused"], "accepted")]
         headlines: list[str] = []
-        if verb is not None:
-            # the state before the step, only when its announcements are to be checked
-            wants = isinstance(step.get("expect"), dict) and "announcement" in step["expect"]
-            before = clone(game.state) if wants else None
-            command = reader.command(step, game.state)
-            refused = step.get("refused")
+        if wants:
+            headlines = [
+                headline_of(a.reasons, str, self.opened.names.fact)
+                for a in announcements(self.opened.rules, before, events)
+            ]
+        return self._after(step, n, before, events, headlines, command)
+
+    def _execute(
+        self, step: Step, n: int, command: c.Command
+    ) -> tuple[list[e.Event]] | list[Problem]:
+        """(events,) when accepted; [] when refused as the step expects; else the problems."""
+        refused = step.get("refused")
+        try:
+            return (self.game.execute(command),)
+        except IllegalCommand as exc:
+            if self._settled_already(command):
+                return (list[e.Event](),)  # the engine took this only choice itself
+            if refused is None or refused is False:
+                return [Problem(n, error=f"refused: {exc}")]
+            if isinstance(refused, str) and refused not in str(exc):
+                return [Problem(n, "refused", refused, str(exc))]
+            return []
+
+    def _settled_already(self, command: c.Command) -> bool:
+        """A step naming the only legal choice, which the engine took by itself (it settles a
+        decision nobody needs to take): accepted as that choice."""
+        for i, done in enumerate(self.settled):
+            task = done.task
+            rule = BY_TYPE[type(task)]
+            if type(command) not in rule.handlers:
+                continue
+            if task.hero is not None and getattr(command, "hero", None) != task.hero:
+                continue
+            if _same_choice(command, done.events):
+                del self.settled[: i + 1]
+                return True
+        return False
+
+    def _after(
+        self,
+        step: Step,
+        n: int,
+        before: GameState,
+        events: list[e.Event],
+        headlines: list[str],
+        command: c.Command | None = None,
+    ) -> list[Problem]:
+        """Expectations along the automatic steps (`during`), then after them (`expect`); the
+        decisions the engine settled by itself are remembered for the next steps."""
+        if events:
+            self.settled = self._settled(before, events, command)
+        during = step.get("during")
+        if during is not None:
+            problems = self._during(during, before, events, n)
+            if problems:
+                return problems
+        return self._expectations(step, n, headlines)
+
+    def _settled(
+        self, before: GameState, events: list[e.Event], command: c.Command | None
+    ) -> list[Settled]:
+        state = clone(before)
+        found: list[Settled] = []
+        since: list[e.Event] = []
+        answered = command is None or isinstance(command, c.CORRECTIONS)
+        for event in events:
+            if isinstance(event, e.TaskDone) and state.tasks:
+                task = state.tasks[0]
+                if BY_TYPE[type(task)].auto is None:  # a decision
+                    if answered:
+                        found.append(Settled(task, [*since, event]))
+                    answered = True  # the first decision done is the command's own
+                since = []
+            else:
+                since.append(event)
+            apply(state, event)
+        return found
+
+    def _during(
+        self, during: object, before: GameState, events: list[e.Event], n: int
+    ) -> list[Problem]:
+        if not isinstance(during, list):
+            raise TranscriptError("field 'during': a list of {'after': event, 'expect': {...}}")
+        state = clone(before)
+        pending = list(events)
+        for i, entry in enumerate(during):
+            where = f"during[{i}]"
+            if (
+                not isinstance(entry, dict)
+                or set(entry) - {"after", "expect"}
+                or ("after" not in entry or "expect" not in entry)
+            ):
+                raise TranscriptError(f'field {where!r}: {{"after": <event>, "expect": {{...}}}}')
+            name = entry["after"]
+            kind = EVENT_NAMES.get(key(name)) if isinstance(name, str) else None
+            if kind is None:
+                raise TranscriptError(
+                    f"field '{where}.after': unknown event {name!r} "
+                    f"(known: {', '.join(sorted(EVENT_NAMES))})"
+                )
+            while pending:
+                event = pending.pop(0)
+                apply(state, event)
+                if isinstance(event, kind):
+                    break
+            else:
+                return [Problem(n, f"{where}.after", name, "no such event (any more)")]
             try:
-                events = game.execute(command)
-            except IllegalCommand as exc:
-                if refused is None or refused is False:
-                    return [Problem(n, error=f"refused: {exc}")]
-                if isinstance(refused, str) and refused not in str(exc):
-                    return [Problem(n, "refused", refused, str(exc))]
-                return _expectations(game, opened, step, n, headlines)
-            if refused not in (None, False):
-                return [Problem(n, "refused", refused, "accepted")]
-            if before is not None:
-                headlines = [
-                    headline_of(a.reasons, str, opened.names.fact)
-                    for a in announcements(opened.rules, before, events)
-                ]
-        return _expectations(game, opened, step, n, headlines)
-    except TranscriptError as exc:
-        return [Problem(n, error=str(exc))]
+                found = check(self.opened.rules, self.opened.names, state, entry["expect"])
+            except TranscriptError as exc:
+                raise TranscriptError(f"{where}: {exc}") from None
+            if found:
+                return [Problem(n, f"{where}.{f}", want, got) for f, want, got in found]
+        return []
+
+    def _expectations(self, step: Step, n: int, headlines: list[str]) -> list[Problem]:
+        if "expect" not in step:
+            return []
+        found = check(
+            self.opened.rules, self.opened.names, self.game.state, step["expect"], headlines
+        )
+        return [Problem(n, f, want, got) for f, want, got in found]
+
+
+def _same_choice(command: c.Command, events: list[e.Event]) -> bool:
+    """Whether the engine's own settlement (`events`) is what `command` asks."""
+    match command:
+        case c.Protect(sources=[]) | c.SkipFight() | c.Proceed():
+            return True
+        case c.Relocate(hero=hero, to=to):
+            return any(
+                isinstance(x, e.HeroMoved) and x.hero == hero and _cell(x.to) == _cell(to)
+                for x in events
+            )
+        case c.PlaceFightMarker(take_from=cell):
+            return any(
+                isinstance(x, e.FightMarkerPlaced) and _cell(x.taken_from) == _cell(cell)
+                for x in events
+            )
+    return False
+
+
+def _cell(cell: object) -> tuple[int, int] | None:
+    if isinstance(cell, list | tuple) and len(cell) == 2:
+        return (int(cell[0]), int(cell[1]))
+    return None
 
 
 #: the fields of verbs and fixes (besides the verb itself)
@@ -131,15 +337,6 @@ def _check_fields(step: Step, verb: str | None) -> None:
         raise TranscriptError(
             f"the step names no verb (one of: {', '.join(VERBS)}, fix) and no expectation"
         )
-
-
-def _expectations(
-    game: Game, opened: Opened, step: Step, n: int, headlines: list[str]
-) -> list[Problem]:
-    if "expect" not in step:
-        return []
-    found = check(opened.rules, opened.names, game.state, step["expect"], headlines)
-    return [Problem(n, f, want, got) for f, want, got in found]
 
 
 def run(paths: list[str], as_json: bool, out: TextIO) -> int:

@@ -20,15 +20,26 @@ from companion.errors import TranscriptError
 from companion.transcript.names import PLAYED_CARD, Names, key
 
 Step = dict[str, Any]
+#: one correction of a set-up, built against the state it is played on
+Builder = Callable[[GameState], c.Command]
 #: every verb a step may use (besides "fix" and an expectation-only step)
 VERBS = (
     "choose", "move", "stay", "draw", "fight", "leave", "free monk", "attack monk", "attack",
     "skip fight", "protect", "discard", "relocate", "take marker", "leap", "fall", "mechanics",
     "heal", "recovery", "gates of hell", "retrieval", "pack", "swap", "rebel draw", "proceed",
+    "set up",
 )  # fmt: skip
+#: what a "set up" step may set, in the order it is set (each a correction: SET_UP, fixes)
+SETUP_KEYS = (
+    "positions", "rotations", "altar", "inferno", "strigoi wounds", "ladders", "fight markers",
+    "face up", "hand", "discard", "reward tokens", "wounds",
+)  # fmt: skip
+#: a hero's piles a "set up" step sets, by the field of `SetCards`
+CARD_KEYS = {"hand": "hand", "discard": "discard", "reward tokens": "reward_tokens",
+             "wounds": "wounds"}  # fmt: skip
 FIXES = ("position", "strigoi", "blood", "add wound", "remove wound", "rotation")
 #: fields a step may carry besides its verb's
-COMMON = ("hero", "expect", "refused", "note")
+COMMON = ("hero", "expect", "refused", "note", "during")
 
 
 def verb_of(step: Step) -> str | None:
@@ -50,6 +61,8 @@ class StepReader:
         if verb is None:
             raise TranscriptError("the step names no verb (or only expectations)")
         try:
+            if verb == "set up":
+                raise TranscriptError("a set-up is several corrections: see `set_up`")
             if verb == "fix":
                 return self._fix(step, state)
             hero = self._hero(step, state)
@@ -80,7 +93,39 @@ class StepReader:
             return "card"
         discard = ability in DISCARDABLE or ability == "leap"  # Leap: a collapse's escape
         found = ability_sources(self.rules, h, ability, discard=discard)
-        return self.names.card_id(name, [x for x in found if x != "card"], f"{ability} source")
+        return self.owned(h, name, [x for x in found if x != "card"], f"{ability} source")
+
+    def owned(self, h: HeroState, name: object, allowed: list[str], what: str) -> str:
+        """A component among `allowed`; else, for the engine to refuse with its reason, any card
+        or reward token the hero could ever hold (a card not in the hand is a refusal the
+        transcript can expect, a name nobody has is a mistake in the transcript)."""
+        try:
+            return self.names.card_id(name, allowed, what)
+        except TranscriptError:
+            catalog = self.rules.catalog
+            anything = [*catalog.hero_cards(h.hero), *(x.id for x in catalog.advanced_cards)]
+            anything += [f"{x.id}:{m}" for x in catalog.reward_cards for m in MODES]
+            anything += [x.id for x in catalog.reward_cards]
+            anything += [x.id for x in catalog.reward_tokens]
+            try:
+                return self.names.card_id(name, anything, what)
+            except TranscriptError:
+                raise TranscriptError(
+                    f"unknown {what} {name!r} (known here: "
+                    f"{'; '.join(sorted({self.names.card(x) for x in allowed})) or 'none'})"
+                ) from None
+
+    def wound(self, h: HeroState, name: object, what: str) -> str:
+        """One of the hero's wound tokens; else any wound token, for the engine to refuse."""
+        try:
+            return self.names.token_id(name, h.wounds, what)
+        except TranscriptError:
+            every = [x.id for x in self.rules.catalog.wound_tokens]
+            try:
+                return self.names.token_id(name, every, what)
+            except TranscriptError:
+                known = "; ".join(sorted({self.names.token(x) for x in h.wounds})) or "none"
+                raise TranscriptError(f"unknown {what} {name!r} (known here: {known})") from None
 
     def rewards(self, h: HeroState, names: object) -> list[c.RewardPlay]:
         if names is True or names is None:
@@ -91,7 +136,7 @@ class StepReader:
         held += list(h.reward_tokens)
         plays = []
         for name in names:
-            item = self.names.card_id(name, held, "reward")
+            item = self.owned(h, name, held, "reward")
             item_id, _, mode = item.partition(":")
             plays.append(c.RewardPlay(item=item_id, mode=mode or "normal"))  # type: ignore[arg-type]
         return plays
@@ -116,6 +161,165 @@ class StepReader:
             rest = [*st.draw, *st.discard]
             return self.names.token_id(name, rest or allowed, f"{stack} token")
 
+    # ----- set-up steps: corrections that set a part of the table -------------------------
+    def set_up(self, spec: object) -> list[tuple[str, Builder]]:
+        """The corrections of a "set up" step, in `SETUP_KEYS` order: (field, builder), each
+        builder reading its names against the state it is played on."""
+        if not isinstance(spec, dict) or not spec:
+            raise TranscriptError(f"field 'set up': an object of {', '.join(SETUP_KEYS)}")
+        unknown = sorted(set(spec) - set(SETUP_KEYS))
+        if unknown:
+            raise TranscriptError(
+                f"field 'set up': unknown key {unknown[0]!r} (known: {', '.join(SETUP_KEYS)})"
+            )
+        n = self.names
+        found: list[tuple[str, Builder]] = []
+
+        def by_name(field: str) -> dict[str, Any]:
+            value = spec[field]
+            if not isinstance(value, dict):
+                raise TranscriptError(f"field 'set up.{field}': an object by name")
+            return value
+
+        if "positions" in spec:
+            for name, where in by_name("positions").items():
+                found.append((f"set up.positions.{name}", self._place(name, where)))
+        if "rotations" in spec:
+            for room_name, turn in by_name("rotations").items():
+
+                def rotate(state: GameState, room_name: str = room_name, turn: Any = turn) -> Any:
+                    room = n.room_id(room_name)
+                    return c.SetRotation(room=room, rotation=n.rotation_id(room, turn))
+
+                found.append((f"set up.rotations.{room_name}", rotate))
+        if "altar" in spec or "inferno" in spec:
+
+            def blood(state: GameState) -> c.Command:
+                altar, inferno = spec.get("altar", state.altar), spec.get("inferno", state.inferno)
+                if type(altar) is not int or type(inferno) is not int:
+                    raise TranscriptError("blood points are whole numbers")
+                return c.SetBlood(altar=altar, inferno=inferno)
+
+            found.append(("set up.altar" if "altar" in spec else "set up.inferno", blood))
+        if "strigoi wounds" in spec:
+            for name, wounds in by_name("strigoi wounds").items():
+
+                def hurt(state: GameState, name: str = name, wounds: Any = wounds) -> c.Command:
+                    if type(wounds) is not int:
+                        raise TranscriptError(f"a number of wounds, got {wounds!r}")
+                    return c.SetStrigoiWounds(strigoi=n.strigoi_id(name), wounds=wounds)
+
+                found.append((f"set up.strigoi wounds.{name}", hurt))
+        if "ladders" in spec:
+
+            def ladders(state: GameState) -> c.Command:
+                return c.SetLadders(ladders=[n.ladder_id(x) for x in _list(spec["ladders"])])
+
+            found.append(("set up.ladders", ladders))
+        if "fight markers" in spec:
+
+            def markers(state: GameState) -> c.Command:
+                cells = [n.space_id(x) for x in _list(spec["fight markers"])]
+                if None in cells:
+                    raise TranscriptError("a fight marker lies on a space of the board")
+                return c.SetFightMarkers(cells=[x for x in cells if x is not None])
+
+            found.append(("set up.fight markers", markers))
+        if "face up" in spec:
+            for stack, token in by_name("face up").items():
+                found.append((f"set up.face up.{stack}", self._face_up(stack, token)))
+        heroes: dict[str, dict[str, Any]] = {}
+        for field in CARD_KEYS:
+            if field in spec:
+                for hero, items in by_name(field).items():
+                    heroes.setdefault(hero, {})[field] = items
+        for hero, piles in heroes.items():
+            found.append((f"set up.{'/'.join(piles)}.{hero}", self._cards(hero, piles)))
+        return found
+
+    def _place(self, name: str, where: object) -> Builder:
+        n = self.names
+
+        def place(state: GameState) -> c.Command:
+            try:
+                hero = n.hero_id(name)
+            except TranscriptError:
+                return c.SetStrigoiPosition(strigoi=n.strigoi_id(name), room=n.room_id(where))
+            return c.SetHeroPosition(hero=hero, to=n.space_id(where))
+
+        return place
+
+    def _face_up(self, stack: str, token: object) -> Builder:
+        def face_up(state: GameState) -> c.Command:
+            if stack not in ("red", "grey"):
+                raise TranscriptError(f"the face-up stacks are red and grey, got {stack!r}")
+            if token is None:
+                return c.SetFaceUp(stack=stack, token=None)  # type: ignore[arg-type]
+            st = state.stacks[stack]  # type: ignore[index]
+            among = [*([st.face_up] if st.face_up else []), *st.draw, *st.discard]
+            chosen = self.names.token_id(token, among, f"{stack} token")
+            return c.SetFaceUp(stack=stack, token=chosen)  # type: ignore[arg-type]
+
+        return face_up
+
+    def _cards(self, hero_name: str, piles: dict[str, Any]) -> Builder:
+        def cards(state: GameState) -> c.Command:
+            h = self._hero({"hero": hero_name}, state)
+            fields: dict[str, list[str]] = {}
+            taken: set[str] = set()
+            for field, items in piles.items():
+                chosen = []
+                for name in _list(items):
+                    item = self._component(state, h, field, name, taken)
+                    taken.add(item)
+                    chosen.append(item)
+                fields[CARD_KEYS[field]] = chosen
+            return c.SetCards(hero=h.hero, **fields)
+
+        return cards
+
+    def _component(
+        self, state: GameState, h: HeroState, field: str, name: object, taken: set[str]
+    ) -> str:
+        """The component a set-up names: one already there first, then one of the hero's, then
+        a free one (the stack, beside the board), then any."""
+        catalog = self.rules.catalog
+        others = [x for x in state.heroes if x is not h]
+        if field in ("hand", "discard"):
+            own = [*h.hand, *h.discard, *h.played, *h.pending]
+            first = h.hand if field == "hand" else h.discard
+            rewards = state.stacks["reward_card"]
+            free = [*state.advanced_left, *rewards.draw, *rewards.discard]
+            free += [x for x in catalog.hero_cards(h.hero) if x in state.removed]
+            rest = [
+                x
+                for o in others
+                for x in (*o.hand, *o.discard, *o.pending)
+                if x not in catalog.hero_cards(o.hero)  # another hero's own cards never
+            ]
+            rest += [x for x in state.removed if catalog.reward_card(x) is not None]
+            rest += [x for x in catalog.hero_cards(h.hero)]
+            order = [first, own, free, rest]
+            name_of: Callable[[str], str] = self.names.card
+        elif field == "reward tokens":
+            st = state.stacks["reward_token"]
+            rest = [x for o in others for x in o.reward_tokens]
+            order = [h.reward_tokens, st.draw, st.discard, rest]
+            name_of = self.names.card
+        else:
+            st = state.stacks["wound"]
+            rest = [x for o in others for x in o.wounds]
+            order = [h.wounds, st.draw, st.discard, rest]
+            name_of = self.names.token
+        if not isinstance(name, str):
+            raise TranscriptError(f"a component is named by a string, got {name!r}")
+        for among in order:
+            for item in among:
+                if item not in taken and key(name_of(item)) == key(name):
+                    return item
+        known = sorted({name_of(x) for among in order for x in among})
+        raise TranscriptError(f"no {field} component {name!r} left (known: {'; '.join(known)})")
+
     def _fix(self, step: Step, state: GameState) -> c.Command:
         kind = step["fix"]
         n = self.names
@@ -136,7 +340,7 @@ class StepReader:
             return c.AddWound(hero=h.hero, token=chosen)
         if kind == "remove wound":
             h = self._hero(step, state)
-            return c.RemoveWound(hero=h.hero, token=n.token_id(step.get("token"), h.wounds))
+            return c.RemoveWound(hero=h.hero, token=self.wound(h, step.get("token"), "wound"))
         if kind == "rotation":
             room = n.room_id(step.get("room"))
             return c.SetRotation(room=room, rotation=n.rotation_id(room, step.get("turn")))
@@ -144,17 +348,21 @@ class StepReader:
 
 
 MODES = ("normal", "wild")
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise TranscriptError(f"a list, got {value!r}")
+    return value
+
+
 Reader = Callable[[StepReader, Step, GameState, HeroState], c.Command]
 
 
 def _choose(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Command:
     cards = [x for x in h.hand if r.rules.is_action(x)]
-    try:
-        card = r.names.card_id(step["choose"], cards, "card in hand")
-    except TranscriptError:  # one of the hero's cards elsewhere: the engine says why not
-        owned = [*r.rules.catalog.hero_cards(h.hero), *h.discard, *h.played, *h.advanced]
-        card = r.names.card_id(step["choose"], owned, f"card of {r.names.hero(h.hero)}")
-    return c.ChooseCard(hero=h.hero, card=card)
+    what = f"card of {r.names.hero(h.hero)}"
+    return c.ChooseCard(hero=h.hero, card=r.owned(h, step["choose"], cards, what))
 
 
 def _move(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Command:
@@ -211,14 +419,12 @@ def _protect(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Com
             for x in ability_sources(r.rules, h, "protection")
             if x != "card" and x.split(":")[0] not in {s.split(":")[0] for s in sources}
         ]
-        sources.append(r.names.card_id(name, found, "protection source"))
+        sources.append(r.owned(h, name, found, "protection source"))
     return c.Protect(hero=h.hero, sources=sources)
 
 
 def _discard(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Command:
-    return c.DiscardForShock(
-        hero=h.hero, card=r.names.card_id(step["discard"], h.hand, "card in hand")
-    )
+    return c.DiscardForShock(hero=h.hero, card=r.owned(h, step["discard"], h.hand, "card in hand"))
 
 
 def _leap(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Command:
@@ -247,14 +453,14 @@ def _heal(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Comman
     if isinstance(picks, dict):
         for who, wound in picks.items():
             healed = state.hero(r.names.hero_id(who))
-            tokens[healed.hero] = r.names.token_id(wound, healed.wounds, f"wound of {who}")
+            tokens[healed.hero] = r.wound(healed, wound, f"wound of {who}")
     return c.UseHeal(hero=h.hero, source=r.source(h, step.get("source"), "heal"), tokens=tokens)
 
 
 def _swap(r: StepReader, step: Step, state: GameState, h: HeroState) -> c.Command:
     other = state.hero(r.names.hero_id(step["swap"]))
-    give = [r.names.card_id(x, h.hand, "reward card") for x in step.get("give", [])]
-    take = [r.names.card_id(x, other.hand, "reward card") for x in step.get("take", [])]
+    give = [r.owned(h, x, h.hand, "reward card") for x in step.get("give", [])]
+    take = [r.owned(other, x, other.hand, "reward card") for x in step.get("take", [])]
     return c.SwapRewards(hero=h.hero, other=other.hero, give=give, take=take)
 
 
@@ -293,7 +499,7 @@ _READERS: dict[str, Reader] = {
     "gates of hell": _with_source(c.UseGatesOfHell, "gates_of_hell"),
     "retrieval": lambda r, step, state, h: c.UseRetrieval(
         hero=h.hero,
-        card=r.names.card_id(step["retrieval"], h.discard, "reward card in the discard pile"),
+        card=r.owned(h, step["retrieval"], h.discard, "reward card in the discard pile"),
         source=r.source(h, step.get("source"), "retrieval"),
     ),
     "pack": lambda r, step, state, h: c.UsePack(
@@ -303,6 +509,10 @@ _READERS: dict[str, Reader] = {
     "rebel draw": _simple(c.RebelDraw),
     "proceed": _simple(c.Proceed),
 }
+
+
+def _name_of(names: Names, pile: str, item: str) -> str:
+    return names.token(item) if pile == "wounds" else names.card(item)
 
 
 # ----- commands to steps (export) ----------------------------------------------------------------
@@ -399,6 +609,21 @@ def step_of(command: c.Command, names: Names) -> Step:
             step |= {"fix": "remove wound", "token": n.token(token)}
         case c.SetRotation(room=room, rotation=rotation):
             step = {"fix": "rotation", "room": n.room(room), "turn": n.turn(room, rotation)}
+        case c.SetCards(hero=who):
+            piles = {
+                field: {n.hero(who): [_name_of(n, attr, x) for x in getattr(command, attr)]}
+                for field, attr in CARD_KEYS.items()
+                if getattr(command, attr) is not None
+            }
+            step = {"set up": piles}
+        case c.SetFightMarkers(cells=cells):
+            step = {"set up": {"fight markers": [n.space(x) for x in cells]}}
+        case c.SetStrigoiWounds(strigoi=strigoi, wounds=wounds):
+            step = {"set up": {"strigoi wounds": {n.strigoi(strigoi): wounds}}}
+        case c.SetLadders(ladders=ladders):
+            step = {"set up": {"ladders": [n.ladder(x) for x in ladders]}}
+        case c.SetFaceUp(stack=stack, token=token):
+            step = {"set up": {"face up": {stack: None if token is None else n.token(token)}}}
         case _:
             raise TranscriptError(f"no step for {type(command).__name__}")
     return step

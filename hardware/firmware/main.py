@@ -4,6 +4,10 @@
 # The loop never waits on anything but the next input byte, and at most POLL_MS for it: every
 # byte waiting on the USB port is read and every complete frame answered before the readers get
 # their (non-blocking) step, so a command from the Pi is answered within a loop turn.
+#
+# The loop never ends on an exception: whatever any part raises is a fault, counted and reported
+# to the Pi in the next status message (Node.fault), and the loop goes on. Only the end of input
+# (the Unix port, when the Pi side closes the pipe) ends it.
 import json
 import os
 import sys
@@ -16,10 +20,18 @@ from armata_node.ring import Ring
 
 POLL_MS = 2  # longest wait for input in one loop turn
 MAX_BYTES_PER_TURN = 1024  # then the readers and LEDs get their turn even under a flood
+QUICK_CUT_MS = 5000  # an MQTT connection cut this soon after it was made is a quick cut
+QUICK_CUTS = 3  # this many in a row: another board uses this node's login (the same config)
+RETRY_S = 1  # wait before connecting again after a cut
+LONG_RETRY_S = 60  # ... while another board holds the login: it keeps it, this one waits
 
 
 def ticks_ms():
     return time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.monotonic() * 1000)
+
+
+def ticks_diff(a, b):
+    return time.ticks_diff(a, b) if hasattr(time, "ticks_diff") else a - b
 
 
 def load_config(path="config.json"):
@@ -64,8 +76,8 @@ class UsbLink:
         for payload in self.reader.feed(data):
             try:
                 node.on_payload(payload, now_ms)
-            except Exception:  # one bad message must never stop the node
-                node.dropped += 1
+            except Exception as exc:  # one bad message must never stop the node
+                node.fault("command", exc)
 
 
 class MqttLink:
@@ -93,11 +105,38 @@ class MqttLink:
     def _deliver(node, payload):
         try:
             node.on_payload(payload, ticks_ms())
-        except Exception:  # one bad message must never stop the node
-            node.dropped += 1
+        except Exception as exc:  # one bad message must never stop the node
+            node.fault("command", exc)
 
     def send(self, payload):
         self.client.publish(self.prefix + "event", payload, False, 1)
+
+
+class Reconnects:
+    """When to connect to the broker again after a cut. Two boards flashed with one config share
+    one login, and the broker keeps one connection per login: each connection cuts the other,
+    about once a second, for ever. Three cuts in a row within seconds of connecting look like
+    that: then this board waits LONG_RETRY_S between tries (the other keeps the login) and says
+    why in its next status; a connection that lasts ends it."""
+
+    def __init__(self):
+        self.connected_at = None
+        self.quick = 0
+
+    def connected(self, now_ms):
+        self.connected_at = now_ms
+
+    def cut(self, now_ms):
+        """Seconds to wait before the next try."""
+        if self.connected_at is not None:
+            lasted = ticks_diff(now_ms, self.connected_at)
+            self.quick = self.quick + 1 if lasted < QUICK_CUT_MS else 0
+            self.connected_at = None
+        return LONG_RETRY_S if self.quick >= QUICK_CUTS else RETRY_S
+
+    @property
+    def shared(self):
+        return self.quick >= QUICK_CUTS
 
 
 def quiet_interrupt_char():
@@ -119,16 +158,26 @@ def run_usb(config, machine, neopixel):
     node = build(config, machine, neopixel, link.send)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
-    wait = POLL_MS
     while True:
-        got = 0
-        while got < MAX_BYTES_PER_TURN and poll.poll(wait if got == 0 else 0):
-            data = inp.read(1)
-            if not data:
+        try:
+            if not usb_turn(poll, inp, link, node):
                 return  # end of input (the Unix port when the Pi side closes the pipe)
-            link.pump(node, data, ticks_ms())
-            got += 1
-        node.poll(ticks_ms())
+        except Exception as exc:  # MemoryError, a port error...: counted, reported, go on
+            node.fault("loop", exc)
+
+
+def usb_turn(poll, inp, link, node):
+    """One turn of the USB loop: the bytes waiting (at most MAX_BYTES_PER_TURN), then the
+    readers and LEDs. False at the end of input."""
+    got = 0
+    while got < MAX_BYTES_PER_TURN and poll.poll(POLL_MS if got == 0 else 0):
+        data = inp.read(1)
+        if not data:
+            return False
+        link.pump(node, data, ticks_ms())
+        got += 1
+    node.poll(ticks_ms())
+    return True
 
 
 def run_mqtt(config, machine, neopixel):
@@ -153,16 +202,29 @@ def run_mqtt(config, machine, neopixel):
     client = MQTTClient(user, broker["host"], port, user, broker["password"], ssl=secure)
     link = MqttLink(client, config["table"], config["node"])
     node = build(config, machine, neopixel, link.send)
+    node.log = print  # the USB port is free for the REPL on an MQTT node
+    reconnects = Reconnects()
     while True:
         try:
             link.connect(node)
+            reconnects.connected(ticks_ms())
             node.greeted = False
             while True:
                 client.check_msg()
                 node.poll(ticks_ms())
                 time.sleep(0.005)
-        except OSError:
-            time.sleep(1)  # the broker or Wi-Fi went away: connect again
+        except OSError:  # the broker or Wi-Fi went away, or cut us off: connect again
+            wait = reconnects.cut(ticks_ms())
+            if reconnects.shared:
+                node.trouble(
+                    "link",
+                    "login %s cut off %d times within seconds: another board with this config?"
+                    % (user, reconnects.quick),
+                )
+            time.sleep(wait)
+        except Exception as exc:  # anything else: counted, reported once connected, go on
+            node.fault("loop", exc)
+            time.sleep(RETRY_S)
 
 
 def main():

@@ -2,6 +2,7 @@
 # `I2C(id)` answers like a PN532 on that bus. What lies in its field is read from the file
 # `field-<id>` in the working directory at every InListPassiveTarget: a uid in hex, or nothing.
 # A bus whose file `missing-<id>` exists answers nothing (OSError), like an unplugged reader.
+# A bus whose file `explode-<id>` exists raises RuntimeError: a fault the driver does not expect.
 try:
     import os
 except ImportError:  # pragma: no cover
@@ -48,6 +49,8 @@ class I2C:
     def _check(self):
         if _exists("missing-%d" % self.bus_id):
             raise OSError(19)  # ENODEV
+        if _exists("explode-%d" % self.bus_id):
+            raise RuntimeError("bus %d exploded" % self.bus_id)
 
     def writeto(self, address, data):
         self._check()

@@ -9,6 +9,7 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   resume             press Resume and report the game as it came back
   report             report the game and screen as the app started (with --kiosk: resumed)
   health             wait until every node is online, open the Hardware screen, report its text
+  health-until TEXT  open the Hardware screen, wait until its text contains TEXT, report it
   buttons            the Pi's Next, Confirm and Undo on mock pins act on the game; the status
                      LED blinks while a node is unplugged (table_scripts.py)
   resync             a bumped platform answered on the Resync screen by touch, both ways
@@ -17,8 +18,20 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   first-frame        print the time of the first drawn frame and exit (cold start)
+  log-problem ACTION on a log the table must not play on: report the problem screen (its
+                     texts, the layout checks, a screenshot in --out), then press ACTION:
+                     fresh | export (then quit) | continue | quit; a table that starts then
+                     runs the report script
+  speak N            with --voice: in each language a new game and N decisions, the voice
+                     waited for; the report says what was said, in which language
+  stale              Redo brings its card back; New game over an unfinished one asks first
+                     and starts from the last group; Home after a finished game is clean
+  settings           open Settings and report its texts (the voice's trouble shows there)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
+
+--voice speaks through the voice the settings choose (espeak-ng on PATH, which the tests replace
+by a stand-in that records its calls); without it the sentences are only recorded.
 """
 
 from __future__ import annotations
@@ -88,10 +101,20 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
         return
-    elif name in ("buttons", "resync", "cards"):
-        from tests.ui_driver.table_scripts import cards_and_fix, pi_buttons, resync_by_touch
+    elif name in ("buttons", "resync", "cards", "stale"):
+        from tests.ui_driver.table_scripts import (
+            cards_and_fix,
+            nothing_stale,
+            pi_buttons,
+            resync_by_touch,
+        )
 
-        scripts = {"buttons": pi_buttons, "resync": resync_by_touch, "cards": cards_and_fix}
+        scripts = {
+            "buttons": pi_buttons,
+            "resync": resync_by_touch,
+            "cards": cards_and_fix,
+            "stale": nothing_stale,
+        }
         scripts[name](driver)
         driver.then(driver.summary)
     elif name == "phones":
@@ -99,10 +122,29 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         assert directory is not None
         phones(driver, directory, seed)
+    elif name == "speak":
+        for lang in i18n.LANGUAGES:
+            driver.then(lambda lang=lang: driver.language(lang))
+            driver.then(lambda: app.new_game(seed))
+            for _ in range(int(rest[0])):
+                driver.then(driver.play_one)
+            driver.then(lambda: driver.wait_for_voice(30))
+        driver.then(driver.summary)
+    elif name == "settings":
+        driver.then(lambda: app.new_game(seed))
+        driver.then(lambda: driver.play_until_announcement(60))
+        driver.then(lambda: driver.wait_for_voice(10))
+        driver.then(lambda: app.open_settings())
+        driver.then(lambda: driver.wait_until("the voice's trouble", app.service.troubles.__bool__))
+        driver.then(driver.page_texts)
+        driver.then(lambda: driver.shoot("settings-voice-trouble"))
+        driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":
         driver.health()
+    elif name == "health-until":
+        driver.health_until(rest[0])
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)
@@ -112,14 +154,86 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     driver.start()
 
 
+#: the problem screen's buttons, by the action a script names
+PROBLEM_BUTTONS = {
+    "fresh": "Keep it aside and start a fresh log",
+    "export": "Export what can be read",
+    "continue": "View the games without playing",
+    "quit": "Quit",
+}
+
+
+def log_problem(args: Any) -> int | None:
+    """The `log-problem ACTION` script; returns the exit code when the app ends there."""
+    import json
+
+    from ui.__main__ import configure_window, face_log_problem
+
+    configure_window(args)  # before Kivy is imported: its window, no argument parsing
+    from kivy.clock import Clock
+    from kivy.uix.label import Label
+
+    from companion.app import i18n
+    from tests.ui_driver.touch import find_button, tap
+    from ui.checks import broken_words, overflowing_labels, small_texts, small_touch_targets, walk
+
+    action = args.script[1]
+    report: dict[str, Any] = {"screens": {}}
+
+    def shoot(app: Any, name: str) -> None:
+        root = app.root
+        entry: dict[str, Any] = {
+            "texts": [w.text for w in walk(root) if isinstance(w, Label) and w.text],
+            "overflow": overflowing_labels(root),
+            "small_targets": small_touch_targets(root),
+            "small_texts": small_texts(root),
+            "broken_words": broken_words(root),
+        }
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"{name}.png"
+            root.export_to_png(str(path))
+            entry["png"] = str(path)
+        report["screens"][name] = entry
+
+    def ready(app: Any, last: Any = None, frames: int = 0) -> None:
+        """Once the layout has settled (two frames alike), as the driver's steps wait."""
+        layout = [(*w.pos, *w.size, *getattr(w, "texture_size", ())) for w in walk(app.root)]
+        if layout != last and frames < 100:
+            Clock.schedule_once(lambda _dt: ready(app, layout, frames + 1), 0)
+            return
+        shoot(app, "log-problem")
+        report["pressed"] = action
+        tap(find_button(app.root, i18n.tr(PROBLEM_BUTTONS[action])))
+        if action == "export":  # the result is shown on the screen; then quit
+
+            def after(_dt: float) -> None:
+                shoot(app, "log-problem-exported")
+                report["exported"] = [str(p) for p in app.exported]
+                tap(find_button(app.root, i18n.tr("Quit")))
+
+            Clock.schedule_once(after, 0.3)
+
+    code = face_log_problem(args, ready)
+    report["exit_code"] = code
+    print(json.dumps(report), flush=True)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     parser.prog = "python -m tests.ui_driver"
     parser.add_argument("--script", nargs="+", metavar="ARG", required=True)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
+    parser.add_argument("--voice", action="store_true", help="speak (default: only record)")
     args = parser.parse_args(argv)
-    app = make_app(parser, args, silent=True)  # the sentences are recorded, not spoken
+    if args.script[0] == "log-problem":
+        code = log_problem(args)
+        if code is not None:
+            return code
+        args.script = ["report"]
+    app = make_app(parser, args, silent=not args.voice)
     queue_script(app, args.script, args.seed, args.out)
     app.run()
     return 0

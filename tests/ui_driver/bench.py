@@ -30,6 +30,8 @@ class Bench:
         self.engine_ms: list[float] = []
         self.frame_ms: list[float] = []
         self.rss_start = rss_mb()
+        #: (index of the sentence in the voice's queue, the tap's time) per Strigoi tap
+        self.voice_taps: list[tuple[int, float]] = []
         view = self.app.game_view
         draw = view.redraw
 
@@ -57,8 +59,12 @@ class Bench:
             decide(session.rules, session.state, command)
             self.engine_ms.append((time.perf_counter() - start) * 1000)
             button = self.driver.option_buttons()[0]
+            voice = getattr(self.app.speaker, "voice", None)  # the real voice (--voice)
+            spoken = len(voice.spoken) if voice is not None else 0
             start = time.perf_counter()
             tap(button)
+            if voice is not None:
+                self.voice_taps.append((spoken, start))
             if self.app._screen().banner_text:
                 self._until_shown(start)
         else:
@@ -122,8 +128,34 @@ class Bench:
             self.bare_redraw_ms.append((time.perf_counter() - start) * 1000)
         self.app.game_view.redraw()
 
+    def voice_started_ms(self) -> tuple[list[float], list[float]]:
+        """Tap to espeak-ng started for each Strigoi tap, and the baseline: starting the same
+        program directly (the process alone)."""
+        import shutil
+        import subprocess
+
+        voice = getattr(self.app.speaker, "voice", None)
+        if voice is None or not voice.idle(30):
+            return [], []
+        started = [
+            (voice.started_at[index] - at) * 1000
+            for index, at in self.voice_taps
+            if index < len(voice.started_at)
+        ]
+        program = shutil.which("espeak-ng")
+        direct = []
+        for _ in range(30 if program else 0):
+            begin = time.perf_counter()
+            process = subprocess.Popen([str(program), "--", "baseline"], stderr=subprocess.PIPE)
+            direct.append((time.perf_counter() - begin) * 1000)
+            process.communicate()
+        return started, direct
+
     def report(self) -> None:
+        voice_ms, spawn_ms = self.voice_started_ms()
         self.driver.report["bench"] = {
+            "tap_to_voice_ms": voice_ms,
+            "spawn_ms": spawn_ms,
             "redraw_ms": self.redraw_ms,
             "bare_redraw_ms": self.bare_redraw_ms,
             "zoomed_redraw_ms": self.zoomed_redraw_ms,

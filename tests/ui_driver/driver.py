@@ -225,6 +225,18 @@ class Driver:
             raise AssertionError(f"waited in vain for {what}")
         self.queue.insert(0, lambda: self.wait_until(what, done, frames, until))
 
+    def wait_for_voice(self, seconds: float) -> None:
+        """Wait (on Kivy's thread: the screen stands still) until the voice has spoken every
+        sentence said so far."""
+        if not self.app.speaker.idle(seconds):
+            raise AssertionError(f"the voice did not finish within {seconds} s")
+
+    def page_texts(self) -> None:
+        """Report every text the current screen shows, top to bottom."""
+        screen = self.app.manager.current_screen
+        texts = [w.text for w in screen.walk() if isinstance(getattr(w, "text", None), str)]
+        self.report["texts"] = [t for t in texts if t]
+
     def health(self) -> None:
         """Queue: wait for every node (and the broker, when there is one) to be up, open the
         Hardware screen and report the text it shows."""
@@ -239,6 +251,18 @@ class Driver:
         self.then(lambda: self.wait_until("every node online", up, frames=3000))
         self.then(lambda: app.show("hardware"))
         self.then(lambda: self._note("hardware", app.manager.get_screen("hardware").table_text))
+        self.then(lambda: self.shoot("hardware"))
+
+    def health_until(self, text: str) -> None:
+        """Queue: open the Hardware screen, wait until what it shows contains `text` (it is
+        refreshed by the app's own poll), report the text and shoot the screen."""
+
+        def shown() -> str:  # the screens exist once the app runs, not when this is queued
+            return str(self.app.manager.get_screen("hardware").table_text)
+
+        self.then(lambda: self.app.show("hardware"))
+        self.then(lambda: self.wait_until(repr(text), lambda: text in shown(), 900))
+        self.then(lambda: self._note("hardware", shown()))
         self.then(lambda: self.shoot("hardware"))
 
     def full_round(self, uid: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from kivy.core.window import Window
 
 from companion.app import i18n
-from companion.app.qr import PHONE_WORDS
+from companion.app.qr import phone_word
 from companion.engine.explain import hero_name
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap
@@ -64,9 +64,9 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
     driver.then(lambda: app.show("hardware"))
     driver.then(lambda: driver.press("Phones"))
     driver.then(lambda: _shoot(driver, "phones-game", out))
-    driver.then(lambda: _press(i18n.tr(PHONE_WORDS["seat"]).format(hero=hero_name("roel"))))
+    driver.then(lambda: _press(phone_word("seat").format(hero=hero_name("roel"))))
     driver.then(lambda: _shoot(driver, "phones-seat", out))
-    driver.then(lambda: _press(i18n.tr(PHONE_WORDS["revoke"])))
+    driver.then(lambda: _press(phone_word("revoke")))
     driver.then(lambda: _shoot(driver, "phones-revoked", out))
     driver.then(
         lambda: driver.report.__setitem__(

@@ -319,3 +319,67 @@ def cards_and_fix(driver: Driver) -> None:
             last_command=type(app.session.command_at(app.session.head)).__name__,
         )
     )
+
+
+def nothing_stale(driver: Driver) -> None:
+    """Issue 27, item 9: Redo brings its command's card back; New game over an unfinished game
+    asks first and starts from the last group; Home after a finished game has no Resume, no
+    rings and no figures of it."""
+    app, report = driver.app, driver.report
+
+    def round_screen() -> Any:
+        return app._screen()
+
+    driver.then(lambda: app.new_game(app.fixed_seed))
+    driver.then(lambda: driver.play_until_announcement(80))
+    driver.then(
+        lambda: report.update(
+            card_before=round_screen().card_title, cards=len(round_screen().cards)
+        )
+    )
+    driver.then(lambda: driver.shoot("stale-card"))
+    driver.then(app.undo)  # what the Undo button does
+    driver.then(lambda: report.update(card_after_undo=round_screen().card_showing))
+    driver.then(app.redo)
+    driver.then(
+        lambda: report.update(
+            card_after_redo=round_screen().card_title if round_screen().card_showing else None,
+            banner_after_redo=round_screen().banner_text,
+        )
+    )
+    driver.then(lambda: driver.shoot("stale-redo"))
+    # a new game over this unfinished one
+    driver.then(lambda: app.show("home"))
+    driver.then(lambda: driver.press("New game"))
+    driver.then(lambda: report.update(asked=app.manager.current))
+    driver.then(driver.page_texts)
+    driver.then(lambda: driver.shoot("stale-ask"))
+    driver.then(lambda: driver.press("Start a new game"))
+    driver.then(
+        lambda: report.update(
+            wizard=app.manager.current,
+            wizard_heroes=[s.hero for s in app.manager.get_screen("setup").plan.seats],
+            wizard_sites=[s.site for s in app.manager.get_screen("setup").plan.seats],
+            last_seats=[list(x) for x in app.service.log.game(app.session.game_id).seats],  # type: ignore[union-attr]
+        )
+    )
+    # a finished game, then Home
+    driver.then(lambda: app.show("round"))
+    driver.then(driver.finish_game)
+    driver.then(lambda: report.update(over_screen=app.manager.current))
+    driver.then(lambda: app.on_pi_button("confirm"))  # Confirm on the game-over screen: Home
+    driver.then(lambda: app.service.watch.wait_idle(2.0))
+    driver.then(lambda: app.hardware.bridge.wait_acked(2.0))
+    driver.then(lambda: app._poll_hardware())
+    driver.then(
+        lambda: report.update(
+            home=app.manager.current,
+            home_can_resume=app.can_resume,
+            home_heroes=[h.hero for h in app.fortress_view.situation.heroes],
+            home_strigoi=dict(app.fortress_view.situation.strigoi),
+            home_rings={
+                room: colour for room, colour in app.service.ring_colours().items() if colour
+            },
+        )
+    )
+    driver.then(lambda: driver.shoot("stale-home"))

@@ -9,11 +9,10 @@ from collections.abc import Callable
 
 from companion.app.i18n import tr
 from companion.app.labels import room_name, secret_label, strigoi_label, token_name
-from companion.app.session import GameSession
+from companion.app.session import CommandRecord, GameSession
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.game import events as e
-from companion.store.gamelog import CommandRecord
 from ui.screens.page import PageScreen
 
 SHOWN = 60  # the newest steps; older ones are a long scroll away at a table

@@ -16,5 +16,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 class HardwareScreen(Screen):
     table_text = StringProperty("")
 
-    def show_health(self, view: HealthView) -> None:
-        self.table_text = "\n".join(view.lines())
+    def show_health(self, view: HealthView, troubles: list[str] | None = None) -> None:
+        """The nodes' health, after what keeps the table from working (the voice, failed
+        background tasks) when there is any."""
+        self.table_text = "\n".join([*(troubles or []), *view.lines()])

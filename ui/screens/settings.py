@@ -6,19 +6,33 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.app.i18n import LANGUAGES, tr
-from companion.store.settings import Settings
+from companion.app.service import Settings
 from ui.screens.page import PageScreen
 
 VOLUME_STEP, SPEED_STEP = 20, 20
 
 
 class SettingsScreen(PageScreen):
-    def show(self, settings: Settings, changed: Callable[[str], None]) -> None:
+    voice_problem: str | None = None  # why the voice cannot speak, told by the table service
+    settings: Settings | None = None  # None until first shown
+
+    def show(
+        self, settings: Settings, changed: Callable[[str], None], voice_problem: str | None = None
+    ) -> None:
         self.settings, self.changed = settings, changed
+        self.voice_problem = voice_problem
         self.fill()
+
+    def voice_trouble(self, problem: str | None) -> None:
+        """The voice stopped (or went back to) speaking while this screen is open."""
+        if problem != self.voice_problem:
+            self.voice_problem = problem
+            if self.settings is not None:
+                self.fill()
 
     def fill(self) -> None:
         s = self.settings
+        assert s is not None, "show() first"
         self.clear(tr("Settings"))
         self.text(tr("Language"))
         for code, name in LANGUAGES.items():
@@ -29,6 +43,8 @@ class SettingsScreen(PageScreen):
         self.button(
             tr("Voice: {state}").format(state=voice), lambda: self._set("voice", not s.get("voice"))
         )
+        if self.voice_problem is not None and s.get("voice"):
+            self.text(tr("The voice cannot speak: {reason}").format(reason=self.voice_problem))
         volume = int(s.get("volume"))
         self.button(
             tr("Volume: {value} (tap: louder)").format(value=volume),
@@ -41,6 +57,7 @@ class SettingsScreen(PageScreen):
         )
 
     def _set(self, key: str, value: object) -> None:
+        assert self.settings is not None
         self.settings.set(key, value)
         self.changed(key)
         self.fill()

@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.app.i18n import N_, tr
 from companion.app.labels import platform_home, site_label
-from companion.app.setup_plan import SIDE_NAMES, SetupPlan, site_cell
+from companion.app.setup_plan import SetupPlan, site_cell
 from companion.app.taps import (
     RIM_EDGES,
     AlreadyBound,
@@ -114,7 +114,11 @@ class SetupScreen(Screen):
             return
         if index == len(PAGES) - 1:
             if not self.plan.problems():
-                self.start(self.plan)
+                try:
+                    self.start(self.plan)
+                except CompanionError as refusal:  # a read-only or full log says why
+                    self.message = str(refusal)
+                    self.rebuild()
             return
         self._go(PAGES[index + 1])
 
@@ -222,14 +226,15 @@ class SetupScreen(Screen):
     def _page_ladders(self, box: BoxLayout) -> None:
         row = self._row(box)
         for i, seat in enumerate(self.plan.seats):
-            place = "-" if seat.site is None else f"{seat.site[0]} {SIDE_NAMES[seat.site[1]]}"
+            place = "-" if seat.site is None else site_label(*seat.site)
             self._button(
                 row,
                 f"{hero_name(seat.hero)}\n{place}",
                 lambda i=i: self._pick_seat(i),
                 background_color=theme.ACCENT if i == self.active_seat else theme.PANEL,
+                size_hint_y=1,  # as high as the row
             )
-        row.height = 56
+        row.height = 84  # the hero and the place in words: up to three lines
         seat = self.plan.seats[self.active_seat]
         self._note(box, tr("Where does {hero}'s ladder stand?").format(hero=hero_name(seat.hero)))
         for site in self.plan.sites():

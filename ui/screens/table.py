@@ -10,7 +10,6 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from companion.app.differences import expected_from_game
 from companion.app.i18n import N_, tr
 from companion.app.labels import direction_name, figure_label, first_book, platform_home, room_name
 from companion.app.sensing import UNKNOWN, Reading
@@ -145,11 +144,4 @@ class TableScreen(PageScreen):
             self.button(figure_label(figure), lambda f=figure: put(f))
 
     def _arrange(self, app: ArmataApp) -> None:
-        sim, session = app.hardware.table, app.session
-        assert sim is not None and session is not None
-        expected = expected_from_game(session.rules, session.state)
-        platforms = {
-            room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout
-        }
-        figures = {room: x.figure for room, x in expected.items()}
-        in_background(lambda: sim.arrange(platforms, figures))
+        app.service.simulated_hands()

@@ -212,6 +212,40 @@ class SetRotation(Command, tag="set_rotation"):
     rotation: int
 
 
+# Set-up corrections: a part of the table as it is, each component taken from wherever it lies.
+class SetCards(Command, tag="set_cards"):
+    """A hero's hand (action, advanced and reward cards), discard pile, reward tokens and wound
+    tokens as the table has them (None: unchanged)."""
+
+    hero: str
+    hand: list[str] | None = None
+    discard: list[str] | None = None
+    reward_tokens: list[str] | None = None
+    wounds: list[str] | None = None
+
+
+class SetFightMarkers(Command, tag="set_fight_markers"):
+    cells: list[Cell]
+
+
+class SetStrigoiWounds(Command, tag="set_strigoi_wounds"):
+    strigoi: str
+    wounds: int
+
+
+class SetLadders(Command, tag="set_ladders"):
+    """The ladders still standing."""
+
+    ladders: list[str]
+
+
+class SetFaceUp(Command, tag="set_face_up"):
+    """The monster token left face up on an encounter stack (R-ENC-6), or none."""
+
+    stack: Literal["red", "grey"]
+    token: str | None
+
+
 AnyCommand = (
     ChooseCard
     | Move
@@ -246,7 +280,14 @@ AnyCommand = (
     | RemoveWound
     | SetRotation
     | SetStrigoiPosition
+    | SetCards
+    | SetFightMarkers
+    | SetStrigoiWounds
+    | SetLadders
+    | SetFaceUp
 )
+#: set-up corrections (transcripts' "set up" steps)
+SET_UP = (SetCards, SetFightMarkers, SetStrigoiWounds, SetLadders, SetFaceUp)
 CORRECTIONS = (
     SetHeroPosition,
     SetBlood,
@@ -254,6 +295,7 @@ CORRECTIONS = (
     RemoveWound,
     SetRotation,
     SetStrigoiPosition,
+    *SET_UP,
 )
 
 
@@ -265,6 +307,7 @@ def parse_command(data: object) -> AnyCommand:
 
 __all__ = [
     "CORRECTIONS",
+    "SET_UP",
     "AddWound",
     "AnyCommand",
     "AttackMonk",
@@ -288,9 +331,14 @@ __all__ = [
     "RemoveWound",
     "RewardPlay",
     "SetBlood",
+    "SetCards",
+    "SetFaceUp",
+    "SetFightMarkers",
     "SetHeroPosition",
+    "SetLadders",
     "SetRotation",
     "SetStrigoiPosition",
+    "SetStrigoiWounds",
     "SkipFight",
     "Stay",
     "SwapRewards",

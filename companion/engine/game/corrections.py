@@ -1,11 +1,12 @@
 """Manual corrections: the table is right and the game follows it (a hero, a Strigoi, blood,
-wounds, a platform's rotation). Accepted at any time, checked against the board, undoable like
-any command."""
+wounds, a platform's rotation; the set-ups of arrange.py). Accepted at any time, checked against
+the board, undoable like any command."""
 
 from __future__ import annotations
 
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
+from companion.engine.game.arrange import arrange
 from companion.engine.game.context import ALTAR_MAX, GameRules, board_state
 from companion.engine.game.effects import draw_token
 from companion.engine.game.emitter import Emitter, refuse
@@ -23,7 +24,9 @@ def _playing(em: Emitter, cmd: c.Command, hero: str) -> None:
 def correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
     """Apply one correction (one of `commands.CORRECTIONS`), or refuse it."""
     state = em.state
-    if isinstance(cmd, c.SetHeroPosition):
+    if isinstance(cmd, c.SET_UP):
+        arrange(rules, em, cmd)
+    elif isinstance(cmd, c.SetHeroPosition):
         _playing(em, cmd, cmd.hero)
         to = None if cmd.to is None else (cmd.to[0], cmd.to[1])
         if to is not None and not rules.fortress.is_space(to, board_state(state)):
@@ -53,7 +56,8 @@ def correct(rules: GameRules, em: Emitter, cmd: c.Command) -> None:
         if cmd.room not in rules.fortress.rooms:
             raise refuse(cmd, f"unknown room {cmd.room!r}")
         centre = rules.fortress.centre(cmd.room)
-        if any(h.at == centre for h in state.heroes) or cmd.room in state.strigoi.values():
+        others = {room for name, room in state.strigoi.items() if name != cmd.strigoi}
+        if any(h.at == centre for h in state.heroes) or cmd.room in others:
             raise refuse(cmd, f"the centre of {cmd.room} is taken")
         em(e.StrigoiMoved(strigoi=cmd.strigoi, room=cmd.room))
     elif isinstance(cmd, c.SetRotation):

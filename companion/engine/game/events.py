@@ -223,6 +223,35 @@ class PlatformRotated(Event, tag="platform_rotated"):
     markers: list[tuple[Cell, Cell]] = []
 
 
+class Moved(msgspec.Struct, array_like=True):
+    """One component from one pile to another: `<hero>.<pile>` (hand, discard, played, pending,
+    reward_tokens, wounds, rewards_used), `<stack>.<pile>` (draw, discard, face_up; a token
+    put back on a draw pile goes on top), `advanced_left` or `removed`."""
+
+    item: str
+    source: str
+    target: str
+
+
+class ComponentsMoved(Event, tag="components_moved"):
+    """A set-up correction: components moved between piles (the table is right)."""
+
+    moves: list[Moved]
+
+
+class FightMarkersSet(Event, tag="fight_markers_set"):
+    cells: list[Cell]
+
+
+class StrigoiWoundsSet(Event, tag="strigoi_wounds_set"):
+    strigoi: str
+    wounds: int
+
+
+class LaddersSet(Event, tag="ladders_set"):
+    ladders: list[str]
+
+
 class RoundEnded(Event, tag="round_ended"):
     round: int
 
@@ -298,6 +327,10 @@ AnyEvent = (
     | Drew
     | FoughtThisTurn
     | GameOver
+    | ComponentsMoved
+    | FightMarkersSet
+    | StrigoiWoundsSet
+    | LaddersSet
 )
 
 
@@ -322,11 +355,13 @@ __all__ = [
     "CardRemoved",
     "CardRetrieved",
     "CardsRevealed",
+    "ComponentsMoved",
     "CurseCast",
     "Drew",
     "Event",
     "FightMarkerPlaced",
     "FightMarkersCleared",
+    "FightMarkersSet",
     "FoughtThisTurn",
     "GameOver",
     "GameStarted",
@@ -334,7 +369,9 @@ __all__ = [
     "HeroDefeated",
     "HeroMoved",
     "LadderDestroyed",
+    "LaddersSet",
     "MilestoneReached",
+    "Moved",
     "PhaseChanged",
     "PlatformCollapsed",
     "PlatformRotated",
@@ -348,6 +385,7 @@ __all__ = [
     "StrigoiMoved",
     "StrigoiPlaced",
     "StrigoiWounded",
+    "StrigoiWoundsSet",
     "TaskDone",
     "TasksQueued",
     "TokenDiscarded",

@@ -8,7 +8,7 @@ from typing import Any
 from companion.engine.game import events as e
 from companion.engine.game.kinds import Phase
 from companion.engine.game.state import GameState
-from companion.errors import UnknownEvent
+from companion.errors import UnknownEvent, UnknownName
 
 
 def _blood(state: GameState, place: e.BloodPlace, delta: int) -> None:
@@ -279,6 +279,72 @@ def _platform_rotated(state: GameState, event: e.PlatformRotated) -> None:
         state.fight_markers = [moved.get(m, m) for m in state.fight_markers]
 
 
+HERO_PILES = ("hand", "discard", "played", "pending", "reward_tokens", "wounds", "rewards_used")
+STACK_PILES = ("draw", "discard", "face_up")
+
+
+def pile(state: GameState, name: str) -> list[str]:
+    """The pile a `Moved` names (a stack's face-up token as a list of one or none)."""
+    owner, _, kind = name.rpartition(".")
+    if not owner:
+        if kind not in ("advanced_left", "removed"):
+            raise UnknownName(f"no pile {name!r}")
+        found: list[str] = getattr(state, kind)
+        return found
+    if owner in state.stacks and kind in STACK_PILES:
+        stack = state.stacks[owner]
+        if kind == "face_up":
+            return [] if stack.face_up is None else [stack.face_up]
+        held: list[str] = getattr(stack, kind)
+        return held
+    if kind not in HERO_PILES:
+        raise UnknownName(f"no pile {name!r}")
+    pile_: list[str] = getattr(state.hero(owner), kind)
+    return pile_
+
+
+def _put_face_up(state: GameState, name: str, token: str | None) -> None:
+    state.stacks[name.partition(".")[0]].face_up = token  # type: ignore[index]
+
+
+@_folds(e.ComponentsMoved)
+def _components_moved(state: GameState, event: e.ComponentsMoved) -> None:
+    for move in event.moves:
+        item, source, target = move.item, move.source, move.target
+        if source.endswith(".face_up"):
+            _put_face_up(state, source, None)
+        else:
+            pile(state, source).remove(item)
+        if target.endswith(".face_up"):
+            _put_face_up(state, target, item)
+        else:
+            pile(state, target).append(item)
+        # the record of earned advanced cards follows them (R-ADV)
+        owner = target.partition(".")[0]
+        holder = next((h for h in state.heroes if h.hero == owner), None)
+        if source == "advanced_left" or any(item in h.advanced for h in state.heroes):
+            for h in state.heroes:
+                if item in h.advanced and h is not holder:
+                    h.advanced.remove(item)
+            if holder is not None and item not in holder.advanced:
+                holder.advanced.append(item)
+
+
+@_folds(e.FightMarkersSet)
+def _fight_markers_set(state: GameState, event: e.FightMarkersSet) -> None:
+    state.fight_markers = [(x[0], x[1]) for x in event.cells]
+
+
+@_folds(e.StrigoiWoundsSet)
+def _strigoi_wounds_set(state: GameState, event: e.StrigoiWoundsSet) -> None:
+    state.strigoi_wounds[event.strigoi] = event.wounds
+
+
+@_folds(e.LaddersSet)
+def _ladders_set(state: GameState, event: e.LaddersSet) -> None:
+    state.ladders = list(event.ladders)
+
+
 @_folds(e.RoundEnded)
 def _round_ended(state: GameState, event: e.RoundEnded) -> None:
     for h in state.heroes:
@@ -317,4 +383,4 @@ def _game_over(state: GameState, event: e.GameOver) -> None:
     state.tasks = []
 
 
-__all__ = ["FOLDS", "apply"]
+__all__ = ["FOLDS", "HERO_PILES", "STACK_PILES", "apply", "pile"]

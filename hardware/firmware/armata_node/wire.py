@@ -14,7 +14,7 @@ MAX_FRAME = MAX_PAYLOAD + 2 + MAX_PAYLOAD // 254 + 2
 FIELDS = {
     "hello": ("kind", "firmware", "readers"),
     "identify": (),
-    "status": ("state", "uptime_s"),
+    "status": ("state", "uptime_s", "faults", "fault"),
     "tag_present": ("reader", "uid"),
     "tag_removed": ("reader", "uid"),
     "button": ("button", "pressed"),

@@ -1,6 +1,7 @@
-"""The end of a round (R-RND-4): Destruction cards leave the game (R-ABL Destruction), played
-cards go to the discard piles, empty hands take theirs back; in round 2 the Strigoi are placed
-on their marked platforms at random (R-SET-3), and the players choose again."""
+"""The end of a round (R-RND-4): advanced cards earned in the curse join their hands (R-ADV),
+Destruction cards leave the game (R-ABL Destruction), an empty hand takes back the discard pile
+of earlier rounds, and this round's cards form the new discard piles; in round 2 the Strigoi are
+placed on their marked platforms at random (R-SET-3), and the players choose again."""
 
 from __future__ import annotations
 
@@ -16,14 +17,26 @@ from companion.engine.game.tasks import ChooseTask, EndRoundTask
 def end_round(rules: GameRules, em: Emitter, task: EndRoundTask) -> None:
     state = em.state
     em.done()
+    for h in state.heroes:  # R-ADV: earned in the curse, joined when that Strigoi turn ends
+        if h.pending:
+            em(e.AdvancedJoined(hero=h.hero))
     for h in state.heroes:  # R-ABL Destruction: the card leaves the game after use
         for card in list(h.played):
             if rules.is_action(card) and "destruction" in rules.card(card).abilities:
                 em(e.CardRemoved(hero=h.hero, card=card))
+    # R-RND-4: an empty hand takes the discard pile back, never a card played or discarded
+    # this round (still beside the played card until RoundEnded makes the new pile).
+    # Decision: when nothing is left from earlier rounds (every card went out this round),
+    # this round's cards come back, so the player can choose a card again.
+    empty = [h.hero for h in state.heroes if not any(rules.is_action(x) for x in h.hand)]
+    for hero in empty:
+        if state.hero(hero).discard:
+            em(e.HandRecovered(hero=hero))
     em(e.RoundEnded(round=state.round))
-    for h in state.heroes:  # R-RND-4: an empty hand takes the discard pile back
+    for hero in empty:
+        h = state.hero(hero)
         if not any(rules.is_action(x) for x in h.hand) and h.discard:
-            em(e.HandRecovered(hero=h.hero))
+            em(e.HandRecovered(hero=hero))
     new_round = state.round + 1
     em(e.PhaseChanged(phase=Phase.INITIATIVE, round=new_round, active=0))
     if new_round == 2 and not state.strigoi and not state.destroyed:  # R-SET-3

@@ -1,0 +1,42 @@
+"""`python -m companion.app.catalogs`: extract the messages of the sources into
+`locale/armata.pot` and merge them into each language's catalog, as babel.cfg says, without
+source locations (a catalog changes only where a message does, so branches merge). New
+messages arrive untranslated: every language's must be filled in (the tests check it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po, write_po
+
+from companion.app.i18n import LANGUAGES, LOCALE_DIR
+
+ROOT = LOCALE_DIR.parents[2]
+TEMPLATE = LOCALE_DIR / "armata.pot"
+
+
+def run(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", *args], cwd=ROOT, check=True)
+
+
+def without_locations(path: Path, language: str | None) -> None:
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language)
+    with path.open("wb") as target:
+        write_po(target, catalog, width=0, no_location=True)
+
+
+def main() -> int:
+    run("extract", "-F", "companion/app/babel.cfg", "-k", "tr", "-k", "N_", "--no-wrap",
+        "--no-location", "-o", str(TEMPLATE.relative_to(ROOT)), ".")  # fmt: skip
+    run("update", "-D", "armata", "-i", str(TEMPLATE.relative_to(ROOT)),
+        "-d", str(LOCALE_DIR.relative_to(ROOT)), "--no-wrap")  # fmt: skip
+    for language in LANGUAGES:
+        without_locations(LOCALE_DIR / language / "LC_MESSAGES" / "armata.po", language)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
