@@ -23,6 +23,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   stale              Redo brings its card back; New game over an unfinished one asks first
                      and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
+  wizard DIR         the setup wizard in every language: five players, a room tapped, three
+                     ladders by touch, stacks and languages as check boxes (wizard_script.py)
 
 --voice speaks through the voice the settings choose (espeak-ng on PATH, which the tests replace
 by a stand-in that records its calls); without it the sentences are only recorded.
@@ -43,7 +45,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name == "shots" else out
+    directory = Path(rest[0]) if name in ("shots", "wizard") else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -128,6 +130,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         driver.then(driver.page_texts)
         driver.then(lambda: driver.shoot("settings-voice-trouble"))
         driver.then(driver.summary)
+    elif name == "wizard":
+        from tests.ui_driver.wizard_script import setup_wizard
+
+        setup_wizard(driver, directory)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":
