@@ -152,3 +152,36 @@ def test_the_plan_starts_a_game_on_its_own_layout(plan: SetupPlan, tmp_path: Pat
         assert again.rules.options.physical == frozenset({"strigoi"})
         hero = again.state.heroes[0]
         assert hero.at == again.rules.fortress.ladders["L1"].cell
+
+
+def test_every_chosen_ladder_is_on_the_preview_with_its_hero(plan: SetupPlan) -> None:
+    fortress, owners = plan.preview()
+    assert owners == {} and not fortress.ladders  # nobody has chosen yet
+    plan.add_player("matthew")
+    plan.place_ladder(0, "E", 0)
+    plan.place_ladder(2, "W", 3)
+    fortress, owners = plan.preview()
+    assert owners == {"L1": "roel", "L3": "matthew"}  # seat 2 (Attila) has none yet
+    assert {(x.room, x.side) for x in fortress.ladders.values()} == {("E", 0), ("W", 3)}
+    assert fortress.ladders["L3"].room == "W"
+
+
+def test_a_room_is_described_by_what_its_tile_and_platform_show(plan: SetupPlan) -> None:
+    # NW of the default layout: tile t3 (2 red, 1 grey, 1 stairs), platform p1 (books
+    # ABCDEF, the Strigoi mark) turned one step: book A faces north-east
+    parts = plan.room_parts("NW")
+    assert parts.tile_spaces == {"red": 2, "grey": 1, "stairs": 1}
+    assert (parts.books, parts.marked, parts.book_facing) == ("ABCDEF", True, ("A", 1))
+    east = plan.room_parts("NE")  # p2 "CAEBFD" read round the rim from A
+    assert (east.books, east.marked, east.book_facing) == ("AEBFDC", False, ("C", 0))
+    plan.turn_platform("NE")
+    assert plan.room_parts("NE").book_facing == ("C", 1)
+    centre = plan.room_parts("C")
+    assert centre.book_facing is None and centre.books == ""
+
+
+def test_players_can_be_added_and_removed_only_within_two_to_five(plan: SetupPlan) -> None:
+    assert plan.can_add_player() and not plan.can_remove_player()  # R-SET: two seats
+    for _ in range(3):
+        plan.add_player()
+    assert not plan.can_add_player() and plan.can_remove_player()

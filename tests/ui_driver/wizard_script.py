@@ -18,7 +18,7 @@ from tests.ui_driver.touch import find_button, tap, tap_at
 from ui.check_row import CheckRow
 from ui.checks import walk
 
-ROOM = "NE"  # the room tapped on the board
+ROOM = "NW"  # the room tapped on the board (its platform has the Strigoi mark)
 
 
 def setup_wizard(driver: Driver, directory: Any) -> None:
@@ -59,6 +59,7 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         driver.then(lambda: _note(driver, "physical", sorted(screen().plan.physical)))
         driver.then(lambda: shoot("wizard-stacks"))
         driver.then(app.open_settings)
+        driver.then(lambda: _note(driver, "languages", _checks(app.manager.get_screen("settings"))))
         driver.then(lambda: shoot("wizard-settings"))
     driver.then(lambda: driver.language("en"))
 
@@ -71,6 +72,11 @@ def _add_button(screen: Any) -> Button:
 def _add(screen: Any) -> None:
     if not _add_button(screen).disabled:
         tap(_add_button(screen))
+
+
+def _checks(screen: Any) -> list[tuple[str, bool, bool, float]]:
+    """The check rows shown: words, ticked, round, height."""
+    return [(w.text, w.active, w.radio, w.height) for w in walk(screen) if isinstance(w, CheckRow)]
 
 
 def _note(driver: Driver, key: str, value: object) -> None:
