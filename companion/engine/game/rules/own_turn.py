@@ -61,8 +61,6 @@ def heal(rules: GameRules, em: Emitter, task: Task, cmd: c.UseHeal) -> None:
     if h.at is None:
         raise refuse(cmd, f"{cmd.hero} is not on the board")
     healed = healed_heroes(rules, em.state, cmd.hero)
-    if not healed:  # R-ABL Heal: it acts on injured heroes only; with none it would do nothing
-        raise refuse(cmd, f"nobody in {cmd.hero}'s room is wounded")
     names = {x.hero for x in healed}
     for hero, token in cmd.tokens.items():
         if hero not in names:
@@ -244,7 +242,8 @@ def fight_abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.
 def heal_choices(rules: GameRules, state: GameState, healer: str) -> list[dict[str, str]]:
     """Which wound token each healed hero discards (R-ABL Heal): one choice per kind of wound a
     hero holds (two plain wounds are the same choice), every combination across the heroes.
-    Nobody injured in the room: no choice at all, so Heal is not offered (it would do nothing)."""
+    Nobody injured in the room: no choice at all, so Heal is not offered: it would only spend
+    the icon. (The rules do not forbid that, and logs hold such Heals: the handler accepts one.)"""
     healed = healed_heroes(rules, state, healer)
     if not healed:
         return []
