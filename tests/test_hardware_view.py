@@ -33,11 +33,11 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
         assert sum(view.dropped.values()) == 1
         text = "\n".join(view.lines())
         # nodes by what they are on the table, never by id; no command-line flags
-        assert "centre room platform: online" in text and "card reader: online" in text
-        assert "north-east room platform: online" in text and "round trip" in text
+        assert "Centre room platform: online" in text and "Card reader: online" in text
+        assert "North-east room platform: online" in text and "round trip" in text
         assert "room-" not in text and "--" not in text
         assert "resent" in text
-        assert "Refused input: crc 1" in text
+        assert "Refused input: damaged 1" in text
         i18n.set_language("de")
         try:
             german = "\n".join(view.lines())

@@ -498,6 +498,12 @@ def _online_rows(text: str) -> list[str]:
     return [line.split(": online")[0] for line in text.splitlines() if ": online" in line]
 
 
+def _named(node: str) -> str:
+    """A node as the Hardware screen's line opens with it: "North-east room platform"."""
+    name = node_name(node)
+    return name[:1].upper() + name[1:]
+
+
 def test_the_app_finds_real_nodes_on_serial_ports(tmp_path: Path) -> None:
     ttys = tmp_path / "ttys"
     nodes = _node_simulator("--dir", str(ttys))
@@ -507,7 +513,7 @@ def test_the_app_finds_real_nodes_on_serial_ports(tmp_path: Path) -> None:
     finally:
         _stop(nodes)
     shown = report["hardware"]
-    assert sorted(_online_rows(shown)) == sorted(node_name(n) for n in node_ids(DEFAULT_ROOMS))
+    assert sorted(_online_rows(shown)) == sorted(_named(n) for n in node_ids(DEFAULT_ROOMS))
     assert "Broker: none set up; the game events stay in this app." in shown
 
 
@@ -523,7 +529,7 @@ def test_the_app_talks_to_nodes_and_observers_over_the_broker(  # type: ignore[n
     finally:
         _stop(nodes)
     shown = report["hardware"]
-    assert sorted(_online_rows(shown)) == sorted(node_name(n) for n in node_ids(DEFAULT_ROOMS))
+    assert sorted(_online_rows(shown)) == sorted(_named(n) for n in node_ids(DEFAULT_ROOMS))
     assert f"Broker 127.0.0.1:{broker.port}, login app.t1: connected." in shown
 
 

@@ -57,6 +57,7 @@ class HealthView:
         out = self.broker.splitlines()
         for row in self.nodes:
             name = node_name(row.node)
+            name = name[:1].upper() + name[1:]  # it opens the line
             parts = [
                 tr("{node}: online").format(node=name)
                 if row.online
@@ -87,11 +88,22 @@ class HealthView:
         return out
 
 
-#: error counters the players may meet, in words (others keep the bridge's short name)
+#: error counters and refused input the players may meet, in words (others keep the bridge's
+#: short name, for whoever reads the log)
 ERROR_NAMES = {
     "resent": N_("resent"),
     "unacked": N_("never confirmed"),
     "lost_in_transit": N_("lost on the way"),
+    "crc": N_("damaged"),
+    "cobs": N_("garbled"),
+    "malformed": N_("malformed"),
+    "short": N_("too short"),
+    "too_large": N_("too long"),
+    "duplicate": N_("repeated"),
+    "unknown_node": N_("from an unknown node"),
+    "node_not_reading": N_("node not reading"),
+    "write_timeout": N_("sending timed out"),
+    "queue_full": N_("queue full"),
 }
 
 
