@@ -28,7 +28,7 @@ from pathlib import Path
 from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
 
 from companion import native
-from companion.app.session import GameSession
+from companion.app.session import GameSession, fortress_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game.commands import SetBlood
@@ -184,19 +184,31 @@ def main() -> int:
                 long.execute(SetBlood(altar=long.state.altar, inferno=0))
             long.execute(rng.choice(long.legal_commands()))
         events = long.state.event_count
-        resume, replay = [], []
+        # A resume once built the game's fortress from its stored board document every time
+        # (several ms, more than the state); a Fortress is immutable, so it is now built once
+        # per board and process (companion/app/session.py). The first resume still builds it.
+        fortress_of.cache_clear()
+        resume, replay, state_only = [], [], []
         for _ in range(5 if args.quick else 20):
             start = time.perf_counter()
             resumed = GameSession(log, long.game_id)
             resume.append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
+            log.state(long.game_id)
+            state_only.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
             scratch = log.replay_from_scratch(long.game_id)
             replay.append((time.perf_counter() - start) * 1000)
         assert resumed.state == scratch
+        faster = statistics.median(resume) < statistics.median(replay)
         print(
             f"resume a {events}-event game:     median {statistics.median(resume):6.1f} ms   "
-            f"goal <= 200   baseline: replay from the first event "
-            f"{statistics.median(replay):.1f} ms"
+            f"goal <= 200 and below the baseline ({'met' if faster else 'NOT met'})   "
+            f"baseline: replay from the first event {statistics.median(replay):.1f} ms"
+        )
+        print(
+            f"  of which the state from its snapshot: median {statistics.median(state_only):.2f}"
+            f" ms; the first resume of the process, building the board: {resume[0]:.1f} ms"
         )
     return 0
 

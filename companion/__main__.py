@@ -1,5 +1,6 @@
-"""Command line: `python -m companion [board show | scenario run | replay | export | sim | serve |
-native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no screen).
+"""Command line: `python -m companion [board show | scenario run | replay | export | check | sim |
+serve | native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no
+screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -9,14 +10,58 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from companion.boardfile import load_board_file, read_json
-from companion.errors import CompanionError
+from companion.errors import (
+    BoardFormatError,
+    CompanionError,
+    InvalidSituation,
+    LogDamaged,
+    LogNotADatabase,
+    LogTooNew,
+    LogUnusable,
+    ScenarioError,
+)
+
+#: exit codes (README "Exit codes"): 0 done; 1 checks failed (scenarios, replays, sim);
+#: 2 bad input (arguments, files); 3 the game log is damaged; 4 it was written by a newer
+#: version; 5 it cannot be opened (a folder, no permission, a read-only folder without a log)
+EXIT_BAD_INPUT = 2
 
 
-def _situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
+class Parser(argparse.ArgumentParser):
+    """argparse, with every error on one line (the usage is one `--help` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: a finite number of seconds, 0 or more (not nan, not inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds, 0 or more, got {text}"
+        )
+    return value
+
+
+def situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped-def]
     from companion.engine.situation import Situation
     from companion.scenario.model import StateSpec, build_situation, convert
 
@@ -25,14 +70,17 @@ def _situation_for(fortress, state_path: str | None):  # type: ignore[no-untyped
     data = read_json(Path(state_path))
     if isinstance(data, dict) and "state" in data and "format" in data:
         data = data["state"]
-    return build_situation(fortress, convert(data, StateSpec, "state"))
+    try:
+        return build_situation(fortress, convert(data, StateSpec, "state"))
+    except (BoardFormatError, InvalidSituation, ScenarioError) as exc:
+        raise exc.in_file(state_path) from None
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
     from companion.textview import render_board
 
     fortress = load_board_file(args.file)
-    print(render_board(fortress, _situation_for(fortress, args.state)))
+    print(render_board(fortress, situation_for(fortress, args.state)))
     return 0
 
 
@@ -74,27 +122,72 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from companion.store.gamelog import GameLog
     from companion.store.location import default_database
-    from companion.transcript import dumps, export_game
 
     path = Path(args.db) if args.db else default_database()
     if not path.exists():
         print(f"error: no game log at {path}", file=sys.stderr)
-        return 2
-    with GameLog(path) as log:
-        game_id = args.game
+        return EXIT_BAD_INPUT
+    output = Path(args.output) if args.output else None
+    if output is not None and (output.is_dir() or not output.parent.is_dir()):
+        problem = "is a folder" if output.is_dir() else f"has no folder {output.parent}"
+        print(f"error: cannot write {output}: it {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        text, warning = _export(path, args.game), None
+    except (LogDamaged, LogTooNew) as problem:
+        if isinstance(problem, LogNotADatabase):
+            raise
+        # a damaged or newer log is read as far as it can be, read-only; when even that
+        # fails, the error is the log's own (one line)
+        try:
+            text = _export(path, args.game, salvage=True)
+        except CompanionError:
+            raise problem from None
+        warning = f"warning: {problem}; exported what could still be read"
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    else:
+        sys.stdout.write(text)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+    return 0
+
+
+def _export(path: Path, game_id: str, salvage: bool = False) -> str:
+    """The game (or the last one) as a transcript; `salvage`: read-only, unchecked."""
+    from companion.errors import StoreError
+    from companion.store.gamelog import GameLog
+    from companion.transcript import dumps, export_game
+
+    log = GameLog(path, read_only=True, check="none") if salvage else GameLog(path)
+    with log:
         if game_id == "last":
             games = log.games()
             if not games:
-                print(f"error: no game in {path}", file=sys.stderr)
-                return 2
+                raise StoreError(f"no game in {path}")
             game_id = max(games, key=lambda g: g.created_at).id
-        text = dumps(export_game(log, game_id))
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+        return dumps(export_game(log, game_id))
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """SQLite's quick_check (--full: integrity_check), the schema version and the tables of a
+    game log, read-only: the exit codes of a damaged, newer or unreadable log."""
+    from companion.store.gamelog import GameLog
+    from companion.store.location import default_database
+
+    path = Path(args.db) if args.db else default_database()
+    if not path.exists():
+        print(f"error: no game log at {path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with GameLog(path, read_only=True, check="full" if args.full else "quick") as log:
+        games = len(log.games())
+    kind = "integrity_check" if args.full else "quick_check"
+    print(f"{path}: sound ({kind}), {games} game{'' if games == 1 else 's'}")
     return 0
 
 
@@ -103,14 +196,21 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     the broker for a second screen (companion/app/headless.py)."""
     from companion.app.headless import HeadlessTable
     from companion.app.node_options import hardware_from_args
-    from companion.app.service import TableService
+    from companion.app.service import TableService, open_log, start_fresh_log
     from companion.app.stopping import stop_on_signals
     from companion.app.voice import Silent, Speaker
     from companion.boardfile import load_board_file
     from companion.store.location import data_dir
 
-    hardware, publisher = hardware_from_args(parser, args, load_board_file())
     data = Path(args.data) if args.data else data_dir()
+    if args.fresh_log:
+        try:
+            open_log(data).close()
+        except (LogDamaged, LogTooNew) as exc:
+            aside = start_fresh_log(data)
+            print(f"{exc}: kept aside as {aside}; starting a fresh log", flush=True)
+    open_log(data).close()  # a log that cannot be played stops here, before any node starts
+    hardware, publisher = hardware_from_args(parser, args, load_board_file())
 
     def make(post):  # type: ignore[no-untyped-def]
         speaker: Speaker | None = Silent() if args.silent else None  # None: the settings' voice
@@ -120,13 +220,24 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"said: {text}", flush=True)
         table.service.speak(text)
 
-    table = HeadlessTable(make, say)
+    try:
+        table = HeadlessTable(make, say)
+    except BaseException:
+        if hardware is not None:
+            hardware.stop()
+        raise
     stop_on_signals(table.stop)  # systemd's stop, a closed terminal, Ctrl+C
     print(
         f"serving the table headless: {table.service.hardware.description}, "
         f"game log in {data / 'companion.db'}; Confirm starts or resumes a game",
         flush=True,
     )
+    if table.service.read_only:
+        print(
+            f"the game log {data / 'companion.db'} is read-only: games can be resumed and "
+            "exported, not played on",
+            flush=True,
+        )
     if args.play:
         table.post(lambda: table.start_or_resume(args.seed))
     if args.keys:
@@ -154,7 +265,7 @@ def cmd_native(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m companion", description=__doc__)
+    parser = Parser(prog="python -m companion", description=__doc__)
     parser.set_defaults(func=cmd_demo)
     sub = parser.add_subparsers(dest="command")
     board = sub.add_parser("board", help="board files").add_subparsers(dest="board_command")
@@ -170,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="one JSON object per line")
     run.set_defaults(func=cmd_scenario_run)
     sim = sub.add_parser("sim", help="play random legal games and check invariants")
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--games", type=count, default=100)
     sim.add_argument(
         "--players",
         type=int,
@@ -201,6 +312,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
     export.add_argument("-o", "--output", help="write to this file (default: standard output)")
     export.set_defaults(func=cmd_export)
+    check = sub.add_parser("check", help="check a game log (SQLite's quick_check, its version)")
+    check.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
+    check.add_argument("--full", action="store_true", help="SQLite's full integrity_check")
+    check.set_defaults(func=cmd_check)
     native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
     native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
@@ -213,7 +328,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", help="the data folder (default: $ARMATA_DATA_DIR)")
     serve.add_argument("--play", action="store_true", help="resume the game, or start one, now")
     serve.add_argument("--seed", type=int, default=None, help="a new game's seed (default: random)")
-    serve.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    serve.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
+    serve.add_argument(
+        "--fresh-log",
+        action="store_true",
+        help="a damaged or newer game log is kept aside (renamed, never deleted) and a fresh "
+        "one started",
+    )
     serve.add_argument("--silent", action="store_true", help="print the sentences, no voice")
     serve.add_argument(
         "--keys",
@@ -233,12 +354,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.parse_args([args.command, "--help"])
     try:
         return int(args.func(args))
+    except LogUnusable as exc:
+        print(f"error: {exc}{_advice(exc, args.command)}", file=sys.stderr)
+        return exc.exit_code
     except CompanionError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     except json.JSONDecodeError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # a file named on the command line that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _advice(exc: LogUnusable, command: str | None) -> str:
+    if isinstance(exc, (LogDamaged, LogTooNew)) and command == "serve":
+        return " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
+    return ""
 
 
 if __name__ == "__main__":

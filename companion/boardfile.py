@@ -20,13 +20,18 @@ _CELL_RUN = re.compile(r"\[\s*((?:\[-?\d+, -?\d+\],?\s*)+)\]")
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file's value; `BoardFormatError` naming the file when it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BoardFormatError("", f"cannot read {path}: {exc.strerror}") from None
+        raise BoardFormatError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BoardFormatError("", f"{path} is not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except RecursionError:
+        raise BoardFormatError("", f"{path} is not JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
         raise BoardFormatError("", f"{path} is not JSON: {exc}") from None
 
 
@@ -36,8 +41,15 @@ def load_board_file(path: Path | str | None = None) -> Fortress:
         text = resources.files("companion.data").joinpath(DEFAULT_BOARD).read_text("utf-8")
         fortress = build_fortress(parse_board_spec(json.loads(text)))
     else:
-        fortress = build_fortress(parse_board_spec(read_json(Path(path))))
-    check_node_ids(fortress)
+        data = read_json(Path(path))
+        try:
+            fortress = build_fortress(parse_board_spec(data))
+        except BoardFormatError as exc:
+            raise exc.in_file(path) from None
+    try:
+        check_node_ids(fortress)
+    except BoardFormatError as exc:
+        raise exc.in_file(path) if path is not None else exc from None
     return fortress
 
 

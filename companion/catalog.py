@@ -16,7 +16,13 @@ def load_catalog(path: Path | None = None) -> Catalog:
     """The shipped catalog (cached), or the one at `path`."""
     if path is None:
         return _shipped()
-    return _parse(path.read_text("utf-8"), str(path))
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise CatalogError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogError("", f"{path} is not UTF-8 text (byte {exc.start})") from None
+    return _parse(text, str(path))
 
 
 @lru_cache(maxsize=1)
@@ -28,7 +34,9 @@ def _shipped() -> Catalog:
 def _parse(text: str, where: str) -> Catalog:
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except RecursionError:
+        raise CatalogError("", f"{where} is not JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
         raise CatalogError("", f"{where} is not JSON: {exc}") from None
     try:
         return parse_catalog(data)

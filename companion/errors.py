@@ -10,19 +10,35 @@ class CompanionError(Exception):
 class BoardFormatError(CompanionError, ValueError):
     """An `armata-board/1` document is invalid. `path` names the offending JSON path."""
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str, message: str, file: object = None) -> None:
         self.path = path
         self.reason = message
-        super().__init__(f"{path}: {message}" if path else message)
+        self.file = None if file is None else str(file)
+        where = ": ".join(str(x) for x in (file, path) if x)
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def in_file(self, file: object) -> CompanionError:
+        """The same error naming the file it was found in (once)."""
+        if self.file is not None or str(file) in self.reason:
+            return self
+        return type(self)(self.path, self.reason, file)
 
 
 class InvalidSituation(CompanionError, ValueError):
     """A game situation (figures, rotations, markers) does not fit the board it is placed on."""
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str, message: str, file: object = None) -> None:
         self.path = path
         self.reason = message
-        super().__init__(f"{path}: {message}" if path else message)
+        self.file = None if file is None else str(file)
+        where = ": ".join(str(x) for x in (file, path) if x)
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def in_file(self, file: object) -> CompanionError:
+        """The same error naming the file it was found in (once)."""
+        if self.file is not None or str(file) in self.reason:
+            return self
+        return type(self)(self.path, self.reason, file)
 
 
 class UnknownName(CompanionError, KeyError):
@@ -56,10 +72,18 @@ class StoreCorrupt(StoreError):
 class ScenarioError(CompanionError, ValueError):
     """A scenario file is not a valid `armata-scenario/1` document."""
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str, message: str, file: object = None) -> None:
         self.path = path
         self.reason = message
-        super().__init__(f"{path}: {message}" if path else message)
+        self.file = None if file is None else str(file)
+        where = ": ".join(str(x) for x in (file, path) if x)
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def in_file(self, file: object) -> CompanionError:
+        """The same error naming the file it was found in (once)."""
+        if self.file is not None or str(file) in self.reason:
+            return self
+        return type(self)(self.path, self.reason, file)
 
 
 class TagError(CompanionError, ValueError):
@@ -80,3 +104,50 @@ class VoiceUnavailable(CompanionError, RuntimeError):
 
 class TranscriptError(CompanionError, ValueError):
     """An `armata-transcript/1` document (or one of its names) cannot be read."""
+
+
+class LogUnusable(StoreError):
+    """The game log at `path` cannot be played on; nothing is written to it. `reason` says why
+    in a few words; `exit_code` is what `python -m companion serve` exits with (README)."""
+
+    exit_code = 3
+    what = "cannot be used"
+
+    def __init__(self, path: object, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"game log {self.path} {self.what}: {reason}")
+
+
+class LogDamaged(LogUnusable):
+    """Not an SQLite database, or one SQLite's own checks find damaged, or tables missing."""
+
+    exit_code = 3
+    what = "is damaged"
+
+
+class LogNotADatabase(LogDamaged):
+    """Not an SQLite file at all (a text file, a garbage header): nothing in it can be read."""
+
+
+class LogTooNew(LogUnusable):
+    """Written by a newer version (a schema migration this version does not know)."""
+
+    exit_code = 4
+    what = "was written by a newer version"
+
+
+class LogUnreadable(LogUnusable):
+    """The file (or its folder) cannot be opened: a folder, no permission, a read-only folder
+    with no log to show."""
+
+    exit_code = 5
+    what = "cannot be opened"
+
+
+class LogReadOnly(StoreError):
+    """A write to a game log opened read-only (its folder or file is not writable)."""
+
+
+class LogFull(StoreError):
+    """The disk is full: the write was rolled back, nothing is lost, it can be tried again."""

@@ -41,27 +41,35 @@ def _users_in(data: dict[str, object], credentials: Path) -> dict[str, str]:
     users = data.get("users")
     if not isinstance(users, dict):
         raise BrokerAccessError(f"{credentials}: users: missing (expected an object)")
-    return users
+    return {str(k): v for k, v in users.items() if isinstance(v, str)}
 
 
 def _ca_in(data: dict[str, object], credentials: Path, port: int) -> Path | None:
     if data.get("tls_port") != port:
         return None
     ca = data.get("ca")
-    if not isinstance(ca, str) or not Path(ca).is_file():
+    try:
+        found = isinstance(ca, str) and Path(ca).is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL in it
+        found = False
+    if not found:
         raise BrokerAccessError(f"{credentials}: ca: missing or not a file ({ca!r})")
-    return Path(ca)
+    return Path(str(ca))
 
 
 def _read(credentials: Path) -> dict[str, object]:
     try:
-        data = json.loads(credentials.read_text())
+        data = json.loads(credentials.read_text(encoding="utf-8"))
     except OSError as error:
         raise BrokerAccessError(f"{credentials}: cannot read ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        raise BrokerAccessError(f"{credentials}: not UTF-8 (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise BrokerAccessError(
             f"{credentials}: not JSON ({error.msg}, line {error.lineno})"
         ) from error
+    except (ValueError, RecursionError) as error:  # thousands of digits, nested too deeply
+        raise BrokerAccessError(f"{credentials}: not JSON ({error})") from None
     if not isinstance(data, dict):
         raise BrokerAccessError(f"{credentials}: expected an object")
     return data

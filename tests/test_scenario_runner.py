@@ -97,9 +97,10 @@ def test_only_passing_files_exit_zero() -> None:
 
 
 def test_no_scenario_is_not_success(tmp_path: Path) -> None:
+    """Issue 28: an empty folder says that no scenario was found (not "0 passed")."""
     done = run_cli(str(tmp_path))
-    assert done.returncode == 1
-    assert done.stdout.strip() == "0 passed, 0 failed"
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: no scenario found in {tmp_path} (no *.json file)"
 
 
 def test_missing_path_is_an_error(tmp_path: Path) -> None:

@@ -31,14 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_app(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, silent: bool = False
-) -> ArmataApp:
-    """The app as the options say, with Kivy's window configured (before Kivy opens it)."""
-    from companion.app.node_options import hardware_from_args
-    from companion.boardfile import load_board_file
-
-    hardware, publisher = hardware_from_args(parser, args, load_board_file())
+def configure_window(args: argparse.Namespace) -> None:
+    """Kivy's window as the options say (before Kivy opens it)."""
     width, height = args.size.split("x")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -51,6 +45,37 @@ def make_app(
     if args.kiosk:
         Config.set("graphics", "show_cursor", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | None:
+    """A game log the table must not play on gets its own screen first (what is wrong, the
+    choices); returns the exit code when the players quit there, None when the table starts."""
+    from companion.app.log_problem import check_log
+    from companion.app.service import data_dir
+
+    problem = check_log(data_dir())
+    if problem is None:
+        return None
+    print(f"{problem.headline}: {problem.path}: {problem.reason}", flush=True)
+    configure_window(args)
+    from ui.screens.log_problem import LogProblemApp
+
+    screen = LogProblemApp(problem, ready)  # type: ignore[arg-type]
+    screen.run()
+    if screen.choice == "fresh":
+        print(f"the damaged game log was kept as {screen.kept_as}", flush=True)
+    return None if screen.choice in ("fresh", "continue") else problem.exit_code or 3
+
+
+def make_app(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, silent: bool = False
+) -> ArmataApp:
+    """The app as the options say, with Kivy's window configured (before Kivy opens it)."""
+    from companion.app.node_options import hardware_from_args
+    from companion.boardfile import load_board_file
+
+    hardware, publisher = hardware_from_args(parser, args, load_board_file())
+    configure_window(args)
 
     from companion.app.voice import Silent
     from ui.app import ArmataApp
@@ -65,7 +90,11 @@ def make_app(
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    app = make_app(parser, parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    quit_code = face_log_problem(args)
+    if quit_code is not None:
+        return quit_code
+    app = make_app(parser, args)
     from ui.app import data_dir
 
     print(

@@ -23,11 +23,12 @@ from companion.app import i18n
 from companion.app.announce import Announcement
 from companion.app.labels import command_label, waiting_label
 from companion.app.play_taps import commands_with, holder_of
-from companion.app.service import Post, TableService
+from companion.app.service import Post, TableService, store_refusal
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
 from companion.engine.game import commands as c
+from companion.errors import StoreError
 from firmware_bridge.node_sim import CARD_READER
 
 Say = Callable[[str], None]
@@ -76,7 +77,10 @@ class HeadlessTable:
                 continue
             if call is None:
                 break
-            call()
+            try:
+                call()
+            except StoreError as problem:  # the log refused a write: said, and the table goes on
+                self.say(store_refusal(problem))
 
     def stop(self) -> None:
         """Ends `run` (from any thread) after the calls already posted."""
@@ -113,7 +117,11 @@ class HeadlessTable:
     def start_or_resume(self, seed: int | None = None) -> None:
         service = self.service
         if service.resume() is None:
-            service.new_game(seed)
+            try:
+                service.new_game(seed)
+            except StoreError as problem:  # a full disk, a read-only log: the table goes on
+                self.say(store_refusal(problem))
+                return
             self.say(i18n.tr("A new game."))
         else:
             self.say(i18n.tr("The game goes on."))

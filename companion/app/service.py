@@ -12,6 +12,7 @@ thread (Kivy's clock, or the headless loop's queue).
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -43,8 +44,9 @@ from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LogFull, LogReadOnly, LogUnreadable, StoreError
 from companion.store.gamelog import GameLog
+from companion.store.integrity import keep_aside
 from companion.store.location import data_dir
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
@@ -119,6 +121,32 @@ class GameSummary:
     winner: str | None
 
 
+def open_log(data: Path) -> GameLog:
+    """The table's game log in the data folder (created when missing), checked at open."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LogUnreadable(
+            data / "companion.db", f"no data folder {data}: {exc.strerror or exc}"
+        ) from None
+    return GameLog(data / "companion.db")
+
+
+def start_fresh_log(data: Path) -> Path:
+    """Keep a damaged (or newer) log aside, renamed, never deleted, so that the next open
+    starts a fresh one; returns where it was kept."""
+    return keep_aside(data / "companion.db")
+
+
+def store_refusal(problem: StoreError) -> str:
+    """What a table says when the log refused a write (the game itself is unchanged)."""
+    if isinstance(problem, LogFull):
+        return i18n.tr("No space left: the last move was not saved. Free some space and try again.")
+    if isinstance(problem, LogReadOnly):
+        return i18n.tr("The game log is read-only: games can be viewed and exported, not played.")
+    return str(problem)
+
+
 def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
     """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
@@ -146,11 +174,14 @@ class TableService:
         self.listener: TableListener = Unheard()
         self.fortress = load_board_file()
         self.catalog = load_catalog()
+        self.data = data
+        # first: a log that cannot be played (LogDamaged, LogTooNew, LogUnreadable; nothing
+        # written) stops the table before any node or thread starts
+        self.log = open_log(data)
+        #: a read-only log (folder or file not writable): games viewed and exported, not played
+        self.read_only = self.log.read_only
         #: the nodes; by default the simulated board (a table of platforms and figures too)
         self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
-        data.mkdir(parents=True, exist_ok=True)
-        self.data = data
-        self.log = GameLog(data / "companion.db")
         self.settings = Settings(self.log.db)
         #: what keeps the table from working as it should (the voice, failed threads, pins)
         self.troubles = Troubles()
@@ -260,16 +291,20 @@ class TableService:
         return plan
 
     def new_game(self, seed: int | None = None, plan: SetupPlan | None = None) -> GameSession:
-        """A game from the wizard's plan (default: `default_plan`); a random seed unless given."""
+        """A game from the wizard's plan (default: `default_plan`); a random seed unless given.
+        A read-only or full log refuses it (`LogReadOnly`, `LogFull`, in the players' words)."""
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         plan = plan or self.default_plan()
-        session = GameSession.start(
-            self.log,
-            seed,
-            plan.game_seats(),
-            GameOptions(physical=frozenset(plan.physical)),
-            load_board(plan.game_board()),
-        )
+        try:
+            session = GameSession.start(
+                self.log,
+                seed,
+                plan.game_seats(),
+                GameOptions(physical=frozenset(plan.physical)),
+                load_board(plan.game_board()),
+            )
+        except (LogFull, LogReadOnly) as problem:  # nothing stored: said in the players' words
+            raise type(problem)(store_refusal(problem)) from None
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
         return session
@@ -302,6 +337,9 @@ class TableService:
         before = session.state
         try:
             events = session.execute(command)
+        except StoreError as problem:  # a full disk, a read-only log: nothing changed
+            self.refusals.append(store_refusal(problem))
+            return Outcome(refused=store_refusal(problem))
         except CompanionError as refusal:
             self.refusals.append(str(refusal))
             return Outcome(refused=str(refusal))
@@ -322,26 +360,29 @@ class TableService:
         session = self.session
         if session is None or session.head == 0:
             return False
-        self.rewind(session.head - 1)
-        return True
+        return self.rewind(session.head - 1)
 
     def redo(self) -> bool:
         session = self.session
         if session is None or session.command_at(session.head + 1) is None:
             return False
-        self.rewind(session.head + 1)
-        return True
+        return self.rewind(session.head + 1)
 
-    def rewind(self, head: int) -> list[Announcement]:
+    def rewind(self, head: int) -> bool:
         """Undo, redo, or back to any step: the state, the LEDs and the feed follow; what was
         being said stops. A redo brings its command's story back: its announcements are shown,
-        spoken and lit again (returned too)."""
+        spoken and lit again (`announcements` ends with them). False when the log refused it
+        (a full disk: nothing moved)."""
         session = self.session
         if session is None:
-            return []
+            return False
         before = session.state
         redone = session.log.command(session.game_id, head) if head == session.head + 1 else None
-        session.rewind(head)
+        try:
+            session.rewind(head)
+        except StoreError as problem:  # the head stays where it was, in the log and here
+            self.refusals.append(store_refusal(problem))
+            return False
         self.feed.state(session.state)
         self.speaker.interrupt()
         announced: list[Announcement] = []
@@ -350,7 +391,7 @@ class TableService:
             announced = self.announcer.after_command(session.rules, before, events)
             self.announcements += announced
         self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced))
-        return announced
+        return True
 
     def leave_game(self) -> None:
         """Back home after a game that is over: nothing of it stays lit or current."""
@@ -392,14 +433,21 @@ class TableService:
         return found
 
     def export_game(self, game_id: str) -> Path:
-        """A stored game as an armata-transcript/1 file in the data folder's exports/."""
+        """A stored game as an armata-transcript/1 file in the data folder's exports/ (when the
+        folder is read-only: in the temporary folder's armata-exports/)."""
         from companion.transcript import dumps, export_game
 
-        folder = self.data / "exports"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"game-{game_id}.json"
-        path.write_text(dumps(export_game(self.log, game_id)), encoding="utf-8")
-        return path
+        text = dumps(export_game(self.log, game_id))
+        # a read-only data folder: the temporary folder instead (the path is shown)
+        for folder in (self.data / "exports", Path(tempfile.gettempdir()) / "armata-exports"):
+            path = folder / f"game-{game_id}.json"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError:
+                continue
+            return path
+        raise StoreError(f"no folder to write game-{game_id}.json in")
 
     # ----- the sensed table --------------------------------------------------------------------
     def can_correct(self, difference: Difference) -> bool:

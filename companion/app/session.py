@@ -4,6 +4,7 @@ its events are committed, so a power cut never loses an acknowledged command."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -13,7 +14,7 @@ from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
-from companion.engine.components import parse_catalog
+from companion.engine.components import Catalog, parse_catalog
 from companion.engine.fortress import Fortress
 from companion.engine.game import events as e
 from companion.engine.game.commands import Command
@@ -26,6 +27,19 @@ from companion.engine.options import Options
 from companion.store.gamelog import CommandRecord, GameLog
 
 Listener = Callable[[list[e.Event]], None]
+
+
+@lru_cache(maxsize=8)
+def fortress_of(board: bytes) -> Fortress:
+    """The fortress a stored game was played on, built once per board document: building and
+    validating a board costs several times more than resuming the state from its snapshot
+    (benchmarks/game.py), and a `Fortress` is immutable, so resumes share it."""
+    return load_board(msgspec.json.decode(board))
+
+
+@lru_cache(maxsize=8)
+def catalog_of(catalog: bytes) -> Catalog:
+    return parse_catalog(msgspec.json.decode(catalog))
 
 
 def options_data(options: GameOptions) -> dict[str, Any]:
@@ -52,7 +66,9 @@ class GameSession(GameView):
         self.log = log
         self.game_id = game_id
         self.rules = GameRules(
-            load_board(record.board), parse_catalog(record.catalog), options_from(record.options)
+            fortress_of(msgspec.json.encode(record.board)),
+            catalog_of(msgspec.json.encode(record.catalog)),
+            options_from(record.options),
         )
         self.state: GameState = log.state(game_id)
         self.head = record.head

@@ -39,7 +39,7 @@ def run_file(path: Path, damage: dict[str, int]) -> Outcome:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         return Outcome(str(path), None, False, error=f"cannot read: {exc.strerror or exc}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, too deep, huge numbers
         return Outcome(str(path), None, False, error=f"not JSON: {exc}")
     expect_error: str | None = None
     try:
@@ -100,6 +100,8 @@ def run(paths: list[str], as_json: bool, out: TextIO) -> int:
         passed += outcome.ok
         failed += not outcome.ok
         print(json_line(outcome) if as_json else text_line(outcome), file=out, flush=True)
+    if passed + failed == 0:
+        raise ScenarioError("", f"no scenario found in {', '.join(paths)} (no *.json file)")
     if not as_json:
         print(f"{passed} passed, {failed} failed", file=out)
     return 0 if passed + failed > 0 and failed == 0 else 1

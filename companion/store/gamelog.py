@@ -8,26 +8,28 @@ Every `SNAPSHOT_EVERY` events a snapshot of the state is kept, so resuming repla
 
 from __future__ import annotations
 
+import functools
 import json
+import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import msgspec
-from sqlite_utils import Database
 
 from companion.engine.game import events as e
 from companion.engine.game.commands import AnyCommand, Command
 from companion.engine.game.emitter import started_state
 from companion.engine.game.fold import apply
 from companion.engine.game.state import GameState
-from companion.errors import StoreCorrupt, StoreError
+from companion.errors import CompanionError, LogReadOnly, StoreCorrupt, StoreError
+from companion.store.integrity import MESSAGES, Check, open_database, translate
 from companion.store.legacy import upgrade_event
-from companion.store.schema import migrations
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 SNAPSHOT_EVERY = 50
 _EVENT = msgspec.json.Decoder(e.AnyEvent)
 _COMMAND = msgspec.json.Decoder(AnyCommand)
@@ -62,17 +64,39 @@ class CommandRecord:
     at: str
 
 
-class GameLog:
-    """Open (and migrate) the database at `path`; close() is idempotent."""
+def _store_errors(method: _F) -> _F:
+    """SQLite's errors inside `method` raised as the store's (companion/store/integrity.py)."""
 
-    def __init__(self, path: Path | str) -> None:
+    @functools.wraps(method)
+    def checked(self: GameLog, *args: Any, **kwargs: Any) -> Any:
+        if method.__name__ in _WRITES and self.read_only:
+            raise LogReadOnly(MESSAGES["read_only"])
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path) from None
+
+    return cast(_F, checked)
+
+
+_WRITES = {"create_game", "append", "set_head", "import_jsonl"}
+
+
+class GameLog:
+    """Open the database at `path`, checked (companion/store/integrity.py) and migrated;
+    close() is idempotent.
+
+    `read_only=None`: read-only when the file or its folder is not writable (`read_only` says
+    which); `check`: SQLite's `quick_check` at open, `full` for its `integrity_check`, `none`
+    to read what can still be read (export). Raises `LogDamaged`, `LogTooNew` or
+    `LogUnreadable` (nothing written); writes raise `LogFull` on a full disk and `LogReadOnly`.
+    """
+
+    def __init__(
+        self, path: Path | str, *, read_only: bool | None = None, check: Check = "quick"
+    ) -> None:
         self.path = Path(path)
-        self.db = Database(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        migrations.apply(self.db)
+        self.db, self.read_only = open_database(self.path, read_only=read_only, how=check)
         self._closed = False
 
     def close(self) -> None:
@@ -87,6 +111,7 @@ class GameLog:
         self.close()
 
     # ----- games ---------------------------------------------------------------------------
+    @_store_errors
     def create_game(
         self,
         started: e.GameStarted,
@@ -121,6 +146,7 @@ class GameLog:
             )
         return game_id
 
+    @_store_errors
     def game(self, game_id: str) -> GameRecord:
         row = next(self.db.query("select * from games where id = ?", [game_id]), None)
         if row is None:
@@ -141,16 +167,19 @@ class GameLog:
         except (TypeError, json.JSONDecodeError) as exc:
             raise StoreCorrupt(f"game {game_id}: games row unreadable: {exc}") from None
 
+    @_store_errors
     def _head(self, game_id: str) -> int:
         row = self.db.execute("select head from games where id = ?", [game_id]).fetchone()
         if row is None:
             raise StoreError(f"no game {game_id!r} in {self.path}")
         return int(row[0])
 
+    @_store_errors
     def games(self) -> list[GameRecord]:
         ids = [r["id"] for r in self.db.query("select id from games order by created_at, id")]
         return [self.game(i) for i in ids]
 
+    @_store_errors
     def last_unfinished(self) -> str | None:
         row = next(
             self.db.query(
@@ -162,6 +191,7 @@ class GameLog:
         return None if row is None else str(row["id"])
 
     # ----- commands and events -------------------------------------------------------------
+    @_store_errors
     def append(
         self,
         game_id: str,
@@ -224,6 +254,7 @@ class GameLog:
             )
         return head + 1
 
+    @_store_errors
     def _last_event(self, game_id: str, head: int) -> int:
         if head == 0:
             return 1
@@ -237,6 +268,7 @@ class GameLog:
             raise StoreCorrupt(f"game {game_id}: commands row {head} is missing")
         return int(row["last_event"])
 
+    @_store_errors
     def commands(self, game_id: str, upto: int | None = None) -> list[CommandRecord]:
         head = self._head(game_id) if upto is None else upto
         found = []
@@ -252,6 +284,7 @@ class GameLog:
             )
         return found
 
+    @_store_errors
     def command(self, game_id: str, seq: int) -> CommandRecord | None:
         """The `seq`-th command stored (undone ones too), or None."""
         row = self.db.execute(
@@ -272,6 +305,7 @@ class GameLog:
         """The number of stored commands, undone ones included."""
         return self._top(game_id)
 
+    @_store_errors
     def events(self, game_id: str, upto: int | None = None, after: int = 0) -> list[e.Event]:
         """Events in effect (up to the head, or up to event seq `upto`), after seq `after`."""
         last = self._last_event(game_id, self._head(game_id)) if upto is None else upto
@@ -294,18 +328,22 @@ class GameLog:
         if expected != last + 1:
             raise StoreCorrupt(f"game {game_id}: events {expected}..{last} are missing")
 
+    @_store_errors
     def state(self, game_id: str, head: int | None = None) -> GameState:
         """The state after `head` commands: latest snapshot at or before it, plus the tail."""
         head = self._head(game_id) if head is None else head
         last = self._last_event(game_id, head)
-        row = next(
-            self.db.query(
-                "select event_seq, state from snapshots where game_id = ? and event_seq <= ? "
-                "order by event_seq desc limit 1",
-                [game_id, last],
-            ),
-            None,
-        )
+        try:
+            row = next(
+                self.db.query(
+                    "select event_seq, state from snapshots where game_id = ? and event_seq <= ? "
+                    "order by event_seq desc limit 1",
+                    [game_id, last],
+                ),
+                None,
+            )
+        except sqlite3.OperationalError:  # snapshots are a shortcut: a salvaged log may lack them
+            row = None
         if row is None:
             started = next(self._decode_events(game_id, 0, 1))
             assert isinstance(started, e.GameStarted)
@@ -321,6 +359,7 @@ class GameLog:
             apply(state, event)
         return state
 
+    @_store_errors
     def replay_from_scratch(self, game_id: str) -> GameState:
         """The state by folding every event in effect from the first (no snapshot)."""
         events = self.events(game_id)
@@ -332,6 +371,7 @@ class GameLog:
         return state
 
     # ----- undo / redo -----------------------------------------------------------------------
+    @_store_errors
     def _top(self, game_id: str) -> int:
         """The number of stored commands, undone ones included."""
         row = self.db.execute(
@@ -339,6 +379,7 @@ class GameLog:
         ).fetchone()
         return int(row[0] or 0)
 
+    @_store_errors
     def set_head(self, game_id: str, head: int) -> None:
         top = self._top(game_id)
         if not 0 <= head <= top:
@@ -350,6 +391,7 @@ class GameLog:
                 [head, "over" if state.phase == "over" else "playing", state.winner, game_id],
             )
 
+    @_store_errors
     def redo_available(self, game_id: str) -> int:
         head = self._head(game_id)
         top = self._top(game_id)
@@ -373,39 +415,91 @@ class GameLog:
             evs = self.events(game_id, upto=record.last_event, after=record.first_event - 1)
             yield msgspec.json.encode({"command": record.command, "events": evs}).decode()
 
-    def import_jsonl(self, lines: Iterator[str] | list[str]) -> str:
+    @_store_errors
+    def import_jsonl(self, lines: Iterator[str] | list[str], source: str = "game export") -> str:
+        """Store an `armata-game/1` export as a new game: all of it, or nothing (every line is
+        read and folded before the one transaction that writes it). Errors name `source` and
+        the line."""
         rows = iter(lines)
         try:
-            header = json.loads(next(rows))
-            if header.get("format") != "armata-game/1":
-                raise StoreError("not an armata-game/1 export (line 1)")
+            raw = json.loads(next(rows))
+            if not isinstance(raw, dict) or raw.get("format") != "armata-game/1":
+                raise StoreError(f"{source}: line 1: not an armata-game/1 export")
+            header = msgspec.convert(raw, _Header)
             first = json.loads(next(rows))
+            if not isinstance(first, dict) or not isinstance(first.get("event"), dict):
+                raise StoreError(f"{source}: line 2: no first event")
             started = msgspec.convert(upgrade_event(first["event"]), e.GameStarted)
+            state: GameState = started_state(started)
+        except StopIteration:
+            raise StoreError(f"{source}: ends before its first event") from None
         except (
-            StopIteration,
-            json.JSONDecodeError,
+            ValueError,
             msgspec.ValidationError,
-            KeyError,
+            RecursionError,
+            LookupError,
             TypeError,
+            AttributeError,
+            ArithmeticError,
         ) as exc:
-            raise StoreError(f"unreadable game export header: {exc}") from None
-        seats = [(str(hero), str(ladder)) for hero, ladder in header["seats"]]
-        game_id = self.create_game(
-            started, seats, header["board"], header["catalog"], header["options"]
-        )
-        state = started_state(started)
-        head = 0
+            raise StoreError(f"{source}: unreadable header: {exc}") from None
+        records: list[tuple[_ExportedCommand, GameState]] = []
+        last = 1
         for n, line in enumerate(rows, 3):
             try:
                 data = json.loads(line)
-                data["events"] = [upgrade_event(x) for x in data["events"]]
+                if not isinstance(data, dict) or not isinstance(data.get("events"), list):
+                    raise StoreError("no 'events' list")
+                data["events"] = [
+                    upgrade_event(x) if isinstance(x, dict) else x for x in data["events"]
+                ]
                 record = msgspec.convert(data, _ExportedCommand)
-            except (json.JSONDecodeError, msgspec.ValidationError, KeyError, TypeError) as exc:
-                raise StoreError(f"game export line {n}: {exc}") from None
-            for event in record.events:
-                apply(state, event)
-            head = self.append(game_id, head, record.command, list(record.events), state)
+                for event in record.events:
+                    apply(state, event)
+            except (
+                StoreError,
+                json.JSONDecodeError,
+                msgspec.ValidationError,
+                RecursionError,
+            ) as exc:
+                raise StoreError(f"{source}: line {n}: {exc}") from None
+            except (
+                CompanionError,
+                LookupError,
+                ValueError,
+                TypeError,
+                AttributeError,
+                ArithmeticError,
+            ) as exc:  # events the game cannot fold in this order
+                raise StoreError(
+                    f"{source}: line {n}: its events do not fit the game: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from None
+            crossed = (last + len(record.events)) // SNAPSHOT_EVERY > last // SNAPSHOT_EVERY
+            last += len(record.events)
+            # a snapshot keeps the state of its own step; the others only need the last status
+            records.append((record, _STATE.decode(_PACK.encode(state)) if crossed else state))
+        seats = [(hero, ladder) for hero, ladder in header.seats]
+        try:
+            with self.db.atomic():
+                game_id = self.create_game(
+                    started, seats, header.board, header.catalog, header.options
+                )
+                head = 0
+                for record, after in records:
+                    head = self.append(game_id, head, record.command, list(record.events), after)
+        except OverflowError as exc:
+            raise StoreError(f"{source}: a number too large to store: {exc}") from None
         return game_id
+
+
+class _Header(msgspec.Struct):
+    format: str
+    seed: int
+    seats: list[tuple[str, str]]
+    options: dict[str, Any]
+    board: dict[str, Any]
+    catalog: dict[str, Any]
 
 
 class _ExportedCommand(msgspec.Struct):

@@ -9,6 +9,7 @@ with `TagError` (the app shows it as a duplicate to sort out).
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -31,7 +32,8 @@ class Binding:
 class NfcRegistry:
     def __init__(self, db: Database) -> None:
         self.db = db
-        migrations.apply(db)
+        if migrations.pending(db):  # none on a log GameLog opened (it may be read-only)
+            migrations.apply(db)
         self._table = db.table("nfc_bindings")
 
     def lookup(self, uid: str) -> Binding | None:
@@ -54,22 +56,28 @@ class NfcRegistry:
                 f"tag {uid} already names {existing.kind} {existing.target!r}; "
                 f"unbind it first to give it to {target!r}"
             )
-        with self.db.conn:
-            self._table.insert(
-                {
-                    "uid": uid,
-                    "kind": kind,
-                    "target": target,
-                    "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                }
-            )
+        try:
+            with self.db.conn:
+                self._table.insert(
+                    {
+                        "uid": uid,
+                        "kind": kind,
+                        "target": target,
+                        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    }
+                )
+        except sqlite3.Error as exc:  # a read-only or full log
+            raise TagError(f"tag {uid} cannot be stored: {exc}") from None
         return Binding(uid, kind, target)
 
     def unbind(self, uid: str) -> bool:
         if self.lookup(uid) is None:
             return False
-        with self.db.conn:
-            self._table.delete(uid.lower())
+        try:
+            with self.db.conn:
+                self._table.delete(uid.lower())
+        except sqlite3.Error as exc:
+            raise TagError(f"tag {uid} cannot be unbound: {exc}") from None
         return True
 
     def tags_of(self, kind: str, target: str) -> list[str]:

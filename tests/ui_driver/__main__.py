@@ -18,6 +18,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   first-frame        print the time of the first drawn frame and exit (cold start)
+  log-problem ACTION on a log the table must not play on: report the problem screen (its
+                     texts, the layout checks, a screenshot in --out), then press ACTION:
+                     fresh | export (then quit) | continue | quit; a table that starts then
+                     runs the report script
   speak N            with --voice: in each language a new game and N decisions, the voice
                      waited for; the report says what was said, in which language
   stale              Redo brings its card back; New game over an unfinished one asks first
@@ -149,6 +153,72 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     driver.start()
 
 
+#: the problem screen's buttons, by the action a script names
+PROBLEM_BUTTONS = {
+    "fresh": "Keep it aside and start a fresh log",
+    "export": "Export what can be read",
+    "continue": "View the games without playing",
+    "quit": "Quit",
+}
+
+
+def log_problem(args: Any) -> int | None:
+    """The `log-problem ACTION` script; returns the exit code when the app ends there."""
+    import json
+
+    from ui.__main__ import configure_window, face_log_problem
+
+    configure_window(args)  # before Kivy is imported: its window, no argument parsing
+    from kivy.clock import Clock
+    from kivy.uix.label import Label
+
+    from companion.app import i18n
+    from tests.ui_driver.touch import find_button, tap
+    from ui.checks import broken_words, overflowing_labels, small_texts, small_touch_targets, walk
+
+    action = args.script[1]
+    report: dict[str, Any] = {"screens": {}}
+
+    def shoot(app: Any, name: str) -> None:
+        root = app.root
+        entry: dict[str, Any] = {
+            "texts": [w.text for w in walk(root) if isinstance(w, Label) and w.text],
+            "overflow": overflowing_labels(root),
+            "small_targets": small_touch_targets(root),
+            "small_texts": small_texts(root),
+            "broken_words": broken_words(root),
+        }
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"{name}.png"
+            root.export_to_png(str(path))
+            entry["png"] = str(path)
+        report["screens"][name] = entry
+
+    def ready(app: Any, last: Any = None, frames: int = 0) -> None:
+        """Once the layout has settled (two frames alike), as the driver's steps wait."""
+        layout = [(*w.pos, *w.size, *getattr(w, "texture_size", ())) for w in walk(app.root)]
+        if layout != last and frames < 100:
+            Clock.schedule_once(lambda _dt: ready(app, layout, frames + 1), 0)
+            return
+        shoot(app, "log-problem")
+        report["pressed"] = action
+        tap(find_button(app.root, i18n.tr(PROBLEM_BUTTONS[action])))
+        if action == "export":  # the result is shown on the screen; then quit
+
+            def after(_dt: float) -> None:
+                shoot(app, "log-problem-exported")
+                report["exported"] = [str(p) for p in app.exported]
+                tap(find_button(app.root, i18n.tr("Quit")))
+
+            Clock.schedule_once(after, 0.3)
+
+    code = face_log_problem(args, ready)
+    report["exit_code"] = code
+    print(json.dumps(report), flush=True)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     parser.prog = "python -m tests.ui_driver"
@@ -157,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="screenshots of a play/hold script")
     parser.add_argument("--voice", action="store_true", help="speak (default: only record)")
     args = parser.parse_args(argv)
+    if args.script[0] == "log-problem":
+        code = log_problem(args)
+        if code is not None:
+            return code
+        args.script = ["report"]
     app = make_app(parser, args, silent=not args.voice)
     queue_script(app, args.script, args.seed, args.out)
     app.run()
