@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.app.i18n import tr
+from companion.app.labels import site_label
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.explain import N_, hero_name
@@ -279,8 +281,10 @@ class SetupPlan:
                 if site.allowed or seat.site == (room, side):
                     seat.site = (room, side)
                     return
-                raise SetupError(f"no ladder at {site.name}: {site.refusal}")
-        raise SetupError(f"{room} {SIDE_NAMES[side % 6]} is not an outer side of the fortress")
+                raise SetupError(f"{site_label(room, side)}: {site.refusal_in(tr)}")
+        raise SetupError(
+            tr("{site} is not an outer side of the fortress").format(site=site_label(room, side))
+        )
 
     def set_physical(self, stack: str, physical: bool) -> None:
         if stack not in PHYSICAL_STACKS:
