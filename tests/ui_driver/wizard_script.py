@@ -27,15 +27,16 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
     def screen() -> Any:  # built once the app runs
         return app.manager.get_screen("setup")
 
-    for lang in i18n.LANGUAGES:
+    def shoot(name: str) -> None:
+        key = f"{name}-{_key(app)}"
+        driver.shoot(key)
+        texts = [w.text for w in walk(app.root) if isinstance(w, Label) and w.text]
+        driver.report["screens"][key]["texts"] = texts
 
-        def shoot(name: str) -> None:
-            lang = i18n.current_language()
-            driver.shoot(f"{name}-{lang}")
-            texts = [w.text for w in walk(app.root) if isinstance(w, Label) and w.text]
-            driver.report["screens"][f"{name}-{lang}"]["texts"] = texts
-
+    # every language at normal text, then the two longest at large text
+    for lang, large in [*((x, False) for x in i18n.LANGUAGES), ("de", True), ("fr", True)]:
         driver.then(lambda lang=lang: driver.language(lang))
+        driver.then(lambda large=large: _text_size(app, large))
         driver.then(app.open_setup)
         for _ in range(5):  # up to five players: the sixth Add player is disabled
             driver.then(lambda: _add(screen()))
@@ -62,6 +63,7 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         driver.then(lambda: _note(driver, "languages", _checks(app.manager.get_screen("settings"))))
         driver.then(lambda: shoot("wizard-settings"))
     driver.then(lambda: driver.language("en"))
+    driver.then(lambda: _text_size(app, False))
 
 
 def _add_button(screen: Any) -> Button:
@@ -79,9 +81,18 @@ def _checks(screen: Any) -> list[tuple[str, bool, bool, float]]:
     return [(w.text, w.active, w.radio, w.height) for w in walk(screen) if isinstance(w, CheckRow)]
 
 
+def _key(app: Any) -> str:
+    """The language, "-large" with large text: how shots and facts are named."""
+    return i18n.current_language() + ("-large" if app.text_scale > 1 else "")
+
+
+def _text_size(app: Any, large: bool) -> None:
+    if (app.text_scale > 1) != large:
+        app.toggle_text_size()
+
+
 def _note(driver: Driver, key: str, value: object) -> None:
-    lang = i18n.current_language()
-    driver.report.setdefault("facts", {}).setdefault(lang, {})[key] = value
+    driver.report.setdefault("facts", {}).setdefault(_key(driver.app), {})[key] = value
 
 
 def _tap_room(driver: Driver) -> None:

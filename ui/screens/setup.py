@@ -61,6 +61,8 @@ HINTS = {
     "stacks": N_("Ticked: you draw the real tokens and enter them; the app checks them."),
     "cards": N_("Cards with a known tag can be tapped on a reader to play them."),
 }
+#: the layout page with one room shown large: what can be done there, in few words
+ZOOMED_HINT = N_("Turn the tile or the platform as they lie on the table.")
 STACK_NAMES = {
     "red": N_("Red encounter tokens"),
     "grey": N_("Grey encounter tokens"),
@@ -153,7 +155,8 @@ class SetupScreen(Screen):
     # ----- drawing -----------------------------------------------------------------------------
     def rebuild(self) -> None:
         self.title_text = f"{PAGES.index(self.page) + 1}/{len(PAGES)} · {tr(TITLES[self.page])}"
-        self.hint_text = self.message or tr(HINTS[self.page])
+        zoomed = self.page == "layout" and self.view.zoom_room is not None
+        self.hint_text = self.message or tr(ZOOMED_HINT if zoomed else HINTS[self.page])
         last = self.page == PAGES[-1]
         self.next_text = tr("Start game") if last else tr("Next")
         self.next_ready = not (last or self.page == "ladders") or not self.plan.problems()
@@ -259,7 +262,8 @@ class SetupScreen(Screen):
             self._note(box, tr("Tap a room on the board to see it large."))
             return
         parts = self.plan.room_parts(room)
-        box.add_widget(Factory.RoomHeading(text=room_name(room)))
+        name = room_name(room)
+        box.add_widget(Factory.RoomHeading(text=name[:1].upper() + name[1:]))  # a heading
         self._note(box, tile_words(parts))
         self._note(box, platform_words(parts))
         row = self._row(box)
@@ -481,7 +485,9 @@ def tile_words(parts: RoomParts) -> str:
             count=counts["stairs"]
         ),
     ]
-    return tr("Tile: {printed}.").format(printed=", ".join(printed))
+    # a count stays on the line of its word: "1 stairs space" never breaks after the "1"
+    kept = [part.replace(" ", "\u00a0", 1) if part[:1].isdigit() else part for part in printed]
+    return tr("Tile: {printed}.").format(printed=", ".join(kept))
 
 
 def platform_words(parts: RoomParts) -> str:
