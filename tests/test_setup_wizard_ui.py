@@ -16,11 +16,11 @@ pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 
 #: never in running text: rule codes, tile and platform ids, compass ids, bracketed boxes
 JARGON = re.compile(r"R-[A-Z]{3}|\bt\d\b|\bp\d\b|\b(?:NE|NW|SE|SW)\b|\[ *x? *\]|room-|\(R-")
-ROOM_WORDS = {  # the tapped room (NW) by name, its platform's Strigoi mark and books
-    "en": ("north-west room", "Strigoi mark, books A B C D E F", "2 red spaces, 1 grey space"),
+ROOM_WORDS = {  # the tapped room (NW) by name (a heading), its platform's Strigoi mark and books
+    "en": ("North-west room", "Strigoi mark, books A B C D E F", "2 red spaces, 1 grey space"),
     "de": ("Raum Nordwest", "Strigoi-Zeichen, Bücher A B C D E F", "2 rote Felder, 1 graues Feld"),
-    "it": ("stanza nord-ovest", "segno degli Strigoi, libri A B C D E F", "2 caselle rosse"),
-    "fr": ("chambre nord-ouest", "marque des Strigoi, livres A B C D E F", "2 cases rouges"),
+    "it": ("Stanza nord-ovest", "segno degli Strigoi, libri A B C D E F", "2 caselle rosse"),
+    "fr": ("Chambre nord-ouest", "marque des Strigoi, livres A B C D E F", "2 cases rouges"),
 }
 
 
