@@ -20,6 +20,11 @@ VENV="$ROOT/.venv"
 # broker for the MQTT tests (started by the tests, never needed by `run`); openssl: the CA and
 # certificate of `provision --tls`.
 APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl)
+# For the tests only (a Pi that runs the table does not need a browser): chromium and
+# chromium-driver, the headless browser the table view's tests (tests/test_web_browser.py) and
+# benchmarks/web.py drive through Selenium; fonts-dejavu-core for its text (chromium only
+# recommends a font, and installs here skip recommendations).
+TEST_APT_PACKAGES=(chromium chromium-driver fonts-dejavu-core)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }
@@ -140,6 +145,7 @@ cmd_run() {
 
 cmd_test() {
     ensure_installed
+    apt_install "${TEST_APT_PACKAGES[@]}"
     cd "$ROOT"
     if [ "${1:-}" = "--fast" ]; then
         shift

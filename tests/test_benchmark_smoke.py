@@ -131,3 +131,13 @@ def test_tracking_benchmark_prints_numbers_in_a_sane_range() -> None:
     assert len(rows) == 2, out  # to the screen, to the LED
     for p50, p99 in rows:
         assert -5 < float(p50) <= float(p99) < 2000, out  # the debounce is really subtracted
+
+
+def test_web_benchmark_prints_each_viewer_count_with_its_baseline() -> None:
+    out = quick_run("benchmarks/web.py", 300)
+    assert "headless Chromium" in out
+    for label in ("command -> browser drawn, 1 viewer", "command -> browser drawn, 10 viewers"):
+        timings(out, label, "ms")
+        row = next(line for line in out.splitlines() if line.startswith(label))
+        assert "baseline: bare SSE push -> page drawn" in row and " 0 missed" in row
+    timings(out, "command + view build, service thread", "ms")

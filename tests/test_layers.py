@@ -72,6 +72,25 @@ def test_imports_only_point_downwards() -> None:
     assert not wrong, wrong
 
 
+def test_the_web_server_imports_only_companion_app() -> None:
+    """ui/web, like the Kivy UI, reaches the game only through companion.app (the table
+    service's feed and the words): never the engine, the log, the bridge, Kivy or the screens.
+    Every import of the project's own packages is checked, deferred ones included."""
+    found = modules()
+    web = {name: path for name, path in found.items() if name.startswith("ui.web")}
+    assert {"ui.web", "ui.web.server"} <= set(web)
+    own = ("companion", "firmware_bridge", "hardware", "ui", "kivy", "tests")
+    wrong = [
+        f"{name} imports {m}"
+        for name, path in web.items()
+        for m in imports(path, False)
+        if m.split(".")[0] in own
+        and not m.startswith(("companion.app.", "ui.web."))
+        and m not in ("companion.app", "ui.web")
+    ]
+    assert not wrong, wrong
+
+
 def test_no_import_cycles() -> None:
     found = modules()
     graph = {

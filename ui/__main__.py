@@ -27,8 +27,30 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fullscreen, no mouse cursor, the unfinished game resumed at start (hardware/pi)",
     )
+    parser.add_argument(
+        "--web",
+        default=None,
+        metavar="HOST:PORT|off",
+        help="the table view in browsers (default 127.0.0.1:8421; with --kiosk 0.0.0.0:8421, "
+        "open to the local network); off: none",
+    )
     add_node_arguments(parser)
     return parser
+
+
+def web_address(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[str, int] | None:
+    """Where the table view listens, from --web (None: off)."""
+    from ui.web.server import DEFAULT_PORT
+
+    given = args.web or ("0.0.0.0" if args.kiosk else "127.0.0.1") + f":{DEFAULT_PORT}"
+    if given == "off":
+        return None
+    host, _, port = given.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        parser.error(f"--web: expected HOST:PORT or off, got {given!r}")
+    return host, int(port)
 
 
 def configure_window(args: argparse.Namespace) -> None:
@@ -85,6 +107,7 @@ def make_app(
         speaker=Silent() if silent else None,  # None: the voice the settings choose
         resume_last=args.kiosk,
         publisher=publisher,
+        web=web_address(parser, args),
     )
 
 
@@ -102,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         f"game log and settings in {data_dir() / 'companion.db'}",
         flush=True,
     )
+    app.say_address = True
     app.run()
     return 0
 

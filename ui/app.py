@@ -38,6 +38,7 @@ from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
 from companion.app.voice import Speaker
+from companion.app.web_feed import WebFeed
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
@@ -61,6 +62,7 @@ from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
 from ui.screens.table import TableScreen
+from ui.web.server import TableWebServer
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
@@ -92,9 +94,17 @@ class ArmataApp(App):
         resume_last: bool = False,
         publisher: GamePublisher | None = None,
         controls: Controls | None = None,
+        web: tuple[str, int] | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)
+        #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
+        self.web_feed: WebFeed | None = None
+        self.say_address = False  # `python -m ui` prints the address once it listens
+        if web is not None:
+            server = TableWebServer(*web)
+            self.web_feed = WebFeed(server, on_kivy_thread, self.execute)
+            server.choose = self.web_feed.request_choice
         self.service = TableService(
             data_dir(),
             on_kivy_thread,
@@ -102,6 +112,7 @@ class ArmataApp(App):
             speaker=speaker,
             publisher=publisher,
             controls=controls,
+            web=self.web_feed,
         )
         self.situation = empty_situation(self.fortress)
         self.manager = ScreenManager(transition=NoTransition())
@@ -246,6 +257,8 @@ class ArmataApp(App):
         ):
             self.manager.add_widget(screen)
         self.service.start(self)
+        if self.web_feed is not None and self.say_address:
+            print(f"Table view in a browser: {self.web_feed.address}", flush=True)
         self.lang = self.service.language
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
         round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
@@ -494,6 +507,12 @@ class ArmataApp(App):
         if hero is not None:
             self.show("round")
             self._screen().fix_position_of(hero)
+
+    def open_phones(self) -> None:
+        """The table view's code and address, and each hero's "my phone" (ui/phones.py)."""
+        from ui.phones import PhonesView
+
+        PhonesView(self).open()
 
     def open_table(self) -> None:
         screen = self.manager.get_screen("table")

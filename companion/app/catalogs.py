@@ -5,6 +5,7 @@ messages arrive untranslated: every language's must be filled in (the tests chec
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,13 +29,22 @@ def without_locations(path: Path, language: str | None) -> None:
         write_po(target, catalog, width=0, no_location=True)
 
 
+#: the header line every extraction renews: a catalog whose messages did not change keeps its own
+_DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"$', re.MULTILINE)
+
+
 def main() -> int:
+    files = [TEMPLATE, *(LOCALE_DIR / lang / "LC_MESSAGES" / "armata.po" for lang in LANGUAGES)]
+    before = {path: path.read_bytes() for path in files if path.exists()}
     run("extract", "-F", "companion/app/babel.cfg", "-k", "tr", "-k", "N_", "--no-wrap",
         "--no-location", "-o", str(TEMPLATE.relative_to(ROOT)), ".")  # fmt: skip
     run("update", "-D", "armata", "-i", str(TEMPLATE.relative_to(ROOT)),
         "-d", str(LOCALE_DIR.relative_to(ROOT)), "--no-wrap")  # fmt: skip
     for language in LANGUAGES:
         without_locations(LOCALE_DIR / language / "LC_MESSAGES" / "armata.po", language)
+    for path, old in before.items():
+        if _DATE.sub(b"", path.read_bytes()) == _DATE.sub(b"", old):
+            path.write_bytes(old)  # only the date changed: no change at all
     return 0
 
 

@@ -10,7 +10,9 @@ import io
 import os
 import re
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -32,6 +34,8 @@ COMPILED_FORM = b"2: French no-break spaces\n"
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _listeners: list[Callable[[str], None]] = []
+#: a language for this thread only (`in_language`): the table view's words for each browser
+_local = threading.local()
 
 
 def catalog(language: str) -> gettext.NullTranslations:
@@ -86,14 +90,30 @@ def current_language() -> str:
 
 
 def tr(message: str) -> str:
-    return _current.gettext(message)
+    return getattr(_local, "catalog", _current).gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a counted message for `count` in the current language (its catalog's
     Plural-Forms): "1 wound", "2 wounds", never "wound(s)"."""
-    return _current.ngettext(singular, plural, count)
+    return getattr(_local, "catalog", _current).ngettext(singular, plural, count)
 
 
 def on_change(listener: Callable[[str], None]) -> None:
     _listeners.append(listener)
+
+
+@contextmanager
+def translating(translations: gettext.NullTranslations) -> Iterator[None]:
+    """Every `tr` of this thread through `translations` (a `catalog(language)`) meanwhile; the
+    table's language and other threads are untouched: the browsers' views are made in each of
+    the four languages on the service's thread."""
+    before = getattr(_local, "catalog", None)
+    _local.catalog = translations
+    try:
+        yield
+    finally:
+        if before is None:
+            del _local.catalog
+        else:
+            _local.catalog = before

@@ -36,6 +36,7 @@ from companion.app.tracking import Origin, TableStatus, TableTracker
 from companion.app.troubles import Troubles
 from companion.app.voice import SettingsVoice, Speaker
 from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
+from companion.app.web_feed import WebFeed
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
@@ -169,6 +170,7 @@ class TableService:
         speaker: Speaker | None = None,
         publisher: GamePublisher | None = None,
         controls: Controls | None = None,
+        web: WebFeed | None = None,
     ) -> None:
         self.post = post
         self.listener: TableListener = Unheard()
@@ -214,6 +216,7 @@ class TableService:
         self.refusals: list[str] = []
         self.publisher = publisher  # the broker's game topics; None: the events stay here
         self.feed = GameFeed(self._publish)
+        self.web = web  # the table view in browsers (ui/web): one more listener
         # LED cues are not sent one by one: the table watch derives every ring from the state
         self.announcer = Announcer(
             self._announce,
@@ -239,6 +242,8 @@ class TableService:
         self.watch.start()
         self.watch.game(NO_GAME)  # whatever an earlier run left lit
         self.hardware.start(self._node_message)
+        if self.web is not None:
+            self.web.start()
 
     def close(self) -> None:
         """Turn every ring off, stop every thread and close the log (a second call does
@@ -257,6 +262,8 @@ class TableService:
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()
+        if self.web is not None:
+            self.web.stop()
         self.faults.uninstall()
         self.log.close()
 
@@ -307,6 +314,7 @@ class TableService:
             raise type(problem)(store_refusal(problem)) from None
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
+        self._web_changed()
         return session
 
     def resume(self, game_id: str | None = None) -> GameSession | None:
@@ -317,6 +325,7 @@ class TableService:
         if session is not None:
             self._playing(session, Origin.RESUME)
             self.feed.state(session.state)
+            self._web_changed()
         return session
 
     def _playing(self, session: GameSession, origin: Origin) -> None:
@@ -347,6 +356,7 @@ class TableService:
         announced = self.announcer.after_command(session.rules, before, events)
         self.announcements += announced
         self.watch.game(game_view(session.rules, session.state, origin_of(command), announced))
+        self._web_changed(announced, events)
         if any(a.kind == "strigoi_step" for a in announced):
             self.controls.beep()
         return Outcome(
@@ -384,6 +394,7 @@ class TableService:
             self.refusals.append(store_refusal(problem))
             return False
         self.feed.state(session.state)
+        self._web_changed()
         self.speaker.interrupt()
         announced: list[Announcement] = []
         if redone is not None:
@@ -560,6 +571,12 @@ class TableService:
     # ----- announcement outputs ------------------------------------------------------------------
     def _announce(self, announcement: Announcement, words: str) -> None:
         self.listener.announced(announcement, words)
+
+    def _web_changed(
+        self, announced: list[Announcement] | None = None, events: list[e.Event] | None = None
+    ) -> None:
+        if self.web is not None:
+            self.web.changed(self.session, announced or (), events or ())
 
     def _publish(self, leaf: str, payload: bytes, retain: bool) -> bool:
         if self.publisher is None:

@@ -168,18 +168,22 @@ def check(
             if not any(_same(wanted, h) for h in headlines):
                 found.append((field, wanted, list(headlines) or None))
         elif field in BY_NAME:
-            if not isinstance(wanted, dict) or _form(wanted) is not None:
+            try:
+                by_name = isinstance(wanted, dict) and _form(wanted) is None
+            except TranscriptError:  # a malformed form where the names should be
+                by_name = False
+            if not by_name:
                 raise TranscriptError(f"field 'expect.{field}': an object by name")
             have = {key(k): v for k, v in actual[field].items()}
             for name, value in wanted.items():
                 if key(name) not in have:
                     _absent(names, field, name, list(actual[field]))
                 got = have.get(key(name), OFF_BOARD if field == "positions" else None)
-                if field == "wounds" and _count(value):  # a count: by wound value
-                    got = _wound_value(rules, state, names, name)
-                if field == "strigoi wounds" and got is None:
-                    got = 0
                 try:
+                    if field == "wounds" and _count(value):  # a count: by wound value
+                        got = _wound_value(rules, state, names, name)
+                    if field == "strigoi wounds" and got is None:
+                        got = 0
                     same = _same(value, got)
                 except TranscriptError as exc:
                     raise TranscriptError(f"field 'expect.{field}.{name}': {exc}") from None

@@ -29,6 +29,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   settings           open Settings and report its texts (the voice's trouble shows there)
   wizard DIR         the setup wizard in every language: five players, a room tapped, three
                      ladders by touch, stacks and languages as check boxes (wizard_script.py)
+  phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
+                     from Home and Hardware, saved in DIR (phone_scripts.py)
 
 --voice speaks through the voice the settings choose (espeak-ng on PATH, which the tests replace
 by a stand-in that records its calls); without it the sentences are only recorded.
@@ -49,7 +51,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name in ("shots", "wizard") else out
+    directory = Path(rest[0]) if name in ("shots", "wizard", "phones") else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -117,6 +119,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         }
         scripts[name](driver)
         driver.then(driver.summary)
+    elif name == "phones":
+        from tests.ui_driver.phone_scripts import phones
+
+        assert directory is not None
+        phones(driver, directory, seed)
     elif name == "speak":
         for lang in i18n.LANGUAGES:
             driver.then(lambda lang=lang: driver.language(lang))

@@ -1,0 +1,44 @@
+"""QR codes of the table view's address and of the seat links, made with segno (no network):
+as modules (rows of dark/light) and as RGBA pixels a screen turns into a texture."""
+
+from __future__ import annotations
+
+import segno
+
+from companion.app.i18n import N_, tr
+
+#: the touchscreen's words around the codes
+PHONE_WORDS = {
+    "phones": N_("Phones"),
+    "scan": N_("Scan to follow the game on a phone or tablet:"),
+    "seat": N_("My phone: {hero}"),
+    "seat_scan": N_("{hero}: scan with your own phone. It shows only your hand."),
+    "revoke": N_("Revoke this phone link"),
+    "revoked": N_("Phone link revoked."),
+    "no_web": N_("The table view is off (started with --web off)."),
+}
+
+
+def phone_word(key: str) -> str:
+    """One of the touchscreen's words around the codes, in the table's language."""
+    return tr(PHONE_WORDS[key])
+
+
+def qr_modules(text: str, border: int = 2) -> list[list[bool]]:
+    """The code's modules, quiet zone included; True is dark."""
+    code = segno.make(text, error="m", micro=False)
+    return [[bool(v) for v in row] for row in code.matrix_iter(border=border)]
+
+
+def qr_rgba(text: str, scale: int = 6, border: int = 2) -> tuple[int, int, bytes]:
+    """(width, height, pixels): black on white, top row first, `scale` pixels a module."""
+    rows = qr_modules(text, border)
+    dark, light = b"\x00\x00\x00\xff", b"\xff\xff\xff\xff"
+    lines = []
+    for row in rows:
+        line = b"".join((dark if v else light) * scale for v in row)
+        lines.extend([line] * scale)
+    return len(rows[0]) * scale, len(rows) * scale, b"".join(lines)
+
+
+__all__ = ["PHONE_WORDS", "phone_word", "qr_modules", "qr_rgba"]

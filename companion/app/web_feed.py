@@ -1,0 +1,245 @@
+"""The table view's feed (ui/web): one more listener of the table service, like the MQTT game
+feed, so the browsers follow the game without a broker.
+
+On the service's thread, after each command, undo, redo, resume or new game, the feed makes the
+views (companion/app/web_view.py) in the four languages, encodes them as JSON and hands one
+immutable `Snapshot` to the web server, which only forwards it. A phone's card choice comes back
+as a request the web server's thread passes to `request_choice`; it is checked and executed on
+the service's thread through `post`, with the same command the touchscreen sends, and answered
+through the reply callback. The web server's thread never touches the game or its log.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+from companion.app import i18n
+from companion.app.announce import Announcement
+from companion.app.i18n import N_, tr
+from companion.app.seats import GAME_ENDED, REVOKED, Seat, SeatTokens
+from companion.app.session import GameSession
+from companion.app.web_view import (
+    JSON,
+    announcement_view,
+    board_view,
+    choices_of,
+    encounter_views,
+    log_view,
+    page_words,
+    seat_view,
+    table_view,
+    threat_levels,
+)
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import situation
+from companion.store.gamelog import CommandRecord
+
+log = logging.getLogger(__name__)
+_JSON = msgspec.json.Encoder()
+
+#: Runs a call on the table service's thread.
+Post = Callable[[Callable[[], None]], None]
+#: The front end's way to run a command (the touchscreen's, so its screen follows too); its
+#: result has `refused`: None when the command was taken.
+Execute = Callable[[c.Command], Any]
+
+#: why a phone's request is refused, in its language
+REFUSALS = {
+    "unknown": N_("This phone link is not known here: scan the seat's code on the touchscreen."),
+    REVOKED: N_("This phone link was revoked on the touchscreen."),
+    GAME_ENDED: N_("This phone link belonged to a game that has ended."),
+    "not_now": N_("That card cannot be chosen now."),
+    "no_game": N_("No game is being played."),
+    "late": N_("The table did not answer in time: try again."),
+}
+
+
+def refusal(key: str) -> str:
+    """Why a phone's request is refused, in the current `tr` language."""
+    return tr(REFUSALS[key])
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the browsers may be sent, as encoded JSON: the table view per language, each
+    active seat's view per language, and the tokens that ended (with why, per language)."""
+
+    version: int
+    tables: dict[str, bytes]
+    seats: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    ended: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    message: str = ""
+
+
+class WebServer(Protocol):
+    """What the feed needs of the web server (ui/web/server.py)."""
+
+    def start(self) -> str:
+        """Listen; the address browsers open (`http://host:port/`)."""
+
+    def stop(self) -> None: ...
+
+    def push(self, snapshot: Snapshot) -> None:
+        """Send the new views (called on the service's thread; must not block)."""
+
+
+class WebFeed:
+    def __init__(self, server: WebServer, post: Post, execute: Execute) -> None:
+        self.server = server
+        self.post = post
+        self.execute = execute
+        self.tokens = SeatTokens()
+        self.address = ""  # known once started
+        self.version = 0
+        self.builds = 0
+        self._session: GameSession | None = None
+        self._cards: list[Announcement | e.Event] = []
+        self._scheduled = False
+        self._catalogs: dict[str, gettext.NullTranslations] = {
+            language: i18n.catalog(language) for language in i18n.LANGUAGES
+        }
+        self._revealed: dict[tuple[str, int, int], bool] = {}
+
+    # ----- lifecycle (the table service's start and close) -----------------------------------
+    def start(self) -> None:
+        self.address = self.server.start()
+        self._build()
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    # ----- the listener hook ----------------------------------------------------------------
+    def changed(
+        self,
+        session: GameSession | None,
+        announced: Sequence[Announcement] = (),
+        events: Sequence[e.Event] = (),
+    ) -> None:
+        """The game changed (a command with its announcements and events; or undo, redo,
+        resume, a new game: no cards). The views follow on the next turn of the thread."""
+        if session is not self._session or not (announced or events):
+            self._cards = []
+        self._session = session
+        if events:
+            self._cards = [*announced, *events]
+        if session is None:
+            self.tokens.game(None)
+        else:
+            self.tokens.game(session.game_id, over=session.state.phase == "over")
+        self._schedule()
+
+    # ----- seats (the touchscreen's "my phone") ----------------------------------------------
+    def seat_link(self, hero: str) -> str | None:
+        """The address of `hero`'s seat view in the game being played (a token is issued)."""
+        session = self._session
+        if session is None or session.state.phase == "over":
+            return None
+        token = self.tokens.issue(session.game_id, hero)
+        self._build()  # known to the server before its code is even shown
+        return f"{self.address}seat/{token}"
+
+    def revoke(self, hero: str) -> bool:
+        revoked = self.tokens.revoke(hero)
+        self._build()  # refused from now on, not from the next frame
+        return revoked
+
+    def request_choice(
+        self, token: str, card: str, language: str, reply: Callable[[Reply], None]
+    ) -> None:
+        """A phone's card choice (called on the web server's thread): checked and executed on
+        the service's thread, answered through `reply` (on that thread)."""
+        self.post(lambda: reply(self._choose(token, card, language)))
+
+    def _choose(self, token: str, card: str, language: str) -> Reply:
+        with i18n.translating(self._catalogs.get(language, self._catalogs["en"])):
+            seat = self.tokens.seat(token)
+            if not isinstance(seat, Seat):
+                return Reply(False, refusal(seat))
+            session = self._session
+            if session is None:
+                return Reply(False, refusal("no_game"))
+            if card not in choices_of(session, seat.hero):
+                return Reply(False, refusal("not_now"))
+            outcome = self.execute(c.ChooseCard(hero=seat.hero, card=card))
+            refused = getattr(outcome, "refused", None)
+            return Reply(refused is None, refused or "")
+
+    # ----- building the views ---------------------------------------------------------------
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            self.post(self._build)
+
+    def _build(self) -> None:
+        self._scheduled = False
+        self.version += 1
+        self.builds += 1
+        session = self._session
+        active = self.tokens.active() if session is not None else {}
+        tables: dict[str, bytes] = {}
+        seats: dict[str, dict[str, bytes]] = {token: {} for token in active}
+        ended: dict[str, dict[str, str]] = {token: {} for token in self.tokens.ended()}
+        board: JSON = {}
+        history: list[CommandRecord] = []
+        if session is not None:  # the same in every language: made once
+            here = situation(session.rules, session.state)
+            board = board_view(session.rules.fortress, here, threat_levels(session, here))
+            history = session.history()
+        for language, catalog in self._catalogs.items():
+            with i18n.translating(catalog):
+                tables[language] = self._encode(self._table(session, board, history))
+                for token, seat in active.items():
+                    assert session is not None
+                    seats[token][language] = self._encode(
+                        {"seat": seat_view(session, seat.hero), "words": page_words()}
+                    )
+                for token, why in self.tokens.ended().items():
+                    ended[token][language] = refusal(why)
+        self.server.push(Snapshot(self.version, tables, seats, ended))
+
+    def _encode(self, view: JSON) -> bytes:
+        view["version"] = self.version
+        return _JSON.encode(view)
+
+    def _table(
+        self,
+        session: GameSession | None,
+        board: JSON,
+        history: list[CommandRecord],
+    ) -> JSON:
+        if session is None:
+            return table_view(None, [], [])
+        cards: list[JSON] = []
+        for item in self._cards:
+            if isinstance(item, Announcement):
+                cards.append(announcement_view(item))
+        cards += encounter_views(
+            session.rules.catalog, [x for x in self._cards if isinstance(x, e.Event)]
+        )
+        log = log_view(session, session.rules.catalog, self._reveals, history)
+        return table_view(session, cards, log, board)
+
+    def _reveals(self, record: CommandRecord) -> bool:
+        session = self._session
+        assert session is not None
+        key = (session.game_id, record.seq, record.first_event)
+        if key not in self._revealed:
+            self._revealed[key] = any(
+                isinstance(x, e.CardsRevealed) for x in session.events_of(record)
+            )
+        return self._revealed[key]
+
+
+__all__ = ["REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer", "refusal"]

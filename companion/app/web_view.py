@@ -1,0 +1,419 @@
+"""The game as the browsers show it (ui/web): plain JSON values derived from the state on the
+table service's thread, in the language `tr` translates into at the time of the call (see
+`i18n.translating`). The web server only forwards them; nothing here is sent anywhere.
+
+Two kinds of view: the table's (public: what anyone around the table may see; no hand, no
+card chosen before all are revealed, R-RND-1) and a seat's (one hero's hand with the card
+facts, reward cards and tokens, and the cards that hero may choose now).
+
+Coordinates are the fortress's own axial cells laid out as the touchscreen draws them
+(pointy-top hexagons of radius 1, rows growing downwards): x = sqrt(3) (q + r/2), y = 1.5 r.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.app.announce import HEADLINE_CODES, Announcement
+from companion.app.i18n import N_, tr
+from companion.app.labels import (
+    PHASES,
+    ability_name,
+    item_name,
+    render,
+    room_name,
+    secret_label,
+    strigoi_label,
+    token_name,
+    waiting_label,
+)
+from companion.app.session import GameSession
+from companion.engine.components import Catalog
+from companion.engine.explain import hero_name
+from companion.engine.fortress import Fortress
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, situation
+from companion.engine.game.state import GameState
+from companion.engine.hexgrid import Cell
+from companion.engine.situation import Situation
+from companion.engine.threat import threat_map
+from companion.errors import CompanionError
+from companion.store.gamelog import CommandRecord
+
+JSON = dict[str, Any]
+SQRT3 = math.sqrt(3)
+#: the newest steps of the game log a browser shows
+LOG_SHOWN = 30
+#: a figure's mark (the touchscreen's, ui/theme.py: colour, shape *and* letters)
+MARKS = {
+    "attila": "AT",
+    "falk_maria": "FM",
+    "matthew": "MT",
+    "charles": "CH",
+    "roel": "RO",
+    "master": "M",
+    "apprentice": "A",
+    "supreme": "S",
+}
+#: the page's own words, translated through the same catalogs as the touchscreen's
+PAGE_WORDS = {
+    "title": N_("Armata Strigoi: the table"),
+    "round": N_("Round {round} · {phase}"),
+    "threat_on": N_("Threat map: on"),
+    "threat_off": N_("Threat map: off"),
+    "whole": N_("Whole fortress"),
+    "tip": N_("Tip: tap a room on the board to zoom in; tap Whole fortress to see it all."),
+    "log": N_("Game log"),
+    "heroes": N_("Heroes"),
+    "why": N_("Why?"),
+    "live": N_("Live"),
+    "behind": N_("Connection lost: this view may be behind. Reconnecting…"),
+    "no_game": N_("No game is being played."),
+    "my_hand": N_("Your hand"),
+    "choose": N_("Choose this card"),
+    "chosen": N_("Card chosen: {card}"),
+    "rewards": N_("Reward cards"),
+    "tokens": N_("Reward tokens"),
+    "wounds": N_("Wounds"),
+    "none": N_("none"),
+    "language": N_("Language"),
+    "seat_for": N_("Seat of {hero}"),
+    "initiative": N_("initiative {value}"),
+    "movement": N_("movement {value}"),
+    "strength": N_("strength {value}"),
+    "letter": N_("letter {value}"),
+    "wound_icon": N_("wound icon"),
+    "active": N_("on the move"),
+    "no_choice": N_("Nothing to choose now."),
+    "encounter": N_("Encounter"),
+    "wake": N_("The screen may dim: this browser keeps it awake only over https."),
+}
+
+
+def word(key: str) -> str:
+    """One of the page's words in the current `tr` language."""
+    return tr(PAGE_WORDS[key])
+
+
+def page_words() -> dict[str, str]:
+    """The page's fixed words in the current `tr` language."""
+    return {key: tr(text) for key, text in PAGE_WORDS.items()}
+
+
+def xy(cell: Cell | Sequence[int]) -> tuple[float, float]:
+    q, r = cell[0], cell[1]
+    return round(SQRT3 * (q + r / 2), 3), round(1.5 * r, 3)
+
+
+# ----- the board -------------------------------------------------------------------------------
+def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) -> JSON:
+    """Every space by its feature, the rooms with their books where they point now, ladders,
+    figures, fight markers, collapsed platforms and the threat levels: the same in every
+    language (the names are `names_view`)."""
+    board = here.board
+    tables = fortress.tables(board)
+    spaces = []
+    for cell in tables.spaces:
+        feature = fortress.feature(cell, board)
+        look = (
+            feature
+            if feature in ("red", "grey", "stairs")
+            else "platform"
+            if fortress.on_platform(cell, board) is not None
+            else "space"
+        )
+        x, y = xy(cell)
+        space: JSON = {"c": list(cell), "x": x, "y": y, "k": look}
+        if cell in threat and threat[cell] != "safe":
+            space["t"] = threat[cell]
+        spaces.append(space)
+    rooms = []
+    for room in fortress.rooms:
+        cx, cy = xy(fortress.centre(room))
+        books: list[JSON] = []
+        letters: Sequence[str]
+        if room == fortress.centre_room:
+            letters, turn, radius = (
+                fortress.centre_books,
+                fortress.rooms[room].orientation,
+                SQRT3 * 1.0,
+            )
+        elif room in fortress.platforms and room not in board.collapsed:
+            letters = fortress.platforms[room].books
+            turn = board.rotations.get(room, fortress.rooms[room].rotation)
+            radius = SQRT3 * (fortress.platform_radius + 0.5)
+        else:
+            letters, turn, radius = (), 0, 0.0
+        for index, letter in enumerate(letters):
+            angle = math.radians(60 * ((index + turn) % 6))  # 0 east, counter-clockwise
+            books.append(
+                {
+                    "l": letter,
+                    "x": round(cx + radius * math.cos(angle), 3),
+                    "y": round(cy - radius * math.sin(angle), 3),  # y grows downwards
+                }
+            )
+        rooms.append(
+            {
+                "id": room,
+                "x": cx,
+                "y": cy,
+                "top": round(cy - 1.5 * (fortress.room_radius + 0.6), 3),
+                "books": books,
+                "rotation": board.rotations.get(room, fortress.rooms[room].rotation),
+                "collapsed": room in board.collapsed,
+            }
+        )
+    ladders = [
+        {"id": ladder.id, "c": list(ladder.cell), "x": xy(ladder.cell)[0], "y": xy(ladder.cell)[1]}
+        for ladder in fortress.ladders.values()
+        if ladder.id in board.ladders
+    ]
+    figures = []
+    for cell, figure in sorted(here.occupants(fortress).items()):
+        kind, _, name = figure.partition(":")
+        x, y = xy(cell)
+        figures.append(
+            {
+                "id": name,
+                "kind": kind,
+                "mark": MARKS.get(name, name[:2].upper()),
+                "c": list(cell),
+                "x": x,
+                "y": y,
+            }
+        )
+    markers = [{"c": list(cell), "x": xy(cell)[0], "y": xy(cell)[1]} for cell in here.fight_markers]
+    return {
+        "spaces": spaces,
+        "rooms": rooms,
+        "ladders": ladders,
+        "figures": figures,
+        "markers": markers,
+        "collapsed": sorted(board.collapsed),
+    }
+
+
+def names_view(fortress: Fortress, here: Situation) -> dict[str, str]:
+    """Rooms and figures by their names in the current language, by id."""
+    names = {room: room_name(room) for room in fortress.rooms}
+    names |= {h.hero: hero_name(h.hero) for h in here.heroes}
+    names |= {name: strigoi_label(name) for name in here.strigoi}
+    return names
+
+
+def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
+    """The engine's threat map for the hero the game waits for, as the touchscreen shows it."""
+    task = session.waiting_for
+    state = session.state
+    hero = task.hero if task is not None and task.hero is not None else state.active_hero
+    if hero is None or not here.strigoi:
+        return {}
+    try:
+        here.hero(hero)
+        found = threat_map(
+            session.rules.fortress,
+            here,
+            hero,
+            None,
+            session.rules.catalog.damage(),
+            session.rules.options.rules,
+        )
+    except (KeyError, CompanionError):
+        return {}
+    return {cell: found.level(cell) for cell in found.cells}
+
+
+# ----- announcements ---------------------------------------------------------------------------
+def announcement_view(announcement: Announcement) -> JSON:
+    """A Strigoi step, a curse or a collapse as a card: title, headline lines, every reason."""
+    facts = announcement.facts
+    if announcement.kind == "curse":
+        title = tr("Curse")
+    elif announcement.kind == "collapse":
+        title = tr("Collapse")
+    else:
+        title = strigoi_label(str(facts.get("strigoi", "")))
+    lines = [render(r) for r in announcement.reasons if r.code in HEADLINE_CODES]
+    return {
+        "kind": announcement.kind,
+        "title": title,
+        "lines": lines or [render(r) for r in announcement.reasons[:1]],
+        "why": [f"{r.rule}: {render(r)}" for r in announcement.reasons],
+    }
+
+
+def encounter_views(catalog: Catalog, events: Sequence[e.Event]) -> list[JSON]:
+    """The encounter tokens a command drew (a monster, a monk), as a card each."""
+    return [
+        {
+            "kind": "encounter",
+            "title": word("encounter"),
+            "lines": [token_name(catalog, x.token)],
+            "why": [],
+        }
+        for x in events
+        if isinstance(x, e.TokenDrawn) and x.stack in ("red", "grey")
+    ]
+
+
+# ----- the table -------------------------------------------------------------------------------
+def log_view(
+    session: GameSession,
+    catalog: Catalog,
+    revealed: Callable[[CommandRecord], bool],
+    history: Sequence[CommandRecord],
+) -> list[JSON]:
+    """The newest steps of `history` (the session's), newest first; a card choice stays
+    secret until the reveal (R-RND-1). `revealed(record)`: that step revealed the cards (the
+    caller keeps it cached)."""
+    history = [r for r in history if r.seq <= session.head]
+    secret_from = 10**9
+    if session.state.phase == "initiative":
+        secret_from = max((r.seq for r in history if revealed(r)), default=0)
+    fortress = session.rules.fortress
+    return [
+        {"seq": r.seq, "text": secret_label(r.command, catalog, fortress, r.seq > secret_from)}
+        for r in reversed(history[-LOG_SHOWN:])
+    ]
+
+
+def hero_views(session: GameSession, catalog: Catalog) -> list[JSON]:
+    state = session.state
+    return [
+        {
+            "id": h.hero,
+            "name": hero_name(h.hero),
+            "mark": MARKS.get(h.hero, h.hero[:2].upper()),
+            "wounds": [token_name(catalog, w) for w in h.wounds],
+            "wound_count": sum(catalog.wound(w).value for w in h.wounds),
+            "rewards": [item_name(catalog, x) for x in h.reward_cards],
+            "tokens": [item_name(catalog, x) for x in h.reward_tokens],
+            "chosen": bool(h.chosen) if state.phase == "initiative" else None,
+            "active": state.active_hero == h.hero,
+        }
+        for h in sorted(state.heroes, key=lambda h: h.seat)
+    ]
+
+
+def table_view(
+    session: GameSession | None,
+    cards: Sequence[JSON],
+    log: list[JSON],
+    board: JSON | None = None,
+) -> JSON:
+    """What every browser may see: the board, round and phase, what the game waits for, the
+    last command's cards (Strigoi step, curse, collapse, encounter), the heroes, the log."""
+    if session is None:
+        return {"game": None, "words": page_words()}
+    state = session.state
+    catalog = session.rules.catalog
+    here = situation(session.rules, state)
+    if board is None:
+        board = board_view(session.rules.fortress, here, threat_levels(session, here))
+    strigoi = [
+        {
+            "id": name,
+            "name": strigoi_label(name),
+            "room": room_name(room),
+            "wounds": state.strigoi_wounds.get(name, 0),
+        }
+        for name, room in sorted(state.strigoi.items())
+    ]
+    return {
+        "game": session.game_id,
+        "head": session.head,
+        "words": page_words(),
+        "round": state.round,
+        "phase": state.phase,
+        "status": tr("Round {round} · {phase}").format(
+            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
+        ),
+        "waiting": waiting_label(session.waiting_for, catalog),
+        "altar": tr("Altar {altar}/{needed}").format(
+            altar=state.altar, needed=ALTAR_NEEDED[state.players]
+        ),
+        "inferno": tr("Inferno {inferno}/{loses}").format(
+            inferno=state.inferno, loses=INFERNO_LOSES[state.players]
+        ),
+        "board": board,
+        "names": names_view(session.rules.fortress, here),
+        "cards": list(cards),
+        "heroes": hero_views(session, catalog),
+        "strigoi": strigoi,
+        "log": log,
+    }
+
+
+# ----- a seat ----------------------------------------------------------------------------------
+def card_facts(catalog: Catalog, card: str) -> JSON:
+    found = catalog.card(card)
+    facts = [
+        word("initiative").format(value=found.initiative),
+        word("movement").format(value=found.movement),
+        word("strength").format(value=found.strength),
+        word("letter").format(value=found.letter),
+    ]
+    facts += [ability_name(a) for a in found.abilities]
+    if found.wound_icon:
+        facts.append(word("wound_icon"))
+    return {"id": card, "title": found.title, "facts": facts}
+
+
+def choices_of(session: GameSession, hero: str) -> list[str]:
+    """The cards `hero` may choose now: the engine's legal commands, nothing else."""
+    return [
+        x.card for x in session.legal_commands() if isinstance(x, c.ChooseCard) and x.hero == hero
+    ]
+
+
+def seat_view(session: GameSession, hero: str) -> JSON:
+    """One hero's private view: the hand with card facts, the reward cards and tokens, the card
+    chosen this round, and which cards may be chosen now."""
+    catalog = session.rules.catalog
+    state: GameState = session.state
+    mine = state.hero(hero)
+    return {
+        "game": session.game_id,
+        "hero": hero,
+        "name": hero_name(hero),
+        "seat": word("seat_for").format(hero=hero_name(hero)),
+        "hand": [card_facts(catalog, x) for x in mine.hand if _playable(catalog, x)],
+        "chosen": None if mine.chosen is None else card_facts(catalog, mine.chosen),
+        "rewards": [item_name(catalog, x) for x in mine.reward_cards],
+        "tokens": [item_name(catalog, x) for x in mine.reward_tokens],
+        "wounds": [token_name(catalog, w) for w in mine.wounds],
+        "choices": choices_of(session, hero),
+    }
+
+
+def _playable(catalog: Catalog, card: str) -> bool:
+    try:
+        catalog.card(card)
+    except KeyError:
+        return False
+    return True
+
+
+__all__ = [
+    "LOG_SHOWN",
+    "MARKS",
+    "PAGE_WORDS",
+    "announcement_view",
+    "board_view",
+    "card_facts",
+    "choices_of",
+    "encounter_views",
+    "hero_views",
+    "log_view",
+    "names_view",
+    "page_words",
+    "seat_view",
+    "table_view",
+    "threat_levels",
+    "word",
+    "xy",
+]

@@ -1,0 +1,52 @@
+"""The touchscreen's Phones view (issue 30): the table view's address as a QR code and in words,
+opened from Home and Hardware in the four languages; a hero's "my phone" code, then revoked, by
+touch. The codes are segno's; the pixels handed to the screen are checked against its modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app.qr import qr_modules, qr_rgba
+from tests.conftest import ROOT
+from tests.test_ui import ui
+
+ARTIFACTS = ROOT / "tests" / "artifacts" / "phones"
+
+
+def test_the_pixels_follow_the_codes_modules_top_row_first() -> None:
+    link = "http://192.168.1.20:8421/seat/abcdefghijklmnopqrstuv"
+    modules = qr_modules(link)
+    width, height, pixels = qr_rgba(link, scale=3)
+    assert (width, height) == (len(modules[0]) * 3, len(modules) * 3)
+    for row in (0, 2, 5, len(modules) - 3):
+        for col in range(len(modules[0])):
+            x, y = col * 3 + 1, row * 3 + 1
+            dark = pixels[(y * width + x) * 4] == 0
+            assert dark == modules[row][col], (row, col)
+    assert modules[2][2] and not modules[0][0]  # a finder pattern's corner, inside the border
+
+
+@pytest.mark.slow
+def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) -> None:
+    report = ui("phones", str(ARTIFACTS), data=tmp_path, flags=("--web", "127.0.0.1:0"))
+    address = report["address"]
+    assert address.startswith("http://127.0.0.1:") and not address.endswith(":0/")
+    screens = report["screens"]
+    for name, shot in screens.items():
+        assert Path(shot["png"]).stat().st_size > 3_000, name
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert shot[check] == [], (name, check, shot[check])
+    for lang in ("en", "de", "it", "fr"):
+        assert screens[f"phones-{lang}"]["link"] == address
+    seat = screens["phones-seat"]["link"]
+    assert seat.startswith(address + "seat/")
+    token = seat.rsplit("/", 1)[1]
+    assert report["tokens"] == {"active": {}, "ended": {token: "revoked"}}
+    # Matthew's phone chose his card: the same command as a tap, the round screen followed
+    assert report["phone_choice"] == [200, {"ok": True}]
+    after = report["after_phone"]
+    assert after["chosen"] == report["phone_card"]
+    assert after["last"].startswith("ChooseCard(hero='matthew'")
+    assert after["options"] and not any(after["hero_name"] in text for text in after["options"])

@@ -1,0 +1,302 @@
+"""The table view's feed and web server without a browser (issue 30): the views equal the
+engine, no hand in any public view, seat tokens (one hero, revocable, ending with the game),
+and every malformed or unauthorised request refused with a clear message, nothing changed.
+The browser itself: tests/test_web_browser.py."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import i18n
+from companion.app.seats import GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.web_view import xy
+from companion.engine.game import commands as c
+from tests.web_table import WebTable
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[WebTable]:
+    with WebTable(tmp_path) as t:
+        t.call(lambda: t.service.new_game(seed=11))
+        t.settle()
+        yield t
+
+
+def view(t: WebTable, language: str = "en") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(t.server.snapshot.tables[language])
+    return data
+
+
+def request(
+    url: str, body: bytes | None = None, content_type: str = "application/json", method: str = ""
+) -> tuple[int, dict[str, Any]]:
+    sent = urllib.request.Request(url, data=body, method=method or ("POST" if body else "GET"))
+    if body is not None:
+        sent.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(sent, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as refused:
+        text = refused.read()
+        try:
+            return refused.code, json.loads(text)
+        except ValueError:
+            return refused.code, {"text": text.decode(errors="replace")}
+
+
+def token_of(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+def game_now(t: WebTable) -> tuple[int, bytes]:
+    """The head and the whole state, to show a refusal changed nothing."""
+    import msgspec
+
+    return t.call(
+        lambda: (t.service.session.head, msgspec.json.encode(t.service.session.state))  # type: ignore[union-attr]
+    )
+
+
+# ----- the views ---------------------------------------------------------------------------------
+def test_the_table_view_shows_the_engine_figures_round_and_books(table: WebTable) -> None:
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    fortress = table.call(lambda: table.service.session.rules.fortress)  # type: ignore[union-attr]
+    shown = view(table)
+    assert shown["round"] == state.round == 1
+    figures = {f["id"]: tuple(f["c"]) for f in shown["board"]["figures"]}
+    assert figures == {h.hero: h.at for h in state.heroes if h.at is not None}
+    for f in shown["board"]["figures"]:
+        assert (f["x"], f["y"]) == xy(f["c"])
+    rooms = {r["id"]: r for r in shown["board"]["rooms"]}
+    for room, platform in fortress.platforms.items():
+        turn = state.rotations.get(room, fortress.rooms[room].rotation)
+        assert rooms[room]["rotation"] == turn
+        assert [b["l"] for b in rooms[room]["books"]] == list(platform.books)
+
+
+def test_the_views_come_in_the_four_languages(table: WebTable) -> None:
+    statuses = {lang: view(table, lang)["status"] for lang in i18n.LANGUAGES}
+    assert len(set(statuses.values())) == 4, statuses
+    assert view(table, "de")["words"]["log"] == i18n.catalog("de").gettext("Game log")
+    # the table's own language did not move
+    assert i18n.current_language() == table.call(lambda: table.service.language)
+
+
+def test_no_public_view_holds_a_hand_or_a_secret_choice(table: WebTable) -> None:
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    hero = state.heroes[0]
+    card = hero.hand[0]
+    title = table.service.catalog.card(card).title
+    table.call(lambda: table.service.execute(c.ChooseCard(hero=hero.hero, card=card)))
+    table.settle()
+    for language in i18n.LANGUAGES:
+        raw = table.server.snapshot.tables[language].decode()
+        assert card not in raw and title not in raw  # R-RND-1: secret until all are revealed
+        assert '"hand":' not in raw
+    assert view(table)["heroes"][0]["chosen"] is True
+
+
+# ----- seat tokens -------------------------------------------------------------------------------
+def test_seat_tokens_one_hero_revocable_ending_with_the_game() -> None:
+    tokens = SeatTokens()
+    roel = tokens.issue("g1", "roel")
+    assert tokens.issue("g1", "roel") == roel  # the same link shown again
+    attila = tokens.issue("g1", "attila")
+    assert tokens.seat(roel) == Seat("g1", "roel") and tokens.seat(attila) == Seat("g1", "attila")
+    assert tokens.revoke("roel") and tokens.seat(roel) == REVOKED
+    assert tokens.issue("g1", "roel") != roel  # a new link after a revocation
+    tokens.game("g2")
+    assert tokens.seat(attila) == GAME_ENDED
+    assert tokens.seat("not a token!") == UNKNOWN
+    assert tokens.seat("A" * 22) == UNKNOWN
+
+
+def test_a_seat_view_shows_its_hero_only(table: WebTable) -> None:
+    link = table.call(lambda: table.feed.seat_link("roel"))
+    assert link is not None and link.startswith(table.address + "seat/")
+    table.settle()
+    token = token_of(link)
+    seat = json.loads(table.server.snapshot.seats[token]["en"])["seat"]
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    assert [x["id"] for x in seat["hand"]] == state.hero("roel").hand
+    assert seat["choices"] == state.hero("roel").hand
+    others = [h for h in state.heroes if h.hero != "roel"]
+    raw = table.server.snapshot.seats[token]["en"].decode()
+    assert all(card not in raw for h in others for card in h.hand)
+
+
+def test_a_phone_makes_the_secret_choice_with_the_touchscreens_command(table: WebTable) -> None:
+    token = token_of(table.call(lambda: table.feed.seat_link("roel")) or "")
+    table.settle()
+    card = table.call(lambda: table.service.session.state.hero("roel").hand[2])  # type: ignore[union-attr]
+    status, answer = request(
+        f"{table.address}api/seat/{token}/choose", json.dumps({"card": card}).encode()
+    )
+    assert (status, answer) == (200, {"ok": True})
+    last = table.call(lambda: table.service.session.history()[-1].command)  # type: ignore[union-attr]
+    assert last == c.ChooseCard(hero="roel", card=card)
+    table.settle()
+    seat = json.loads(table.server.snapshot.seats[token]["en"])["seat"]
+    assert seat["chosen"]["id"] == card and seat["choices"] == []
+
+
+BAD_BODIES = [
+    (b"{not json", "application/json", 400),
+    (b'{"card": 3}', "application/json", 400),
+    (b'{"card": "x", "hero": "attila"}', "application/json", 400),  # no other hero, ever
+    (b"[]", "application/json", 400),
+    (b"card=roel", "application/x-www-form-urlencoded", 415),
+    (b'{"card": "' + b"x" * 2000 + b'"}', "application/json", 413),
+]
+
+
+@pytest.mark.parametrize(("body", "kind", "status"), BAD_BODIES)
+def test_malformed_choices_are_refused_and_change_nothing(
+    table: WebTable, body: bytes, kind: str, status: int
+) -> None:
+    token = token_of(table.call(lambda: table.feed.seat_link("roel")) or "")
+    table.settle()
+    before = game_now(table)
+    got, answer = request(f"{table.address}api/seat/{token}/choose", body, kind)
+    assert got == status
+    assert answer.get("ok") is False and answer["error"]
+    assert game_now(table) == before
+
+
+def test_unauthorised_choices_are_refused_and_change_nothing(table: WebTable) -> None:
+    roel = token_of(table.call(lambda: table.feed.seat_link("roel")) or "")
+    table.settle()
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    attila_card = state.hero("attila").hand[0]
+    before = game_now(table)
+    url = table.address + "api/seat/{}/choose"
+    cases = [
+        (url.format(roel), {"card": attila_card}, 409, "cannot be chosen"),  # another's card
+        (url.format(roel), {"card": "roel/no-such-card"}, 409, "cannot be chosen"),
+        (url.format("A" * 22), {"card": attila_card}, 403, "not known"),  # a guessed token
+        (url.format("bad!token"), {"card": attila_card}, 400, "malformed"),
+    ]
+    for address, body, status, said in cases:
+        got, answer = request(address, json.dumps(body).encode())
+        assert got == status, (address, answer)
+        assert said in json.dumps(answer)
+    assert request(table.address + f"api/seat/{roel}/choose")[0] == 405  # a GET
+    assert request(table.address + "api/anything", b"{}")[0] == 404
+    assert game_now(table) == before
+    assert table.server.refused >= 3
+
+
+def test_a_revoked_or_old_game_token_is_refused(table: WebTable) -> None:
+    roel = token_of(table.call(lambda: table.feed.seat_link("roel")) or "")
+    attila = token_of(table.call(lambda: table.feed.seat_link("attila")) or "")
+    table.settle()
+    card = table.call(lambda: table.service.session.state.hero("roel").hand[0])  # type: ignore[union-attr]
+    table.call(lambda: table.feed.revoke("roel"))
+    table.settle()
+    before = game_now(table)
+    got, answer = request(
+        f"{table.address}api/seat/{roel}/choose?lang=de", json.dumps({"card": card}).encode()
+    )
+    assert got == 403
+    assert answer["error"] == i18n.catalog("de").gettext(
+        "This phone link was revoked on the touchscreen."
+    )
+    assert game_now(table) == before
+    status, refused = request(f"{table.address}events/seat/{roel}")
+    assert status == 403 and "revoked" in refused["error"]
+    table.call(lambda: table.service.new_game(seed=12))  # another game: its tokens end
+    table.settle()
+    status, refused = request(f"{table.address}events/seat/{attila}")
+    assert status == 403 and "ended" in refused["error"]
+
+
+def test_the_table_stream_sends_the_view_at_once(table: WebTable) -> None:
+    with urllib.request.urlopen(table.address + "events?lang=it", timeout=10) as stream:
+        lines = [stream.readline() for _ in range(6)]
+    assert lines[0] == b"event: hello\n"
+    assert lines[3] == b"event: view\n"
+    shown = json.loads(lines[4].removeprefix(b"data: "))
+    assert shown["status"] == view(table, "it")["status"]
+
+
+def test_a_busy_port_gives_way_to_a_free_one(table: WebTable) -> None:
+    from ui.web.server import TableWebServer
+
+    second = TableWebServer("127.0.0.1", table.server.port)
+    try:
+        address = second.start()
+        assert second.port != table.server.port and address.endswith(f":{second.port}/")
+    finally:
+        second.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], ("127.0.0.1", 8421)),  # the embedded default: this machine only
+        (["--kiosk"], ("0.0.0.0", 8421)),  # the Pi: its local network
+        (["--web", "0.0.0.0:9000"], ("0.0.0.0", 9000)),
+        (["--web", "off"], None),
+    ],
+)
+def test_where_the_table_view_listens(argv: list[str], expected: object) -> None:
+    from ui.__main__ import build_parser, web_address
+
+    parser = build_parser()
+    assert web_address(parser, parser.parse_args(argv)) == expected
+
+
+@pytest.mark.parametrize("given", ["8421", "host:", "host:99999", ":80x"])
+def test_a_wrong_web_address_is_refused_by_name(given: str) -> None:
+    from ui.__main__ import build_parser, web_address
+
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        web_address(parser, parser.parse_args(["--web", given]))
+
+
+def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) -> None:
+    """A Strigoi's step and a drawn encounter token are shown as cards, in the players' words
+    (the engine's reasons rendered, the token as printed)."""
+    import random
+
+    from companion.app.labels import room_name, token_name
+    from companion.engine.game import events as e
+
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for _ in range(300):
+        outcome = table.call(
+            lambda: table.service.execute(rng.choice(table.service.session.legal_commands()))  # type: ignore[union-attr]
+        )
+        table.settle()
+        cards = view(table)["cards"]
+        step = next((a for a in outcome.announced if a.kind == "strigoi_step"), None)
+        if step is not None:
+            assert cards[0]["kind"] == "strigoi_step"
+            if step.facts["to"] != step.facts["from"]:  # a jump names where it lands
+                assert room_name(str(step.facts["to"])) in " ".join(cards[0]["lines"])
+            assert cards[0]["why"]
+            seen.add("step")
+        drawn = [
+            x for x in outcome.events if isinstance(x, e.TokenDrawn) and x.stack in ("red", "grey")
+        ]
+        if drawn:
+            encounter = [c for c in cards if c["kind"] == "encounter"]
+            assert [c["lines"][0] for c in encounter] == [
+                token_name(table.service.catalog, x.token) for x in drawn
+            ]
+            seen.add("encounter")
+        if seen == {"step", "encounter"}:
+            break
+    assert seen == {"step", "encounter"}
+    table.call(lambda: table.service.undo())
+    table.settle()
+    assert view(table)["cards"] == []  # undo: the cards of the step taken back go

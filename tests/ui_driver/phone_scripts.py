@@ -1,0 +1,127 @@
+"""`--script phones DIR`: the Phones view opened from Home and from Hardware, a hero's "my phone"
+code shown, then revoked, by touch; each view saved as DIR/<name>-<lang>.png with the layout
+checks, and the links it showed in the report."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from kivy.core.window import Window
+
+from companion.app import i18n
+from companion.app.qr import phone_word
+from companion.engine.explain import hero_name
+from tests.ui_driver.driver import Driver
+from tests.ui_driver.touch import find_button, tap
+from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
+from ui.phones import PhonesView
+
+
+def _view() -> PhonesView:
+    views = [w for w in Window.children if isinstance(w, PhonesView)]
+    assert views, "the Phones view is not open"
+    return views[0]
+
+
+def _shoot(driver: Driver, name: str, out: Path) -> None:
+    view = _view()
+    path = out / f"{name}.png"
+    view.export_to_png(str(path))
+    entry: dict[str, Any] = {
+        "png": str(path),
+        "link": view.shown_link,
+        "overflow": overflowing_labels(view),
+        "small_targets": small_touch_targets(view),
+        "small_texts": small_texts(view),
+        "internal_ids": internal_ids(view),
+    }
+    driver.report["screens"][name] = entry
+
+
+def _press(text: str) -> None:
+    tap(find_button(_view(), text))
+
+
+def phones(driver: Driver, out: Path, seed: int) -> None:
+    app = driver.app
+    feed = app.web_feed
+    assert feed is not None, "started with --web off"
+    driver.then(lambda: driver.report.__setitem__("address", feed.address))
+    for lang in i18n.LANGUAGES:
+        driver.then(lambda lang=lang: driver.language(lang))
+        driver.then(lambda: app.show("home"))
+        driver.then(lambda lang=lang: driver.shoot(f"home-{lang}"))  # the new button fits
+        driver.then(lambda: driver.press("Phones"))
+        driver.then(lambda lang=lang: _shoot(driver, f"phones-{lang}", out))
+        driver.then(lambda: _press(i18n.tr("Close")))
+    driver.then(lambda: driver.language("en"))
+    driver.then(lambda: app.new_game(seed))
+    driver.then(lambda: app.show("hardware"))
+    driver.then(lambda: driver.press("Phones"))
+    driver.then(lambda: _shoot(driver, "phones-game", out))
+    driver.then(lambda: _press(phone_word("seat").format(hero=hero_name("roel"))))
+    driver.then(lambda: _shoot(driver, "phones-seat", out))
+    driver.then(lambda: _press(phone_word("revoke")))
+    driver.then(lambda: _shoot(driver, "phones-revoked", out))
+    driver.then(
+        lambda: driver.report.__setitem__(
+            "tokens",
+            {
+                "active": {t: s.hero for t, s in feed.tokens.active().items()},
+                "ended": feed.tokens.ended(),
+            },
+        )
+    )
+    driver.then(lambda: _press(i18n.tr("Back")))
+    driver.then(lambda: _press(i18n.tr("Close")))
+    # a phone makes Matthew's secret choice: the touchscreen's game and round screen follow
+    driver.then(lambda: app.show("round"))
+    driver.then(lambda: _phone_chooses(driver, "matthew"))
+    driver.then(
+        lambda: driver.wait_until(
+            "the phone's choice", lambda: "phone_choice" in driver.report, frames=100
+        )
+    )
+    driver.then(lambda: _after_the_phone(driver, "matthew"))
+
+
+def _phone_chooses(driver: Driver, hero: str) -> None:
+    """POST the choice from another thread, as a phone would (the Kivy thread must stay free:
+    the choice runs on it)."""
+    feed = driver.app.web_feed
+    session = driver.app.session
+    assert feed is not None and session is not None
+    link = feed.seat_link(hero)
+    assert link is not None
+    card = session.state.hero(hero).hand[0]
+    driver.report["phone_card"] = card
+    url = link.replace("/seat/", "/api/seat/") + "/choose"
+
+    def post() -> None:
+        request = urllib.request.Request(
+            url, data=json.dumps({"card": card}).encode(), method="POST"
+        )
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                driver.report["phone_choice"] = [answer.status, json.loads(answer.read())]
+        except urllib.error.HTTPError as refused:
+            driver.report["phone_choice"] = [refused.code, json.loads(refused.read())]
+
+    threading.Thread(target=post, daemon=True).start()
+
+
+def _after_the_phone(driver: Driver, hero: str) -> None:
+    session = driver.app.session
+    assert session is not None
+    driver.report["after_phone"] = {
+        "chosen": session.state.hero(hero).chosen,
+        "last": repr(session.history()[-1].command),
+        "options": [b.text for b in driver.option_buttons()],
+        "hero_name": hero_name(hero),
+    }

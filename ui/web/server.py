@@ -1,0 +1,344 @@
+"""The table view's web server: aiohttp on its own thread and asyncio loop, Server-Sent Events.
+
+It imports only companion.app (the layer test holds it to that) and never touches the game: the
+table service's feed (companion/app/web_feed.py) pushes ready-made JSON views (`Snapshot`), and
+a phone's card choice goes back to the feed, which checks and runs it on the service's thread.
+
+Routes (docs in README, "The table in a browser"):
+  GET  /                      the page (the table view)
+  GET  /seat/{token}          the same page, a seat's view (the token is the secret)
+  GET  /static/{file}         the page's script and style (served from ui/web/static)
+  GET  /events?lang=xx        the table view, as SSE (`view` on every change, `ping` every 2 s)
+  GET  /events/seat/{token}?lang=xx   one seat's view (403 and the reason for a token that ended)
+  POST /api/seat/{token}/choose       {"card": "<id>"}: the secret card choice of that seat
+Nothing else is accepted; every refusal says why and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import json
+import logging
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+from aiohttp import web
+
+from companion.app.i18n import LANGUAGES, catalog
+from companion.app.seats import TOKEN_FORM
+from companion.app.web_feed import REFUSALS, Reply, Snapshot
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+PING_S = 2.0
+#: a phone's request is a few dozen bytes; anything bigger is refused unread
+MAX_BODY = 1024
+#: how long a phone waits for the table service to answer a choice
+ANSWER_S = 5.0
+DEFAULT_PORT = 8421
+
+#: the feed's entry for a phone's choice: (token, card, language, reply)
+Choose = Callable[[str, str, str, Callable[[Reply], None]], None]
+
+
+class Choice(msgspec.Struct, forbid_unknown_fields=True):
+    card: str
+
+
+_CHOICE = msgspec.json.Decoder(Choice)
+
+
+def said(language: str, key: str) -> str:
+    """A refusal of companion/app/web_feed.py in the phone's language."""
+    message = REFUSALS[key]
+    return catalog(language).gettext(message)
+
+
+def local_address() -> str:
+    """The address other devices on the network reach this machine at (no packet is sent: a
+    UDP socket is only pointed at a documentation address to learn the outgoing interface)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+class _Viewer:
+    """One open stream: its language and seat, woken when a new snapshot arrives."""
+
+    def __init__(self, language: str, token: str | None) -> None:
+        self.language = language
+        self.token = token
+        self.wake = asyncio.Event()
+        self.closing = False
+
+
+class TableWebServer:
+    """Serve the table view on `host:port` (port 0: any free port; a busy port: any free one,
+    said in the log). `choose` is the feed's `request_choice`, set before `start`."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> None:
+        self.host = host
+        self.port = port
+        self.choose: Choose | None = None
+        self.snapshot = Snapshot(0, {})
+        self.boot = secrets.token_hex(4)  # a new server, a new id: the page sees a restart
+        self.refused = 0  # requests refused (malformed, unknown token, not allowed)
+        self.streams_opened = 0
+        #: view version -> when its last stream write ended (time.time(); benchmarks/web.py)
+        self.written: dict[int, float] = {}
+        self._viewers: set[_Viewer] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._stopping: asyncio.Event | None = None
+        self.address = ""
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> str:
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._open())
+            except BaseException as error:  # reported to start's caller
+                failure.append(error)
+                ready.set()
+                loop.close()
+                return
+            ready.set()
+            try:
+                loop.run_until_complete(self._serve())
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="table-web", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self.address
+
+    async def _open(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.add_routes(
+            [
+                web.get("/", self._page),
+                web.get("/seat/{token}", self._page),
+                web.get("/events", self._table_events),
+                web.get("/events/seat/{token}", self._seat_events),
+                web.post("/api/seat/{token}/choose", self._choose),
+                web.static("/static", STATIC),
+            ]
+        )
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        try:
+            site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+            await site.start()
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE or self.port == 0:
+                raise
+            log.warning("port %s is taken: the table view takes a free one", self.port)
+            site = web.TCPSite(self._runner, self.host, 0)
+            await site.start()
+        server = site._server  # aiohttp keeps the asyncio server here; the bound port is in it
+        assert server is not None
+        self.port = int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
+        shown = local_address() if self.host in ("0.0.0.0", "") else self.host
+        self.address = f"http://{shown}:{self.port}/"
+        self._stopping = asyncio.Event()
+
+    async def _serve(self) -> None:
+        assert self._stopping is not None
+        await self._stopping.wait()
+        for viewer in list(self._viewers):
+            viewer.closing = True
+            viewer.wake.set()
+        assert self._runner is not None
+        await self._runner.cleanup()
+
+    def stop(self) -> None:
+        """Close every stream and the port (a second call does nothing)."""
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None or not thread.is_alive():
+            return
+        stopping = self._stopping
+        if stopping is not None:
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile: nothing to stop
+                loop.call_soon_threadsafe(stopping.set)
+        thread.join(5.0)
+        self._thread = None
+
+    def sync(self, timeout: float = 5.0) -> None:
+        """Return once everything pushed so far has been delivered (tests, benchmarks)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            done = threading.Event()
+            try:
+                loop.call_soon_threadsafe(done.set)
+            except RuntimeError:  # the loop ended meanwhile
+                return
+            done.wait(timeout)
+
+    # ----- the feed's side (the table service's thread) ------------------------------------------
+    def push(self, snapshot: Snapshot) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self.snapshot = snapshot
+            return
+        try:
+            loop.call_soon_threadsafe(self._deliver, snapshot)
+        except RuntimeError:  # the loop closed meanwhile
+            self.snapshot = snapshot
+
+    def _deliver(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        for viewer in self._viewers:
+            viewer.wake.set()
+
+    # ----- pages --------------------------------------------------------------------------------
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info.get("token")
+        if token is not None and not TOKEN_FORM.fullmatch(token):
+            return self._refuse(400, "malformed seat link")
+        response = web.FileResponse(STATIC / "index.html")
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "no-referrer"  # the token stays in this page
+        return response
+
+    def _language(self, request: web.Request) -> str:
+        language = request.query.get("lang", "en")
+        return language if language in LANGUAGES else "en"
+
+    async def _table_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, _Viewer(self._language(request), None))
+
+    async def _seat_events(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        if not TOKEN_FORM.fullmatch(token):
+            return self._refuse(400, "malformed seat link")
+        language = self._language(request)
+        why = self._seat_refusal(token, language)
+        if why is not None:
+            return self._refuse(403, why)
+        return await self._stream(request, _Viewer(language, token))
+
+    def _seat_refusal(self, token: str, language: str) -> str | None:
+        if token in self.snapshot.seats:
+            return None
+        ended = self.snapshot.ended.get(token)
+        if ended is not None:
+            return ended.get(language, ended.get("en", "this seat link has ended"))
+        return said(language, "unknown")
+
+    def _view(self, viewer: _Viewer) -> bytes | None:
+        snapshot = self.snapshot
+        if viewer.token is None:
+            return snapshot.tables.get(viewer.language)
+        views = snapshot.seats.get(viewer.token)
+        return None if views is None else views.get(viewer.language)
+
+    async def _stream(self, request: web.Request, viewer: _Viewer) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        self._viewers.add(viewer)
+        self.streams_opened += 1
+        try:
+            await response.write(f"event: hello\ndata: {self.boot}\n\n".encode())
+            sent = -1
+            while not viewer.closing:
+                view = self._view(viewer)
+                if view is None:  # the seat ended (revoked, game over) or the server stops
+                    ended = self.snapshot.ended.get(viewer.token or "", {})
+                    why = json.dumps(ended.get(viewer.language, "")).encode()
+                    await response.write(b"event: ended\ndata: " + why + b"\n\n")
+                    break
+                if self.snapshot.version != sent:
+                    sent = self.snapshot.version
+                    await response.write(b"event: view\ndata: " + view + b"\n\n")
+                    self._written(sent)
+                viewer.wake.clear()
+                try:
+                    await asyncio.wait_for(viewer.wake.wait(), PING_S)
+                except TimeoutError:
+                    await response.write(f"event: ping\ndata: {self.snapshot.version}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._viewers.discard(viewer)
+        return response
+
+    def _written(self, version: int) -> None:
+        self.written[version] = time.time()
+        if len(self.written) > 512:  # only the recent ones matter
+            for old in sorted(self.written)[:256]:
+                del self.written[old]
+
+    # ----- a phone's choice --------------------------------------------------------------------
+    def _refuse(self, status: int, message: str) -> web.Response:
+        self.refused += 1
+        return web.json_response({"ok": False, "error": message}, status=status)
+
+    async def _choose(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        if not TOKEN_FORM.fullmatch(token):
+            return self._refuse(400, "malformed seat link")
+        language = self._language(request)
+        why = self._seat_refusal(token, language)
+        if why is not None:
+            return self._refuse(403, why)
+        if request.content_type != "application/json":
+            return self._refuse(415, 'send JSON: {"card": "<card id>"}')
+        try:
+            body = await request.read()
+            choice = _CHOICE.decode(body)
+        except web.HTTPRequestEntityTooLarge:
+            return self._refuse(413, "request too large")
+        except msgspec.ValidationError as error:
+            return self._refuse(400, f"malformed choice: {error}")
+        except msgspec.DecodeError:
+            return self._refuse(400, "malformed choice: not JSON")
+        if self.choose is None:
+            return self._refuse(503, "the table does not take choices from phones")
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Reply] = loop.create_future()
+
+        def settle(result: Reply) -> None:  # on the server's loop
+            if not answer.done():  # a late answer after the time-out is dropped
+                answer.set_result(result)
+
+        def reply(result: Reply) -> None:  # the service's thread
+            loop.call_soon_threadsafe(settle, result)
+
+        self.choose(token, choice.card, language, reply)
+        try:
+            result = await asyncio.wait_for(answer, ANSWER_S)
+        except TimeoutError:
+            return self._refuse(504, said(language, "late"))
+        if not result.ok:
+            return self._refuse(409, result.message)
+        return web.json_response({"ok": True})
+
+
+__all__ = ["DEFAULT_PORT", "TableWebServer", "local_address"]

@@ -1,0 +1,427 @@
+// The table view: follows the table service's views over Server-Sent Events and draws them.
+// Every text comes from the server (translated there); nothing is inserted as HTML.
+"use strict";
+
+const LANGS = ["en", "de", "it", "fr"];
+const SVG = "http://www.w3.org/2000/svg";
+const STALE_MS = 5000; // no word from the server for this long: the view may be behind
+const seatMatch = location.pathname.match(/^\/seat\/([A-Za-z0-9_-]+)$/);
+const token = seatMatch ? seatMatch[1] : null;
+
+const state = {
+  lang: pickLanguage(),
+  threat: localStorage.getItem("threat") === "on",
+  source: null,
+  lastHeard: 0,
+  live: false,
+  ended: false,
+  view: null,
+  words: {},
+  boot: null,
+  retry: null,
+  zoom: null, // a room fitted to the board (tapped), or null: the whole fortress
+};
+
+function pickLanguage() {
+  const stored = localStorage.getItem("lang");
+  if (LANGS.includes(stored)) return stored;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const short = String(wanted).slice(0, 2).toLowerCase();
+    if (LANGS.includes(short)) return short;
+  }
+  return "en";
+}
+
+const $ = (id) => document.getElementById(id);
+const shownAt = {}; // view version -> the time (ms since the epoch) its frame was drawn
+window.armataShownAt = shownAt;
+
+function text(id, value) {
+  $(id).textContent = value == null ? "" : String(value);
+}
+
+function el(tag, cls, content) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (content != null) node.textContent = String(content);
+  return node;
+}
+
+function svg(tag, attrs, content) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  if (content != null) node.textContent = String(content);
+  return node;
+}
+
+// ----- the connection ----------------------------------------------------------------------
+function connect() {
+  if (state.source) state.source.close();
+  clearTimeout(state.retry);
+  const url = token
+    ? `/events/seat/${token}?lang=${state.lang}`
+    : `/events?lang=${state.lang}`;
+  const source = new EventSource(url);
+  state.source = source;
+  source.addEventListener("hello", (event) => {
+    state.boot = event.data;
+    heard();
+  });
+  source.addEventListener("view", (event) => {
+    heard();
+    const view = JSON.parse(event.data);
+    show(view);
+    // when each view reached the screen (the frame after it was drawn): benchmarks/web.py
+    requestAnimationFrame(() => {
+      shownAt[view.version] = performance.timeOrigin + performance.now();
+    });
+  });
+  source.addEventListener("ping", heard);
+  source.addEventListener("ended", (event) => {
+    const why = JSON.parse(event.data);
+    if (why) end(why);
+  });
+  source.onerror = () => {
+    behind();
+    if (source.readyState === EventSource.CLOSED && !state.ended) {
+      // the server refused the stream (a seat that ended says why) or went away
+      if (token) checkSeat();
+      state.retry = setTimeout(connect, 1000);
+    }
+  };
+}
+
+async function checkSeat() {
+  // EventSource hides why a stream was refused: ask once, and stop at a seat that ended
+  const stop = new AbortController();
+  try {
+    const answer = await fetch(`/events/seat/${token}?lang=${state.lang}`, { signal: stop.signal });
+    if (answer.status === 403 || answer.status === 400) {
+      const data = await answer.json();
+      end(data.error);
+    }
+  } catch (error) {
+    /* the server is away: keep trying */
+  }
+  stop.abort();
+}
+
+function heard() {
+  state.lastHeard = Date.now();
+  if (!state.live) {
+    state.live = true;
+    document.body.classList.remove("behind");
+    document.body.dataset.live = "1";
+    labels();
+  }
+}
+
+function behind() {
+  if (state.live || !document.body.classList.contains("behind")) {
+    state.live = false;
+    document.body.classList.add("behind");
+    document.body.dataset.live = "0";
+    labels();
+  }
+}
+
+function end(why) {
+  state.ended = true;
+  if (state.source) state.source.close();
+  document.body.classList.add("ended");
+  $("seat").hidden = true;
+  $("ended").hidden = false;
+  text("ended", why);
+}
+
+setInterval(() => {
+  if (state.live && Date.now() - state.lastHeard > STALE_MS) {
+    behind();
+    connect();
+  }
+}, 1000);
+
+// ----- words and the language switch -------------------------------------------------------
+function labels() {
+  const w = state.words;
+  document.documentElement.lang = state.lang;
+  text("title", w.title || "Armata Strigoi");
+  text("live", state.live ? w.live || "Live" : "");
+  text("behind", w.behind || "Connection lost: this view may be behind. Reconnecting…");
+  text("threat", state.threat ? w.threat_on : w.threat_off);
+  text("whole", w.whole);
+  text("tip", w.tip);
+  $("threat").setAttribute("aria-pressed", state.threat ? "true" : "false");
+  text("heroes-title", w.heroes);
+  text("log-title", w.log);
+  text("hand-title", w.my_hand);
+  text("rewards-title", w.rewards);
+  text("tokens-title", w.tokens);
+  text("wounds-title", w.wounds);
+  text("wake", w.wake);
+  for (const button of document.querySelectorAll(".langs button")) {
+    button.setAttribute("aria-pressed", button.dataset.lang === state.lang ? "true" : "false");
+  }
+}
+
+for (const button of document.querySelectorAll(".langs button")) {
+  button.addEventListener("click", () => {
+    state.lang = button.dataset.lang;
+    localStorage.setItem("lang", state.lang);
+    connect(); // the server sends the view in the new language at once
+  });
+}
+
+$("threat").addEventListener("click", () => {
+  state.threat = !state.threat;
+  localStorage.setItem("threat", state.threat ? "on" : "off");
+  labels();
+  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
+});
+
+// ----- the views -----------------------------------------------------------------------------
+function show(view) {
+  state.view = view;
+  document.body.dataset.version = view.version;
+  if (token) return showSeat(view.seat, view.words);
+  state.words = view.words || {};
+  labels();
+  if (!view.game) {
+    $("table").hidden = true;
+    $("nogame").hidden = false;
+    text("nogame", state.words.no_game);
+    return;
+  }
+  $("nogame").hidden = true;
+  $("table").hidden = false;
+  document.body.dataset.round = view.round;
+  document.body.dataset.game = view.game;
+  text("status", view.status);
+  text("waiting", view.waiting);
+  text("altar", view.altar);
+  text("inferno", view.inferno);
+  drawCards(view.cards);
+  drawBoard(view.board, view.names);
+  drawHeroes(view.heroes);
+  const log = $("log");
+  log.replaceChildren(...view.log.map((step) => el("li", null, `${step.seq}. ${step.text}`)));
+}
+
+function drawCards(cards) {
+  const box = $("cards");
+  box.replaceChildren(
+    ...cards.map((card) => {
+      const node = el("article", `card card-${card.kind}`);
+      node.append(el("h2", null, card.title));
+      for (const line of card.lines) node.append(el("p", "line", line));
+      if (card.why.length) {
+        const why = el("details", "why");
+        why.append(el("summary", null, state.words.why));
+        for (const line of card.why) why.append(el("p", null, line));
+        node.append(why);
+      }
+      return node;
+    }),
+  );
+}
+
+function drawHeroes(heroes) {
+  const list = $("heroes");
+  list.replaceChildren(
+    ...heroes.map((hero) => {
+      const item = el("li", `hero${hero.active ? " active" : ""}`);
+      item.dataset.hero = hero.id;
+      const head = el("div", "hero-head");
+      head.append(el("span", `chip fig-${hero.id}`, hero.mark), el("strong", null, hero.name));
+      if (hero.active) head.append(el("span", "tag", state.words.active));
+      item.append(head);
+      const w = state.words;
+      const facts = [
+        [w.wounds, hero.wounds],
+        [w.rewards, hero.rewards],
+        [w.tokens, hero.tokens],
+      ];
+      for (const [label, items] of facts) {
+        item.append(el("p", "fact", `${label}: ${items.length ? items.join(", ") : w.none}`));
+      }
+      return item;
+    }),
+  );
+}
+
+function hexagon(x, y, r) {
+  const points = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k + 30);
+    points.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
+  }
+  return points.join(" ");
+}
+
+const drawnFrom = new WeakMap(); // a board layer -> the data it was drawn from
+
+function drawBoard(board, names) {
+  const root = $("board");
+  const xs = board.spaces.map((s) => s.x);
+  const ys = board.spaces.map((s) => s.y).concat(board.rooms.map((r) => r.top));
+  let minX = Math.min(...xs) - 1.3, maxX = Math.max(...xs) + 1.3;
+  let minY = Math.min(...ys) - 0.8, maxY = Math.max(...board.spaces.map((s) => s.y)) + 1.3;
+  const zoomed = board.rooms.find((room) => room.id === state.zoom);
+  if (zoomed) {
+    // the room, its books and name, and the ladders beside it
+    const reach = zoomed.y - zoomed.top + 0.6;
+    [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.top - 1.4, zoomed.y + reach + 0.5];
+  }
+  root.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
+  root.classList.toggle("zoomed", Boolean(zoomed));
+  $("whole").hidden = !zoomed;
+  // the layers that rarely change (spaces, books, names, ladders) are rebuilt only when their
+  // data changed: a phone redraws a few figures per command, not 600 spaces
+  if (!root.firstChild) {
+    root.replaceChildren(
+      ...["spaces", "threat", "rooms", "ladders", "markers", "figures"].map((name) => svg("g", { class: name })),
+    );
+  }
+  const [spaces, threat, rooms, ladders, markers, figures] = root.children;
+  const changed = (layer, data) => {
+    const key = JSON.stringify(data);
+    if (drawnFrom.get(layer) === key) return false;
+    drawnFrom.set(layer, key);
+    layer.replaceChildren();
+    return true;
+  };
+  if (changed(spaces, board.spaces.map((s) => [s.x, s.y, s.k]))) {
+    for (const s of board.spaces) {
+      spaces.append(svg("polygon", { points: hexagon(s.x, s.y, 0.95), class: `space k-${s.k}` }));
+      if (s.k === "red") spaces.append(svg("path", { d: `M${s.x} ${s.y - 0.3}l-0.3 0.5h0.6z`, class: "mark" }));
+      if (s.k === "grey") spaces.append(svg("circle", { cx: s.x, cy: s.y, r: 0.15, class: "mark" }));
+      if (s.k === "stairs") {
+        for (const d of [-0.15, 0, 0.15]) {
+          spaces.append(svg("line", { x1: s.x - 0.3, x2: s.x + 0.3, y1: s.y + d, y2: s.y + d, class: "step" }));
+        }
+      }
+    }
+  }
+  const threatened = state.threat ? board.spaces.filter((s) => s.t) : [];
+  if (changed(threat, threatened.map((s) => [s.c, s.t]))) {
+    for (const s of threatened) {
+      threat.append(
+        svg("polygon", { points: hexagon(s.x, s.y, s.t === "deadly" ? 0.6 : 0.95), class: `threat t-${s.t}`, "data-cell": s.c.join(",") }),
+      );
+    }
+  }
+  if (changed(rooms, [board.rooms, board.rooms.map((room) => names[room.id])])) {
+    for (const room of board.rooms) {
+      const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
+      // a wide invisible disc: tapping anywhere on the room zooms to it
+      group.append(svg("circle", { cx: room.x, cy: room.y, r: room.y - room.top, class: "hit" }));
+      group.addEventListener("click", () => zoomTo(room.id));
+      if (room.collapsed) {
+        group.append(svg("circle", { cx: room.x, cy: room.y, r: 2.2, class: "gone" }));
+        group.append(svg("path", { d: `M${room.x - 1} ${room.y - 1}L${room.x + 1} ${room.y + 1}M${room.x + 1} ${room.y - 1}L${room.x - 1} ${room.y + 1}`, class: "gone-x" }));
+      }
+      for (const book of room.books) {
+        const b = svg("g", { class: "book", "data-letter": book.l });
+        b.append(svg("circle", { cx: book.x, cy: book.y, r: 0.42 }));
+        b.append(svg("text", { x: book.x, y: book.y + 0.02 }, book.l));
+        group.append(b);
+      }
+      group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, names[room.id] || ""));
+      rooms.append(group);
+    }
+  }
+  if (changed(ladders, board.ladders)) {
+    for (const ladder of board.ladders) {
+      ladders.append(svg("rect", { x: ladder.x - 0.25, y: ladder.y - 0.45, width: 0.5, height: 0.9, class: "ladder", "data-ladder": ladder.id }));
+    }
+  }
+  markers.replaceChildren();
+  figures.replaceChildren();
+  for (const m of board.markers) {
+    markers.append(svg("path", { d: `M${m.x - 0.3} ${m.y - 0.3}L${m.x + 0.3} ${m.y + 0.3}M${m.x + 0.3} ${m.y - 0.3}L${m.x - 0.3} ${m.y + 0.3}`, class: "fight", "data-cell": m.c.join(",") }));
+  }
+  for (const f of board.figures) {
+    const g = svg("g", { class: `figure ${f.kind} fig-${f.id}`, "data-figure": f.id, "data-cell": f.c.join(",") });
+    g.append(svg("title", {}, names[f.id] || f.id));
+    if (f.kind === "strigoi") {
+      g.append(svg("path", { d: `M${f.x} ${f.y - 0.95}L${f.x + 0.95} ${f.y}L${f.x} ${f.y + 0.95}L${f.x - 0.95} ${f.y}z` }));
+    } else {
+      g.append(svg("circle", { cx: f.x, cy: f.y, r: 0.8 }));
+    }
+    g.append(svg("text", { x: f.x, y: f.y + 0.02 }, f.mark));
+    figures.append(g);
+  }
+}
+
+function zoomTo(room) {
+  state.zoom = state.zoom === room ? null : room;
+  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
+}
+
+$("whole").addEventListener("click", () => zoomTo(null));
+
+// ----- a seat: one hero's hand and the secret choice ----------------------------------------
+function showSeat(seat, words) {
+  state.words = words || state.words;
+  labels();
+  $("table").hidden = true;
+  $("seat").hidden = false;
+  document.body.dataset.hero = seat.hero;
+  text("seat-title", seat.seat);
+  const w = state.words;
+  text("seat-chosen", seat.chosen ? w.chosen.replace("{card}", seat.chosen.title) : seat.choices.length ? "" : w.no_choice);
+  const hand = $("hand");
+  hand.replaceChildren(
+    ...seat.hand.map((card) => {
+      const node = el("article", "hand-card");
+      node.dataset.card = card.id;
+      node.append(el("h4", null, card.title));
+      node.append(el("p", "facts", card.facts.join(" · ")));
+      if (seat.choices.includes(card.id)) {
+        const button = el("button", "choose", w.choose);
+        button.type = "button";
+        button.addEventListener("click", () => choose(card.id));
+        node.append(button);
+      }
+      return node;
+    }),
+  );
+  for (const [id, items] of [["rewards", seat.rewards], ["tokens", seat.tokens], ["wounds", seat.wounds]]) {
+    $(id).replaceChildren(...(items.length ? items : [w.none]).map((item) => el("li", null, item)));
+  }
+}
+
+async function choose(card) {
+  text("seat-answer", "");
+  try {
+    const answer = await fetch(`/api/seat/${token}/choose?lang=${state.lang}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ card }),
+    });
+    const data = await answer.json();
+    if (!data.ok) text("seat-answer", data.error);
+  } catch (error) {
+    text("seat-answer", state.words.behind);
+  }
+}
+
+// ----- the screen stays awake where the browser allows it (https or localhost only) ---------
+async function keepAwake() {
+  if ("wakeLock" in navigator && window.isSecureContext) {
+    try {
+      await navigator.wakeLock.request("screen");
+      return;
+    } catch (error) {
+      /* refused (battery saver): said below */
+    }
+  }
+  $("wake").hidden = false;
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") keepAwake();
+});
+
+labels();
+connect();
+keepAwake();
