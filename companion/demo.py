@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
+from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.options import Options
 from companion.engine.situation import HeroFigure, Situation
@@ -58,7 +59,11 @@ def run_demo() -> str:
         *(f"  [{r.rule}] {r.text()}" for r in step.why),
     ]
     if step.attack is not None:
-        lines.append(f"=> {step.attack.hero} takes {step.attack.wounds} wound(s) unless protected.")
+        wounds = step.attack.wounds
+        lines.append(
+            f"=> {hero_name(step.attack.hero)} takes {wounds} "
+            f"{'wound' if wounds == 1 else 'wounds'} unless protected."
+        )
     threats = threat_map(fortress, situation, "matthew", None, damage, options)
     unsafe = sum(1 for cell in threats.cells if threats.level(cell) != "safe")
     lines += [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from companion.app.hardware import health_view
+from companion.app.hardware import health_view, node_name, ring_words
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.demo import demo_situation, most_telling_step
@@ -35,12 +35,12 @@ def run_hardware_demo(wait_s: float = 5.0) -> str:
             if time.monotonic() > deadline:
                 break
             time.sleep(0.01)
-        shown = board.nodes[destination].showing()["ring"]
+        shown = board.nodes[destination].ring
         tapped = [e for e in events if isinstance(e, p.TagPresent)]
         lines = [
             "Board hardware (simulated: a node per room and the card reader, on pseudo-terminals)",
-            f"  {destination} ring now shows: {shown}",
-            f"  card reader reported: {[(e.node, e.uid) for e in tapped]}",
+            f"  The ring of the {node_name(destination)} {ring_words(shown)}.",
+            *(f"  The {node_name(e.node)} read the tag {e.uid}." for e in tapped),
             *("  " + line for line in health_view(board.bridge).lines()),
         ]
         return "\n".join(lines)

@@ -63,7 +63,7 @@ def test_demo_shows_the_fortress_and_a_strigoi_turn() -> None:
     done = run()
     assert done.returncode == 0
     assert "[R-TEL-2] book E in SE points W" in done.stdout
-    assert "=> matthew takes 3 wound(s) unless protected." in done.stdout
+    assert "=> Matthew takes 3 wounds unless protected." in done.stdout
     assert "Threat map for Matthew" in done.stdout
 
 
@@ -72,8 +72,10 @@ def test_the_default_job_runs_a_simulated_board() -> None:
     assert done.returncode == 0
     out = done.stdout
     assert "Board hardware (simulated" in out
-    assert "ring now shows: {" in out and "'pattern': 'pulse'" in out
-    assert "card reader reported: [('cards', '04a1b2c3d4e5f6')]" in out
-    for node in ("cards", "room-c", "room-e", "room-ne", "room-nw", "room-se", "room-sw", "room-w"):
-        assert any(line.split()[:1] == [node] and "online" in line for line in out.splitlines())
-    assert "refused input: none" in out
+    # rings in words, nodes by their rooms: no LED dictionaries, no node ids
+    assert "platform pulses red at 86 % brightness." in out and "{" not in out
+    assert "The card reader read the tag 04a1b2c3d4e5f6." in out
+    for room in ("Centre", "East", "North-east", "North-west", "South-east", "South-west", "West"):
+        assert f"  {room} room platform: online" in out
+    assert "  Card reader: online" in out and "room-" not in out
+    assert "Refused input: none" in out

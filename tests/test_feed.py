@@ -123,7 +123,7 @@ def test_events_published_while_the_broker_is_away_arrive_after_it_is_back(
     assert not feed.failed
     broker.start()
     wait_for(publisher.connected.is_set, 15, "the reconnect")
-    assert broker_status(publisher).endswith("connected")
+    assert broker_status(publisher).endswith("connected.")
     late = Listener(broker, "t1", "armata/t1/game/state", 1)
     wait_for(lambda: bool(late.messages), 10, "the queued state")
     assert late.messages[0][1]["state"]["round"] == session.state.round
@@ -151,4 +151,4 @@ def test_broker_access_names_the_file_and_the_missing_field(tmp_path: Path) -> N
     for address in ("pi.local", ":1883", "pi.local:http", "pi.local:70000"):
         with pytest.raises(BrokerAccessError, match="expected HOST:PORT"):
             parse_address(address)
-    assert broker_status(None).startswith("broker: none configured")
+    assert broker_status(None).startswith("Broker: none set up")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from companion.app.hardware import health_view
+from companion.app import i18n
+from companion.app.hardware import broker_status, health_view
 from firmware_bridge.board import SimulatedBoard, node_ids
 from tests.hardware_helpers import wait_for
 
@@ -31,6 +32,23 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
         assert rows["room-c"].errors.get("resent", 0) >= 1 and rows["room-c"].acked >= 1
         assert sum(view.dropped.values()) == 1
         text = "\n".join(view.lines())
-        assert "room-c" in text and "resent" in text and "refused input: " in text
+        # nodes by what they are on the table, never by id; no command-line flags
+        assert "Centre room platform: online" in text and "Card reader: online" in text
+        assert "North-east room platform: online" in text and "round trip" in text
+        assert "room-" not in text and "--" not in text
+        assert "resent" in text
+        assert "Refused input: damaged 1" in text
+        i18n.set_language("de")
+        try:
+            german = "\n".join(view.lines())
+        finally:
+            i18n.set_language("en")
+        assert "Plattform im Mittelraum: online" in german and "Kartenleser" in german
     finally:
         board.stop()
+
+
+def test_the_broker_line_names_no_command_line_flag() -> None:
+    text = broker_status(None)
+    assert text == "Broker: none set up; the game events stay in this app."
+    assert "--" not in text

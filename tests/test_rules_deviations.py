@@ -276,6 +276,18 @@ def test_the_healed_player_chooses_which_wound_token_goes() -> None:
     assert t.state.hero("falk_maria").wounds == ["wound-1"]
 
 
+@pytest.mark.rule("R-ABL Heal")
+def test_heal_is_not_offered_when_nobody_in_the_room_is_wounded() -> None:  # R-ABL Heal
+    t = Table([("falk_maria", "L1"), ("roel", "L2")])
+    t.choose(falk_maria="amen-and-attack", roel="nightside-of-siberia")
+    assert not [x for x in t.game.legal_commands() if isinstance(x, c.UseHeal)]
+    t.do(c.AddWound(hero="roel", token="wound-1"))  # Roel stands on his ladder: in no room
+    assert not [x for x in t.game.legal_commands() if isinstance(x, c.UseHeal)]
+    t.do(c.AddWound(hero="falk_maria", token="wound-2"))
+    offered = [x for x in t.game.legal_commands() if isinstance(x, c.UseHeal)]
+    assert offered and all(x.tokens == {"falk_maria": "wound-2"} for x in offered)
+
+
 # ----- 7. The Supreme moved to the centre room never lands on a hero (R-COL-3 Decision) -------
 def supreme_table() -> Table:
     """Charles (Demons Are a Girl's Best Friend, B) next to the Supreme, enough blood and

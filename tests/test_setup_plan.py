@@ -27,7 +27,7 @@ def test_ladder_sites_of_the_default_fortress_carry_the_rule_against_them() -> N
     # R-SET-2: outer side, a corridor reaching it, not a Strigoi-marked platform's room
     sites = {(s.room, s.side): s for s in ladder_sites(load_board_file())}
     assert sites[("E", 0)].allowed
-    assert "no corridor" in sites[("E", 1)].refusal and "R-SET-2" in sites[("E", 1)].refusal
+    assert "no corridor" in sites[("E", 1)].refusal and "R-SET" not in sites[("E", 1)].refusal
     assert "Strigoi mark" in sites[("NW", 1)].refusal  # NW holds a marked platform
     assert ("E", 2) not in sites  # faces room NE: not an outer side at all
     fortress = load_board_file()
@@ -44,11 +44,11 @@ def test_players_two_to_five_each_hero_once(plan: SetupPlan) -> None:
     assert sorted(s.hero for s in plan.seats) == sorted(
         ["roel", "attila", "falk_maria", "matthew", "charles"]
     )
-    with pytest.raises(SetupError, match="at most 5"):
+    with pytest.raises(SetupError, match="At most five"):
         plan.add_player()
     for _ in range(3):
         plan.remove_player(0)
-    with pytest.raises(SetupError, match="at least 2"):
+    with pytest.raises(SetupError, match="At least two"):
         plan.remove_player(0)
 
 
@@ -67,13 +67,15 @@ def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
     plan.place_ladder(0, "E", 0)
     with pytest.raises(SetupError, match="Roel's ladder stands here"):
         plan.place_ladder(1, "E", 0)
-    with pytest.raises(SetupError, match="Strigoi mark"):
+    with pytest.raises(  # the side in words, never "NW NE"
+        SetupError, match=r"^north-west room, north-east side: the room's platform has the Strig"
+    ):
         plan.place_ladder(1, "NW", 1)
-    with pytest.raises(SetupError, match="not an outer side"):
+    with pytest.raises(SetupError, match=r"^east room, north-west side is not an outer side"):
         plan.place_ladder(1, "E", 2)
-    assert plan.problems() == ["Attila has no ladder yet (R-SET-2)"]
+    assert plan.problems() == ["Attila has no ladder yet"]
     assert plan.problems(lambda template: "«" + template + "»") == [  # the app's language
-        "«Attila has no ladder yet (R-SET-2)»"
+        "«Attila has no ladder yet»"
     ]
     plan.place_ladder(1, "W", 3)
     assert plan.problems() == []
@@ -152,3 +154,36 @@ def test_the_plan_starts_a_game_on_its_own_layout(plan: SetupPlan, tmp_path: Pat
         assert again.rules.options.physical == frozenset({"strigoi"})
         hero = again.state.heroes[0]
         assert hero.at == again.rules.fortress.ladders["L1"].cell
+
+
+def test_every_chosen_ladder_is_on_the_preview_with_its_hero(plan: SetupPlan) -> None:
+    fortress, owners = plan.preview()
+    assert owners == {} and not fortress.ladders  # nobody has chosen yet
+    plan.add_player("matthew")
+    plan.place_ladder(0, "E", 0)
+    plan.place_ladder(2, "W", 3)
+    fortress, owners = plan.preview()
+    assert owners == {"L1": "roel", "L3": "matthew"}  # seat 2 (Attila) has none yet
+    assert {(x.room, x.side) for x in fortress.ladders.values()} == {("E", 0), ("W", 3)}
+    assert fortress.ladders["L3"].room == "W"
+
+
+def test_a_room_is_described_by_what_its_tile_and_platform_show(plan: SetupPlan) -> None:
+    # NW of the default layout: tile t3 (2 red, 1 grey, 1 stairs), platform p1 (books
+    # ABCDEF, the Strigoi mark) turned one step: book A faces north-east
+    parts = plan.room_parts("NW")
+    assert parts.tile_spaces == {"red": 2, "grey": 1, "stairs": 1}
+    assert (parts.books, parts.marked, parts.book_facing) == ("ABCDEF", True, ("A", 1))
+    east = plan.room_parts("NE")  # p2 "CAEBFD" read round the rim from A
+    assert (east.books, east.marked, east.book_facing) == ("AEBFDC", False, ("C", 0))
+    plan.turn_platform("NE")
+    assert plan.room_parts("NE").book_facing == ("C", 1)
+    centre = plan.room_parts("C")
+    assert centre.book_facing is None and centre.books == ""
+
+
+def test_players_can_be_added_and_removed_only_within_two_to_five(plan: SetupPlan) -> None:
+    assert plan.can_add_player() and not plan.can_remove_player()  # R-SET: two seats
+    for _ in range(3):
+        plan.add_player()
+    assert not plan.can_add_player() and plan.can_remove_player()

@@ -65,7 +65,7 @@ def test_a_second_client_on_one_login_is_detected_and_the_tug_of_war_ends(
     second: GamePublisher | None = None
     try:
         assert first.connected.wait(limit(5))
-        assert first.login_problem == "" and broker_status(first).endswith("connected")
+        assert first.login_problem == "" and broker_status(first).endswith("connected.")
         second = publisher(broker, "app.t1")  # the same login on another device
         pair = (first, second)
         wait_for(lambda: any(c.login_problem for c in pair), 20, "a shared login noticed")
@@ -77,8 +77,8 @@ def test_a_second_client_on_one_login_is_detected_and_the_tug_of_war_ends(
         assert not loser.connected.is_set()
         assert keeper.login_problem == ""  # the device that kept the login is fine
         line = broker_status(loser)
-        assert "login app.t1 cut off again and again by another device since" in line, line
-        assert "give each device its own login (provision --apps/--screens, --login)" in line
+        assert "the login app.t1 has been cut off again and again by another device since" in line
+        assert "Give each device its own login." in line and "--" not in line, line
         assert any(
             "is used by another device too" in r.getMessage()
             and "--apps N" in r.getMessage()
@@ -88,7 +88,7 @@ def test_a_second_client_on_one_login_is_detected_and_the_tug_of_war_ends(
         keeper.stop()  # the other device goes away: the login is free again
         assert loser.connected.wait(limit(10)), "no retry after the long wait"
         wait_for(lambda: loser.login_problem == "", 10, "the problem cleared")
-        assert broker_status(loser).endswith("connected")
+        assert broker_status(loser).endswith("connected.")
         assert any("connected for good again" in r.getMessage() for r in caplog.records)
     finally:
         first.stop()
@@ -113,7 +113,7 @@ def test_the_health_view_of_nodes_on_mqtt_shows_the_shared_login(broker: Broker)
         text = "\n".join(health_view(bridge, broker_status(link)).lines())
         assert text.count("by another device since") == 1, text  # once, not twice
         text = "\n".join(health_view(bridge).lines())  # without the app's broker line too
-        assert "broker: login app.t1 cut off again and again by another device" in text, text
+        assert "the login app.t1 has been cut off again and again by another" in text, text
     finally:
         bridge.stop()
         intruder.disconnect()
@@ -247,8 +247,8 @@ def test_the_hardware_screen_shows_a_shared_login_at_the_top(
         intruder.disconnect()
         intruder.loop_stop()
     first = report["hardware"].splitlines()[0]
-    assert first.startswith(f"broker: 127.0.0.1:{broker.port} as app.t1: login app.t1 cut off")
-    assert "give each device its own login" in first
+    assert first.startswith(f"Broker 127.0.0.1:{broker.port}: the login app.t1 has been cut off")
+    assert "Give each device its own login." in first and "--" not in first
     checks = report["screens"]["hardware"]
     assert Path(checks.pop("png")).stat().st_size > 5_000
     assert all(found == [] for found in checks.values()), checks

@@ -18,6 +18,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.app.announce import STRIGOI_COLOUR
+from companion.app.hardware import node_name
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
@@ -493,7 +494,14 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 
 def _online_rows(text: str) -> list[str]:
-    return [line.split()[0] for line in text.splitlines() if " online " in line]
+    """The nodes the Hardware screen shows online, by the names it gives them."""
+    return [line.split(": online")[0] for line in text.splitlines() if ": online" in line]
+
+
+def _named(node: str) -> str:
+    """A node as the Hardware screen's line opens with it: "North-east room platform"."""
+    name = node_name(node)
+    return name[:1].upper() + name[1:]
 
 
 def test_the_app_finds_real_nodes_on_serial_ports(tmp_path: Path) -> None:
@@ -505,8 +513,8 @@ def test_the_app_finds_real_nodes_on_serial_ports(tmp_path: Path) -> None:
     finally:
         _stop(nodes)
     shown = report["hardware"]
-    assert sorted(_online_rows(shown)) == sorted(node_ids(DEFAULT_ROOMS))
-    assert "broker: none configured" in shown
+    assert sorted(_online_rows(shown)) == sorted(_named(n) for n in node_ids(DEFAULT_ROOMS))
+    assert "Broker: none set up; the game events stay in this app." in shown
 
 
 def test_the_app_talks_to_nodes_and_observers_over_the_broker(  # type: ignore[no-untyped-def]
@@ -521,8 +529,8 @@ def test_the_app_talks_to_nodes_and_observers_over_the_broker(  # type: ignore[n
     finally:
         _stop(nodes)
     shown = report["hardware"]
-    assert sorted(_online_rows(shown)) == sorted(node_ids(DEFAULT_ROOMS))
-    assert f"broker: 127.0.0.1:{broker.port} as app.t1, connected" in shown
+    assert sorted(_online_rows(shown)) == sorted(_named(n) for n in node_ids(DEFAULT_ROOMS))
+    assert f"Broker 127.0.0.1:{broker.port}, login app.t1: connected." in shown
 
 
 def test_a_wrong_broker_setting_is_refused_with_the_file_and_field(tmp_path: Path) -> None:

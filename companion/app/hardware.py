@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from companion.app.i18n import N_, ngettext, tr
+from companion.app.labels import room_name
 from companion.engine.fortress import Fortress
 from companion.engine.situation import HEROES, STRIGOI
 from companion.errors import TagError
@@ -17,7 +19,7 @@ from companion.store.nfc import NfcRegistry
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids
 from firmware_bridge.bridge import Bridge, OnEvent
-from firmware_bridge.mqtt_link import GamePublisher, MqttLink
+from firmware_bridge.mqtt_link import LONG_RETRY_S, GamePublisher, MqttEnd, MqttLink
 from firmware_bridge.node_sim import CARD_READER as CARD_READER  # the app names the reader
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.sim_table import SimRoom, SimTable
@@ -48,39 +50,163 @@ class HealthView:
     broker: str = ""
 
     def lines(self) -> list[str]:
+        """What the Hardware screen shows, in the players' language: each node named by what
+        it is on the table ("north-east room platform", "card reader"), no ids, no flags."""
         # the broker first: it says why every node may be offline (a login another device took)
         # and stays in sight however many lines the nodes take
         out = self.broker.splitlines()
-        out.append(f"{'node':9} {'kind':12} {'state':8} {'seen':>8} {'round trip':>11}  errors")
         for row in self.nodes:
-            seen = "never" if row.seen_s_ago is None else f"{row.seen_s_ago:.1f}s ago"
-            rtt = "-" if row.rtt_ms is None else f"{row.rtt_ms:.2f} ms"
-            errors = ", ".join(f"{k} {v}" for k, v in sorted(row.errors.items())) or "none"
-            state = "online" if row.online else "offline"
-            out.append(f"{row.node:9} {row.kind:12} {state:8} {seen:>8} {rtt:>11}  {errors}")
+            name = node_name(row.node)
+            name = name[:1].upper() + name[1:]  # it opens the line
+            parts = [
+                tr("{node}: online").format(node=name)
+                if row.online
+                else tr("{node}: offline").format(node=name)
+            ]
+            if row.seen_s_ago is None:
+                parts.append(tr("never heard"))
+            else:
+                parts.append(tr("heard {seconds} s ago").format(seconds=f"{row.seen_s_ago:.1f}"))
+            if row.rtt_ms is not None:
+                parts.append(tr("round trip {ms} ms").format(ms=f"{row.rtt_ms:.2f}"))
+            parts.append(_counts(row.errors, tr("no errors"), tr("errors: {counts}")))
+            out.append(", ".join(parts))
             if not row.online and row.offline_reason:
-                out.append(f"{'':9} offline: {row.offline_reason}")
+                out.append("    " + tr("offline: {reason}").format(reason=row.offline_reason))
             if row.last_refusal:
-                out.append(f"{'':9} refused a command: {row.last_refusal}")
+                out.append("    " + tr("refused a command: {what}").format(what=row.last_refusal))
             if row.faults:
-                out.append(f"{'':9} {row.faults} faults survived, last: {row.last_fault}")
-        dropped = ", ".join(f"{k} {v}" for k, v in sorted(self.dropped.items())) or "none"
-        out.append(f"refused input: {dropped}")
+                out.append(
+                    "    "
+                    + ngettext(
+                        "{count} fault survived, the last: {fault}",
+                        "{count} faults survived, the last: {fault}",
+                        row.faults,
+                    ).format(count=row.faults, fault=row.last_fault)
+                )
+        out.append(_counts(self.dropped, tr("Refused input: none"), tr("Refused input: {counts}")))
         return out
+
+
+#: error counters and refused input the players may meet, in words (others keep the bridge's
+#: short name, for whoever reads the log)
+ERROR_NAMES = {
+    "resent": N_("resent"),
+    "unacked": N_("never confirmed"),
+    "lost_in_transit": N_("lost on the way"),
+    "crc": N_("damaged"),
+    "cobs": N_("garbled"),
+    "malformed": N_("malformed"),
+    "short": N_("too short"),
+    "too_large": N_("too long"),
+    "duplicate": N_("repeated"),
+    "unknown_node": N_("from an unknown node"),
+    "node_not_reading": N_("node not reading"),
+    "write_timeout": N_("sending timed out"),
+    "queue_full": N_("queue full"),
+}
+
+
+def _counts(counts: dict[str, int], none: str, template: str) -> str:
+    if not counts:
+        return none
+    named = ", ".join(
+        f"{tr(ERROR_NAMES[k]) if k in ERROR_NAMES else k} {v}" for k, v in sorted(counts.items())
+    )
+    return template.format(counts=named)
+
+
+def node_name(node: str) -> str:
+    """A node as players know it: the card reader, or the platform of a room by the room's
+    name ("north-east room platform"); an id nobody named stays as it is."""
+    if node == CARD_READER:
+        return tr("card reader")
+    if node.startswith("room-"):
+        room = node.removeprefix("room-").upper()
+        return tr("{room} platform").format(room=room_name(room))
+    return node
+
+
+#: colours the rings show, by name (the nearest one names any other colour)
+COLOUR_NAMES: dict[tuple[int, int, int], str] = {
+    (0xC0, 0x00, 0x00): N_("red"),
+    (0xFF, 0x00, 0x00): N_("red"),
+    (0xFF, 0x60, 0x00): N_("orange"),
+    (0xFF, 0xB0, 0x00): N_("amber"),
+    (0xFF, 0xFF, 0x00): N_("yellow"),
+    (0x40, 0xFF, 0x40): N_("green"),
+    (0x00, 0xC0, 0xFF): N_("light blue"),
+    (0x00, 0x00, 0xFF): N_("blue"),
+    (0x80, 0x00, 0xFF): N_("violet"),
+    (0xFF, 0x00, 0xA0): N_("pink"),
+    (0xFF, 0xFF, 0xFF): N_("white"),
+}
+
+
+def colour_name(colour: str) -> str:
+    """ "#c00000" -> "red": the nearest named colour, in the players' language."""
+    value = colour.lstrip("#")
+    try:
+        rgb = tuple(int(value[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return colour
+    nearest = min(
+        COLOUR_NAMES, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, rgb, strict=True))
+    )
+    return tr(COLOUR_NAMES[nearest])
+
+
+def ring_words(ring: p.Led | None) -> str:
+    """What a ring shows, as a player would say it: "pulses red at 86 % brightness"."""
+    if ring is None or ring.pattern == "off" or ring.brightness == 0:
+        return tr("is dark")
+    percent = round(ring.brightness * 100 / 255)
+    template = {
+        "steady": N_("glows {colour} at {percent} % brightness"),
+        "pulse": N_("pulses {colour} at {percent} % brightness"),
+        "chase": N_("runs round in {colour} at {percent} % brightness"),
+    }[ring.pattern]
+    return tr(template).format(colour=colour_name(ring.colour), percent=percent)
+
+
+def _login_words(end: MqttEnd, address: str) -> str:
+    """A login another device shares, and what to do about it, without command-line flags
+    (the log and the docs name them: docs/mqtt.md)."""
+    since = end.shared_since
+    at = time.strftime("%H:%M:%S", time.localtime(since)) if since is not None else "?"
+    template = (
+        tr(
+            "Broker {address}: another device took over the login {login} at {time}; "
+            "retrying every {seconds} s. Give each device its own login."
+        )
+        if end.shared_certain
+        else tr(
+            "Broker {address}: the login {login} has been cut off again and again by another "
+            "device since {time}; retrying every {seconds} s. Give each device its own login."
+        )
+    )
+    return template.format(address=address, login=end.username, time=at, seconds=LONG_RETRY_S)
 
 
 def broker_status(publisher: GamePublisher | None) -> str:
     """One line on where the game events go."""
     if publisher is None:
-        return "broker: none configured (game events stay in the app; see --mqtt)"
-    where = f"broker: {publisher.address} as {publisher.username}"
-    shared = publisher.login_problem  # a second device on our login (issue 28)
-    if shared:
-        return f"{where}: {shared}"
+        return tr("Broker: none set up; the game events stay in this app.")
+    address = publisher.address
+    if publisher.login_problem:  # a second device on our login (issue 28)
+        return _login_words(publisher, address)
     if publisher.connected.is_set():
-        return f"{where}, connected"
-    refused = f" (refused: {publisher.refusals[-1]})" if publisher.refusals else ""
-    return f"{where}, not connected{refused}; events queued until it is back"
+        return tr("Broker {address}, login {login}: connected.").format(
+            address=address, login=publisher.username
+        )
+    if publisher.refusals:
+        return tr(
+            "Broker {address}, login {login}: not connected (refused: {reason}); the game "
+            "events wait until it is back."
+        ).format(address=address, login=publisher.username, reason=publisher.refusals[-1])
+    return tr(
+        "Broker {address}, login {login}: not connected; the game events wait until it is back."
+    ).format(address=address, login=publisher.username)
 
 
 def health_view(bridge: Bridge, broker: str = "") -> HealthView:
@@ -106,9 +232,11 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
     link_drops = getattr(bridge.link, "drops", None)
     if link_drops is not None and link_drops is not bridge.drops:
         dropped.update(link_drops.counts)
-    shared = getattr(bridge.link, "login_problem", "")  # the nodes' MQTT link, when it is one
-    if shared and shared not in broker:
-        broker = "\n".join(x for x in (broker, f"broker: {shared}") if x)
+    link = bridge.link
+    if isinstance(link, GamePublisher) and link.login_problem:  # the nodes' MQTT link
+        shared = _login_words(link, link.address)
+        if shared not in broker:
+            broker = "\n".join(x for x in (broker, shared) if x)
     return HealthView(rows, dict(dropped), broker)
 
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.app.i18n import tr
+from companion.app.labels import site_label
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.explain import N_, hero_name
@@ -29,11 +31,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 SIDE_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 
 
-NO_DOOR = N_("no corridor reaches this side (R-SET-2)")
-MARKED = N_("the room's platform has the Strigoi mark (R-SET-2)")
+# R-SET-2; the rule codes stay in the code, the players read the reasons
+NO_DOOR = N_("no corridor reaches this side")
+MARKED = N_("the room's platform has the Strigoi mark")
 TAKEN = N_("{hero}'s ladder stands here")
-NO_LADDER = N_("{hero} has no ladder yet (R-SET-2)")
-PLAYER_COUNT = N_("{low}-{high} players (R-SET)")
+NO_LADDER = N_("{hero} has no ladder yet")
+PLAYER_COUNT = N_("A game needs two to five players.")  # R-SET
+TOO_MANY = N_("At most five players can play.")
+TOO_FEW = N_("At least two players must play.")
+CENTRE_STAYS = N_("The centre room stays in the middle; swap two outer rooms.")
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,19 @@ class LadderSite:
     @property
     def allowed(self) -> bool:
         return not self.refusal
+
+
+@dataclass(frozen=True)
+class RoomParts:
+    """A room's printed parts: its tile's encounter spaces and stairs (kind -> how many), its
+    platform's books read round the rim from A, whether the platform has the Strigoi mark, and
+    the platform's first book with the direction it faces (None: the centre room)."""
+
+    room: str
+    tile_spaces: dict[str, int]
+    books: str
+    marked: bool
+    book_facing: tuple[str, int] | None
 
 
 @dataclass
@@ -135,13 +154,21 @@ class SetupPlan:
         return plan
 
     # ----- players ----------------------------------------------------------------------------
+    def can_add_player(self) -> bool:
+        """R-SET: at most five players (the screen disables "Add player" and says why)."""
+        return len(self.seats) < MAX_PLAYERS
+
+    def can_remove_player(self) -> bool:
+        """R-SET: at least two players."""
+        return len(self.seats) > MIN_PLAYERS
+
     def free_heroes(self) -> list[str]:
         taken = {s.hero for s in self.seats}
         return [h for h in HEROES if h not in taken]
 
     def add_player(self, hero: str | None = None) -> Seat:
-        if len(self.seats) >= MAX_PLAYERS:
-            raise SetupError(f"at most {MAX_PLAYERS} players (R-SET)")
+        if not self.can_add_player():
+            raise SetupError(TOO_MANY)
         free = self.free_heroes()
         hero = hero or free[0]
         if hero not in free:
@@ -151,8 +178,8 @@ class SetupPlan:
         return seat
 
     def remove_player(self, index: int) -> None:
-        if len(self.seats) <= MIN_PLAYERS:
-            raise SetupError(f"at least {MIN_PLAYERS} players (R-SET)")
+        if not self.can_remove_player():
+            raise SetupError(TOO_FEW)
         del self.seats[index]
 
     def next_hero(self, index: int) -> None:
@@ -230,7 +257,7 @@ class SetupPlan:
         a, b = _find(board, first), _find(board, second)
         for room in (a, b):
             if not room.get("platform"):
-                raise SetupError(f"the centre room {room['id']!r} stays in the middle (R-SET-1)")
+                raise SetupError(CENTRE_STAYS)  # R-SET-1
         for key in ("tile", "orientation", "platform", "rotation"):
             a[key], b[key] = b.get(key, 0), a.get(key, 0)
         self._apply(board)
@@ -254,8 +281,10 @@ class SetupPlan:
                 if site.allowed or seat.site == (room, side):
                     seat.site = (room, side)
                     return
-                raise SetupError(f"no ladder at {site.name}: {site.refusal}")
-        raise SetupError(f"{room} {SIDE_NAMES[side % 6]} is not an outer side of the fortress")
+                raise SetupError(f"{site_label(room, side)}: {site.refusal_in(tr)}")
+        raise SetupError(
+            tr("{site} is not an outer side of the fortress").format(site=site_label(room, side))
+        )
 
     def set_physical(self, stack: str, physical: bool) -> None:
         if stack not in PHYSICAL_STACKS:
@@ -268,7 +297,7 @@ class SetupPlan:
         each template to the players' language)."""
         found = []
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            found.append(translate(PLAYER_COUNT).format(low=MIN_PLAYERS, high=MAX_PLAYERS))
+            found.append(translate(PLAYER_COUNT))
         found += [
             translate(NO_LADDER).format(hero=hero_name(s.hero))
             for s in self.seats
@@ -287,6 +316,43 @@ class SetupPlan:
             if s.site is not None
         ]
         return board
+
+    def preview(self) -> tuple[Fortress, dict[str, str]]:
+        """The layout with every ladder chosen so far (for the board: each in its hero's
+        colour), and which hero each of its ladders belongs to."""
+        placed = [(i, s) for i, s in enumerate(self.seats) if s.site is not None]
+        if not placed:
+            return self.fortress, {}
+        board = copy.deepcopy(self.board)
+        board["layout"]["ladders"] = [
+            {"id": f"L{i + 1}", "room": s.site[0], "side": s.site[1]}
+            for i, s in placed
+            if s.site is not None
+        ]
+        return load_board(board), {f"L{i + 1}": s.hero for i, s in placed}
+
+    def room_parts(self, room_id: str) -> RoomParts:
+        """What is printed on a room's tile and platform, for players to find them on the
+        table: the tile's encounter spaces and stairs, the platform's books and mark."""
+        room = _find(self.board, room_id)
+        tile = self.board["tiles"][room["tile"]]
+        own = tile.get("spaces", {})
+        counts = {kind: len(own.get(kind, [])) for kind in ("red", "grey", "stairs")}
+        platform = room.get("platform")
+        if not platform:
+            return RoomParts(room_id, counts, books="", marked=False, book_facing=None)
+        spec = self.board["platforms"][platform]
+        books = str(spec["books"])
+        start = books.index("A") if "A" in books else 0
+        ring = books[start:] + books[:start]  # read round the rim from A, counter-clockwise
+        rotation = int(room.get("rotation", 0))
+        return RoomParts(
+            room_id,
+            counts,
+            books=ring,
+            marked=bool(spec.get("strigoi_start")),
+            book_facing=(books[0], rotation % 6),  # BOARD-FORMAT: books[i] at i + rotation
+        )
 
     def game_seats(self) -> list[tuple[str, str]]:
         return [(s.hero, f"L{i + 1}") for i, s in enumerate(self.seats)]

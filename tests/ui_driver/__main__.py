@@ -31,6 +31,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   stale              Redo brings its card back; New game over an unfinished one asks first
                      and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
+  wizard DIR         the setup wizard in every language: five players, a room tapped, three
+                     ladders by touch, stacks and languages as check boxes (wizard_script.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -53,7 +55,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name in ("shots", "story-shots", "phones") else out
+    directory = Path(rest[0]) if name in ("shots", "story-shots", "wizard", "phones") else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -151,6 +153,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         driver.then(driver.page_texts)
         driver.then(lambda: driver.shoot("settings-voice-trouble"))
         driver.then(driver.summary)
+    elif name == "wizard":
+        from tests.ui_driver.wizard_script import setup_wizard
+
+        setup_wizard(driver, directory)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":

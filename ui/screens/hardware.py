@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
@@ -19,4 +20,14 @@ class HardwareScreen(Screen):
     def show_health(self, view: HealthView, troubles: list[str] | None = None) -> None:
         """The nodes' health, after what keeps the table from working (the voice, failed
         background tasks) when there is any."""
-        self.table_text = "\n".join([*(troubles or []), *view.lines()])
+        lines = [*(troubles or []), *view.lines()]
+        self.table_text = "\n".join(lines)
+        box = self.ids.lines
+        rows = list(reversed(box.children))
+        if len(rows) != len(lines):  # a row each: a line wraps on its own, the list stays a list
+            box.clear_widgets()
+            rows = [Factory.HealthLine() for _ in lines]
+            for row in rows:
+                box.add_widget(row)
+        for row, line in zip(rows, lines, strict=True):  # refreshed in place, as it is polled
+            row.text = line

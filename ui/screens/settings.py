@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from companion.app.i18n import LANGUAGES, tr
 from companion.app.service import Settings
+from ui.check_row import CheckRow
 from ui.screens.page import PageScreen
 
 VOLUME_STEP, SPEED_STEP = 20, 20
@@ -36,12 +37,17 @@ class SettingsScreen(PageScreen):
         self.clear(tr("Settings"))
         self.text(tr("Language"))
         for code, name in LANGUAGES.items():
-            mark = "[x] " if s.get("language") == code else "[  ] "
-            self.button(mark + name, lambda code=code: self._set("language", code))
+            self.check(
+                name,
+                s.get("language") == code,
+                lambda code=code: self._set("language", code),
+                radio=True,
+            )
         self.text(tr("Voice"))
-        voice = tr("on") if s.get("voice") else tr("off")
-        self.button(
-            tr("Voice: {state}").format(state=voice), lambda: self._set("voice", not s.get("voice"))
+        self.check(
+            tr("Speak the game aloud"),
+            bool(s.get("voice")),
+            lambda: self._set("voice", not s.get("voice")),
         )
         if self.voice_problem is not None and s.get("voice"):
             self.text(tr("The voice cannot speak: {reason}").format(reason=self.voice_problem))
@@ -55,6 +61,14 @@ class SettingsScreen(PageScreen):
             tr("Speed: {value} words/min (tap: faster)").format(value=speed),
             lambda: self._set("speed", 120 + (speed - 120 + SPEED_STEP) % 120),
         )
+
+    def check(
+        self, text: str, active: bool, action: Callable[[], None], radio: bool = False
+    ) -> None:
+        """A drawn check box (round for one of several) with its words; the row is the target."""
+        row = CheckRow(text=text, active=active, radio=radio)
+        row.bind(on_release=lambda _row: action())
+        self.ids.content.add_widget(row)
 
     def _set(self, key: str, value: object) -> None:
         assert self.settings is not None

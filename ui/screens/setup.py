@@ -9,15 +9,18 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.clock import Clock
 from kivy.factory import Factory
+from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
-from companion.app.i18n import N_, tr
-from companion.app.labels import platform_home, site_label
-from companion.app.setup_plan import SetupPlan, site_cell
+from companion.app.i18n import N_, ngettext, tr
+from companion.app.labels import direction_name, platform_home, room_name, site_label
+from companion.app.setup_plan import RoomParts, SetupPlan, site_cell
 from companion.app.taps import (
     RIM_EDGES,
     AlreadyBound,
@@ -33,6 +36,7 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
+from ui.check_row import CheckRow
 from ui.fortress_view import FortressView
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -46,12 +50,19 @@ TITLES = {
     "cards": N_("Card tags (optional)"),
 }
 HINTS = {
-    "players": N_("2-5 players. Tap a hero to change it; seat order breaks initiative ties."),
-    "layout": N_("Tap a room to choose it; drag a room onto another to swap them."),
+    "players": N_(
+        "Two to five players. Tap a hero to change it; seat order breaks initiative ties."
+    ),
+    "layout": N_(
+        "Tap a room to see it large and turn its tile or platform; "
+        "drag a room onto another to swap them."
+    ),
     "ladders": N_("Choose where each hero's ladder stands: an outer side with a corridor."),
-    "stacks": N_("Physical: you draw the real tokens and enter them; the app checks them."),
+    "stacks": N_("Ticked: you draw the real tokens and enter them; the app checks them."),
     "cards": N_("Cards with a known tag can be tapped on a reader to play them."),
 }
+#: the layout page with one room shown large: what can be done there, in few words
+ZOOMED_HINT = N_("Turn the tile or the platform as they lie on the table.")
 STACK_NAMES = {
     "red": N_("Red encounter tokens"),
     "grey": N_("Grey encounter tokens"),
@@ -60,6 +71,7 @@ STACK_NAMES = {
     "reward_token": N_("Reward tokens"),
     "reward_card": N_("Reward cards"),
 }
+#: what a tap meant, by the page the wizard shows
 SITE_OK = (0.30, 0.75, 0.45, 1.0)
 SITE_REFUSED = (0.40, 0.40, 0.44, 1.0)
 
@@ -69,6 +81,8 @@ class SetupScreen(Screen):
     hint_text = StringProperty("")
     next_text = StringProperty("")
     next_ready = BooleanProperty(True)
+    #: the board's width against the panel's: as wide as the panel where it is edited
+    board_share = NumericProperty(0.5)
 
     def begin(
         self,
@@ -94,6 +108,11 @@ class SetupScreen(Screen):
         self.ids.board_holder.add_widget(view)
         view.on_cell = self._on_cell
         view.on_drag = self._on_drag
+        view.zoom_on_tap = False  # the wizard zooms itself: a drag on the whole board swaps rooms
+        view.zoom_room = None
+        if not getattr(view, "_setup_hooked", False):
+            view.fbind("on_touch_up", self._touch_up)
+            view._setup_hooked = True  # type: ignore[attr-defined]
         self.rebuild()
 
     # ----- navigation --------------------------------------------------------------------------
@@ -114,17 +133,14 @@ class SetupScreen(Screen):
             return
         if index == len(PAGES) - 1:
             if not self.plan.problems():
-                try:
-                    self.start(self.plan)
-                except CompanionError as refusal:  # a read-only or full log says why
-                    self.message = str(refusal)
-                    self.rebuild()
+                self.start(self.plan)
             return
         self._go(PAGES[index + 1])
 
     def _go(self, page: str) -> None:
         self.page = page
         self.message = ""
+        self.view.zoom_room = None  # each page starts on the whole fortress
         self.rebuild()
 
     def _try(self, change: Callable[[], None]) -> None:
@@ -133,44 +149,61 @@ class SetupScreen(Screen):
             change()
             self.message = ""
         except CompanionError as refusal:
-            self.message = str(refusal)
+            self.message = tr(str(refusal))  # the plan's refusals are message templates
         self.rebuild()
 
     # ----- drawing -----------------------------------------------------------------------------
     def rebuild(self) -> None:
         self.title_text = f"{PAGES.index(self.page) + 1}/{len(PAGES)} · {tr(TITLES[self.page])}"
-        self.hint_text = self.message or tr(HINTS[self.page])
+        zoomed = self.page == "layout" and self.view.zoom_room is not None
+        self.hint_text = self.message or tr(ZOOMED_HINT if zoomed else HINTS[self.page])
         last = self.page == PAGES[-1]
         self.next_text = tr("Start game") if last else tr("Next")
         self.next_ready = not (last or self.page == "ladders") or not self.plan.problems()
+        self.board_share = 1.0 if self.page in ("layout", "ladders") else 0.5
         self._board()
         box = self.ids.content
         box.clear_widgets()
         getattr(self, f"_page_{self.page}")(box)
 
     def _board(self) -> None:
+        """The layout with every ladder chosen so far, each in its hero's colour; the room
+        being edited zoomed (books and Strigoi mark large enough to read); on the ladder page
+        the free sides as green dots, the refused ones grey."""
         view = self.view
-        view.fortress = self.plan.fortress
-        view.situation = Situation(board=self.plan.fortress.initial_state())
+        fortress, owners = self.plan.preview()
+        view.fortress = fortress
+        view.ladder_owners = owners
+        view.situation = Situation(board=fortress.initial_state())
+        zoomed = view.zoom_room if view.zoom_room in fortress.rooms else None
+        view.zoom_room = zoomed if self.page == "layout" else None
+        view.names = {zoomed: room_name(zoomed)} if zoomed else {}
         view.outlined = (
-            {self.selected_room} if self.page == "layout" and self.selected_room else set()
+            {self.selected_room}
+            if self.page == "layout" and self.selected_room and not zoomed
+            else set()
         )
         markers: dict[Cell, tuple[float, float, float, float]] = {}
+        for room in fortress.rooms.values():  # the Strigoi mark printed on a platform's centre
+            if room.strigoi_start:
+                markers[fortress.centre(room.id)] = theme.STRIGOI
         if self.page == "ladders":
+            taken = {seat.site for seat in self.plan.seats}
             for site in self.plan.sites():
-                cell = site_cell(self.plan.fortress, site.room, site.side)
-                markers[cell] = SITE_OK if site.allowed else SITE_REFUSED
-            for seat in self.plan.seats:
-                if seat.site is not None:
-                    markers[site_cell(self.plan.fortress, *seat.site)] = theme.HERO
+                if (site.room, site.side) not in taken:  # a chosen one shows its ladder
+                    cell = site_cell(fortress, site.room, site.side)
+                    markers[cell] = SITE_OK if site.allowed else SITE_REFUSED
         view.markers = markers
         view.highlight = set()
         view.redraw()
 
-    def _button(self, box: BoxLayout, text: str, action: Callable[[], None], **kw: object) -> None:
+    def _button(
+        self, box: BoxLayout, text: str, action: Callable[[], None], **kw: object
+    ) -> Widget:
         button = Factory.RowButton(text=text, **kw)
         button.bind(on_release=lambda _b: action())
         box.add_widget(button)
+        return button
 
     def _row(self, box: BoxLayout) -> BoxLayout:
         row = BoxLayout(orientation="horizontal", size_hint_y=None, height=48, spacing=4)
@@ -190,12 +223,31 @@ class SetupScreen(Screen):
                 lambda i=i: self._try(lambda: self.plan.next_hero(i)),
                 size_hint_x=2,
             )
-            self._button(row, tr("Up"), lambda i=i: self._try(lambda: self.plan.move_seat(i, -1)))
-            self._button(row, tr("Down"), lambda i=i: self._try(lambda: self.plan.move_seat(i, +1)))
+            last = i == len(self.plan.seats) - 1
             self._button(
-                row, tr("Remove"), lambda i=i: self._try(lambda: self.plan.remove_player(i))
+                row,
+                tr("Up"),
+                lambda i=i: self._try(lambda: self.plan.move_seat(i, -1)),
+                disabled=i == 0,
             )
-        self._button(box, tr("Add player"), lambda: self._try(self.plan.add_player))
+            self._button(
+                row,
+                tr("Down"),
+                lambda i=i: self._try(lambda: self.plan.move_seat(i, +1)),
+                disabled=last,
+            )
+            self._button(
+                row,
+                tr("Remove"),
+                lambda i=i: self._try(lambda: self.plan.remove_player(i)),
+                disabled=not self.plan.can_remove_player(),
+            )
+        full = not self.plan.can_add_player()
+        self._button(box, tr("Add player"), lambda: self._try(self.plan.add_player), disabled=full)
+        if full:
+            self._note(box, tr("At most five players can play."))
+        elif not self.plan.can_remove_player():
+            self._note(box, tr("At least two players must play."))
 
     def _page_layout(self, box: BoxLayout) -> None:
         row = self._row(box)
@@ -206,35 +258,42 @@ class SetupScreen(Screen):
             lambda: self._try(lambda: self.plan.randomise_layout(random.Random())),
         )
         room = self.selected_room
-        if room is None:
-            self._note(box, tr("No room chosen."))
+        if room is None or room not in self.plan.fortress.rooms:
+            self._note(box, tr("Tap a room on the board to see it large."))
             return
-        info = self.plan.fortress.rooms[room]
-        self._note(
-            box,
-            tr("Room {room}: tile {tile}, platform {platform}").format(
-                room=room, tile=info.tile, platform=info.platform or "-"
-            ),
-        )
+        parts = self.plan.room_parts(room)
+        name = room_name(room)
+        box.add_widget(Factory.RoomHeading(text=name[:1].upper() + name[1:]))  # a heading
+        self._note(box, tile_words(parts))
+        self._note(box, platform_words(parts))
         row = self._row(box)
         self._button(row, tr("Turn tile"), lambda: self._try(lambda: self.plan.turn_tile(room)))
-        if info.platform:
-            self._button(
-                row, tr("Turn platform"), lambda: self._try(lambda: self.plan.turn_platform(room))
-            )
+        self._button(
+            row,
+            tr("Turn platform"),
+            lambda: self._try(lambda: self.plan.turn_platform(room)),
+            disabled=parts.book_facing is None,
+        )
+        if self.view.zoom_room == room:
+            self._button(box, tr("Whole fortress"), self._zoom_out)
+        else:
+            self._button(box, tr("See this room large"), lambda: self._zoom(room))
 
     def _page_ladders(self, box: BoxLayout) -> None:
         row = self._row(box)
         for i, seat in enumerate(self.plan.seats):
-            place = "-" if seat.site is None else site_label(*seat.site)
-            self._button(
-                row,
-                f"{hero_name(seat.hero)}\n{place}",
+            place = tr("no ladder yet") if seat.site is None else site_label(*seat.site)
+            colour = theme.FIGURE_COLOURS.get(seat.hero, theme.HERO)
+            button = self._button(
+                box,
+                f"{hero_name(seat.hero)}: {place}",
                 lambda i=i: self._pick_seat(i),
-                background_color=theme.ACCENT if i == self.active_seat else theme.PANEL,
-                size_hint_y=1,  # as high as the row
+                background_color=colour if i == self.active_seat else theme.PANEL,
+                color=theme.ink_on(colour) if i == self.active_seat else theme.TEXT,
+                halign="left",
             )
-        row.height = 84  # the hero and the place in words: up to three lines
+            button.bold = i == self.active_seat
+        box.remove_widget(row)
         seat = self.plan.seats[self.active_seat]
         self._note(box, tr("Where does {hero}'s ladder stand?").format(hero=hero_name(seat.hero)))
         for site in self.plan.sites():
@@ -268,14 +327,13 @@ class SetupScreen(Screen):
     def _page_stacks(self, box: BoxLayout) -> None:
         for stack in PHYSICAL_STACKS:
             physical = stack in self.plan.physical
-            how = tr("physical") if physical else tr("digital")
-            self._button(
-                box,
-                f"{tr(STACK_NAMES.get(stack, stack))}: {how}",
-                lambda stack=stack, physical=physical: self._try(
+            row = CheckRow(text=tr(STACK_NAMES.get(stack, stack)), active=physical)
+            row.bind(
+                on_release=lambda _row, stack=stack, physical=physical: self._try(
                     lambda: self.plan.set_physical(stack, not physical)
-                ),
+                )
             )
+            box.add_widget(row)
 
     def _page_cards(self, box: BoxLayout) -> None:
         registry = self.registration.registry
@@ -367,13 +425,34 @@ class SetupScreen(Screen):
         self.rebuild()
 
     # ----- the board ---------------------------------------------------------------------------
+    def _zoom(self, room: str) -> None:
+        self.selected_room = room
+        self.view.zoom_room = room
+        self.message = ""
+        self.rebuild()
+
+    def _zoom_out(self) -> None:
+        self.view.zoom_room = None
+        self.rebuild()
+
+    def _touch_up(self, view: FortressView, touch: MotionEvent) -> None:
+        """A tap (no drag) on a room of the whole fortress zooms to it, once the view has
+        finished with the touch (a drag between two rooms swaps them instead)."""
+        if touch.grab_current is not view or self.page != "layout" or view.zoom_room:
+            return
+        start = touch.ud.get("fortress_start")
+        if start is None or view.cell_at(*touch.pos) != start:
+            return
+        room = self.plan.fortress.room_at(start)
+        if room is not None:
+            Clock.schedule_once(lambda _dt: self._zoom(room), 0)
+
     def _on_cell(self, cell: Cell) -> None:
         if self.page == "layout":
             room = self.plan.fortress.room_at(cell)
-            if room is not None:
+            if room is not None and self.view.zoom_room is None:
                 self.selected_room = room
                 self.message = ""
-                self.rebuild()
         elif self.page == "ladders":
             for site in self.plan.sites():
                 if site_cell(self.plan.fortress, site.room, site.side) == cell:
@@ -384,9 +463,42 @@ class SetupScreen(Screen):
                         self.rebuild()
 
     def _on_drag(self, start: Cell, end: Cell) -> None:
-        if self.page != "layout":
+        if self.page != "layout" or self.view.zoom_room is not None:
             return
         first, second = self.plan.fortress.room_at(start), self.plan.fortress.room_at(end)
         if first is not None and second is not None and first != second:
             self.selected_room = second
             self._try(lambda: self.plan.swap_rooms(first, second))
+
+
+def tile_words(parts: RoomParts) -> str:
+    """A tile by what is printed on it: its encounter spaces and stairs."""
+    counts = parts.tile_spaces
+    printed = [
+        ngettext("{count} red space", "{count} red spaces", counts["red"]).format(
+            count=counts["red"]
+        ),
+        ngettext("{count} grey space", "{count} grey spaces", counts["grey"]).format(
+            count=counts["grey"]
+        ),
+        ngettext("{count} stairs space", "{count} stairs spaces", counts["stairs"]).format(
+            count=counts["stairs"]
+        ),
+    ]
+    # a count stays on the line of its word: "1 stairs space" never breaks after the "1"
+    kept = [part.replace(" ", "\u00a0", 1) if part[:1].isdigit() else part for part in printed]
+    return tr("Tile: {printed}.").format(printed=", ".join(kept))
+
+
+def platform_words(parts: RoomParts) -> str:
+    """A platform by its printed books (read round the rim from A) and its Strigoi mark, and
+    which way it is turned (its first book's direction, as the round screen says it)."""
+    if parts.book_facing is None:
+        return tr("The centre room has no platform; its tile stays in the middle.")
+    book, direction = parts.book_facing
+    books = " ".join(parts.books)
+    if parts.marked:
+        text = tr("Platform with the Strigoi mark, books {books}; book {book} faces {direction}.")
+    else:
+        text = tr("Platform with books {books}; book {book} faces {direction}.")
+    return text.format(books=books, book=book, direction=direction_name(direction))

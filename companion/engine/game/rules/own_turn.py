@@ -241,9 +241,14 @@ def fight_abilities(rules: GameRules, state: GameState, h: HeroState) -> list[c.
 
 def heal_choices(rules: GameRules, state: GameState, healer: str) -> list[dict[str, str]]:
     """Which wound token each healed hero discards (R-ABL Heal): one choice per kind of wound a
-    hero holds (two plain wounds are the same choice), every combination across the heroes."""
+    hero holds (two plain wounds are the same choice), every combination across the heroes.
+    Nobody injured in the room: no choice at all, so Heal is not offered: it would only spend
+    the icon. (The rules do not forbid that, and logs hold such Heals: the handler accepts one.)"""
+    healed = healed_heroes(rules, state, healer)
+    if not healed:
+        return []
     per_hero: list[list[tuple[str, str]]] = []
-    for h in healed_heroes(rules, state, healer):
+    for h in healed:
         kinds: dict[object, str] = {}
         for token in h.wounds:
             w = rules.catalog.wound(token)
