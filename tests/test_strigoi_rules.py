@@ -30,7 +30,7 @@ def test_step_explains_book_teleport_sight_and_wounds() -> None:
     assert codes[:2] == ["book", "teleport"]
     assert codes[-2:] == ["target", "wounds"]
     assert "Master attacks Roel, the nearest visible hero (distance 2)" in step.why[-2].text()
-    assert step.why[-1].text() == "3 wound(s): card damage 2 + token bonus 1"
+    assert step.why[-1].text() == "3 wounds: card damage 2 + token bonus 1"
     assert step.after.strigoi == {"master": "NW"} and s.strigoi == {"master": "W"}
     assert step.attack is not None and step.attack.direction == 0
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from companion.engine.explain import Namer, Reason, hero_name, reason
+from companion.engine.explain import Namer, Plural, Reason, english_plural, hero_name, reason
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules, played_card, situation
@@ -62,11 +62,14 @@ HEADLINE_CODES = (
 
 
 def headline_of(
-    reasons: Sequence[Reason], translate: Callable[[str], str] = str, name: Namer | None = None
+    reasons: Sequence[Reason],
+    translate: Callable[[str], str] = str,
+    name: Namer | None = None,
+    plural: Plural = english_plural,
 ) -> str:
     """The spoken and bannered sentence: the reasons whose codes make headlines, in order."""
     picked = [r for r in reasons if r.code in HEADLINE_CODES] or list(reasons[:1])
-    return "; ".join(r.text(translate, name) for r in picked)
+    return "; ".join(r.text(translate, name, plural) for r in picked)
 
 
 @dataclass(frozen=True)
@@ -418,9 +421,11 @@ class Announcer:
         translate: Callable[[str], str] = str,
         name: Namer | None = None,
         say: Callable[[Announcement], str | None] | None = None,
+        plural: Plural = english_plural,
     ) -> None:
         self.banner, self.speak, self.led, self.publish = banner, speak, led, publish
         self.translate = translate  # the players' language; the published event stays English
+        self.plural = plural  # counted words in the players' language
         self.name = name  # rooms and ladders as the table names them (the published: ids)
         #: the words in the players' language (companion/app/cards.py); None: the engine's
         self.say = say
@@ -433,7 +438,7 @@ class Announcer:
                 return said
         if not announcement.reasons:
             return announcement.headline
-        return headline_of(announcement.reasons, self.translate, self.name)
+        return headline_of(announcement.reasons, self.translate, self.name, self.plural)
 
     def announce(self, announcement: Announcement) -> None:
         words = self.words(announcement)

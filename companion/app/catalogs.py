@@ -36,7 +36,8 @@ _DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"$', re.MULTILINE)
 def main() -> int:
     files = [TEMPLATE, *(LOCALE_DIR / lang / "LC_MESSAGES" / "armata.po" for lang in LANGUAGES)]
     before = {path: path.read_bytes() for path in files if path.exists()}
-    run("extract", "-F", "companion/app/babel.cfg", "-k", "tr", "-k", "N_", "--no-wrap",
+    run("extract", "-F", "companion/app/babel.cfg", "-k", "tr", "-k", "N_", "-k", "Np_:1,2",
+        "--no-wrap",
         "--no-location", "-o", str(TEMPLATE.relative_to(ROOT)), ".")  # fmt: skip
     run("update", "-D", "armata", "-i", str(TEMPLATE.relative_to(ROOT)),
         "-d", str(LOCALE_DIR.relative_to(ROOT)), "--no-wrap")  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
-from companion.app.i18n import N_, tr
+from companion.app.i18n import N_, ngettext, tr
 from companion.app.tracking import Action, Step
 from companion.app.wording import TASK_TEXTS, describe
 from companion.engine.components import Catalog
@@ -361,7 +361,7 @@ def table_name(key: str, value: Fact) -> Fact:
 def render(reason: Reason) -> str:
     """An engine reason in the players' language, with rooms and ladders as the table names
     them."""
-    return reason.text(tr, table_name)
+    return reason.text(tr, table_name, ngettext)
 
 
 #: with the catalog, tokens are named as printed ("the red monster, strength 3")
@@ -375,13 +375,14 @@ NAMED_TASK_TEXTS = {
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
     """What the game waits for, tokens and stacks by their names."""
     if catalog is None:
-        return describe(task, tr)
+        return describe(task, tr, plural=ngettext)
     return describe(
         task,
         tr,
         token=lambda token: token_name(catalog, token),
         stack=lambda stack: tr(STACK_NAMES.get(stack, stack)),
         templates=NAMED_TASK_TEXTS,
+        plural=ngettext,
     )
 
 

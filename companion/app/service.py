@@ -228,6 +228,7 @@ class TableService:
             i18n.tr,
             table_name,
             say=lambda a: spoken(self.catalog, a, self._game_fortress()),
+            plural=i18n.ngettext,
         )
         self.language = "en"
         self._hands: threading.Thread | None = None  # the simulated table's, while they work

@@ -22,6 +22,21 @@ def N_(message: str) -> str:
     return message
 
 
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a counted template, its singular and plural (Babel extracts both as one message;
+    the app picks the form for the count in the players' language)."""
+    return singular, plural
+
+
+#: Picks the form of a counted template for a count: gettext's ngettext in the players'
+#: language, or English's rule (`english_plural`) where nobody translates.
+Plural = Callable[[str, str, int], str]
+
+
+def english_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
+
 #: Heroes by their printed names (R-CMP-3), the same in every language.
 HERO_NAMES: Mapping[str, str] = {
     "attila": "Attila",
@@ -82,14 +97,14 @@ _TEMPLATES: Mapping[str, str] = {
         "1 blood point and {hero} moves to a ladder or stairs"
     ),
     "sees": N_("looking {direction_name}: {figure} at distance {distance}"),
-    "sees_nothing": N_("looking {direction_name}: nobody in sight along {reach} open space(s)"),
+    "sees_nothing": "(counted: see _COUNTED)",
     "line_closed": N_("looking {direction_name}: the corridor is closed"),
     "target": N_("{strigoi} attacks {hero}, the nearest visible hero (distance {distance})"),
     "target_tie": N_(
         "{strigoi} attacks {hero}: distance {distance} is tied, {hero} has the higher initiative"
     ),
     "nobody_visible": N_("{strigoi} sees no hero and does not attack"),
-    "wounds": N_("{wounds} wound(s): card damage {damage} + token bonus {bonus}"),
+    "wounds": "(counted: see _COUNTED)",
     "curse": N_("{strigoi} curses {room}: every hero there takes 1 wound"),
     "no_curse": N_("{strigoi} did not move: no curse"),
     "collapse_book": N_("book {letter} in {room} points {direction_name}"),
@@ -103,6 +118,25 @@ _TEMPLATES: Mapping[str, str] = {
     ),
     "strigoi_to_centre": N_(
         "{strigoi} falls with the platform and moves to the centre room {room}"
+    ),
+}
+
+
+#: The templates with a counted word: their two forms and the fact that counts.
+_COUNTED: Mapping[str, tuple[tuple[str, str], str]] = {
+    "sees_nothing": (
+        Np_(
+            "looking {direction_name}: nobody in sight along {reach} open space",
+            "looking {direction_name}: nobody in sight along {reach} open spaces",
+        ),
+        "reach",
+    ),
+    "wounds": (
+        Np_(
+            "{wounds} wound: card damage {damage} + token bonus {bonus}",
+            "{wounds} wounds: card damage {damage} + token bonus {bonus}",
+        ),
+        "wounds",
     ),
 }
 
@@ -121,9 +155,15 @@ class Reason(NamedTuple):
     code: str
     facts: Mapping[str, Fact]
 
-    def text(self, translate: Callable[[str], str] = N_, name: Namer | None = None) -> str:
+    def text(
+        self,
+        translate: Callable[[str], str] = N_,
+        name: Namer | None = None,
+        plural: Plural = english_plural,
+    ) -> str:
         """The reason in words; `translate` maps the English template to another language's,
-        `name` names rooms, ladders and directions as the table does."""
+        `name` names rooms, ladders and directions as the table does, `plural` picks the form
+        of a counted template (ngettext in the players' language)."""
         facts: dict[str, Fact] = dict(self.facts)
         direction = facts.get("direction")
         if isinstance(direction, int) and not isinstance(direction, bool):
@@ -143,6 +183,12 @@ class Reason(NamedTuple):
                 facts[key] = hero_name(value)
             elif key == "figure":
                 facts[key] = figure_name(value, translate)
+        counted = _COUNTED.get(self.code)
+        if counted is not None:
+            (singular, several), fact = counted
+            count = self.facts.get(fact)
+            number = count if isinstance(count, int) and not isinstance(count, bool) else 2
+            return plural(singular, several, number).format(**facts)
         return translate(_TEMPLATES[self.code]).format(**facts)
 
     def as_data(self) -> dict[str, object]:
@@ -166,7 +212,10 @@ __all__ = [
     "STRIGOI_NAMES",
     "Fact",
     "Namer",
+    "Np_",
+    "Plural",
     "Reason",
+    "english_plural",
     "figure_name",
     "hero_name",
     "known_codes",

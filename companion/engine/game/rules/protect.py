@@ -23,7 +23,9 @@ def protect(rules: GameRules, em: Emitter, task: ProtectTask, cmd: c.Protect) ->
     if cmd.sources and not task.protectable:
         raise refuse(cmd, "these wounds cannot be blocked")
     if len(cmd.sources) > task.wounds:
-        raise refuse(cmd, f"only {task.wounds} wound(s) to block")
+        raise refuse(
+            cmd, f"only {task.wounds} {'wound' if task.wounds == 1 else 'wounds'} to block"
+        )
     available = protection_sources(rules, h)
     items = [source_item(x) for x in cmd.sources if x != "card"]
     if len(items) != len(set(items)):
