@@ -89,7 +89,11 @@ def test_every_message_is_translated_in_each_catalog() -> None:
     for lang in ("de", "it", "fr"):
         with (LOCALE / lang / "LC_MESSAGES" / "armata.po").open("rb") as po:
             catalog = read_po(po, locale=lang)
-        done = {m.id for m in catalog if m.id and m.string}
+        done = {  # a plural message needs every form
+            m.id
+            for m in catalog
+            if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string)
+        }
         assert template <= done, (lang, sorted(template - done))
 
 
@@ -99,7 +103,7 @@ def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> No
     fresh = tmp_path / "armata.pot"
     subprocess.run(
         [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "companion/app/babel.cfg",
-         "-k", "tr", "-k", "N_", "-o", str(fresh), "."],
+         "-k", "tr", "-k", "ntr:1,2", "-k", "N_", "-o", str(fresh), "."],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     extracted = {m.id for m in read_po(fresh.open("rb")) if m.id}

@@ -35,6 +35,7 @@ from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
+from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
@@ -110,13 +111,23 @@ class GameSummary:
     winner: str | None
 
 
-def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
-    """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
+def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> str:
+    """After the last choice: every card shown together with the turn order and the initiative
+    that decides it (R-RND-1, -2)."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
     if revealed is None:
         return ""
     cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
-    order = ", ".join(f"{hero_name(hero)} ({catalog_name(cards[hero])})" for hero in revealed.order)
+    order = ", ".join(
+        i18n.tr("{hero} (initiative {initiative}: {card})").format(
+            hero=hero_name(hero),
+            initiative=catalog.card(cards[hero]).initiative
+            if catalog.is_action_card(cards[hero])
+            else "?",
+            card=item_name(catalog, cards[hero]),
+        )
+        for hero in revealed.order
+    )
     return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
 
 
@@ -296,7 +307,7 @@ class TableService:
         return Outcome(
             events,
             announced,
-            revealed=reveal_text(session.state, events, lambda card: item_name(self.catalog, card)),
+            revealed=reveal_text(session.state, events, self.catalog),
             over=next((x for x in events if isinstance(x, e.GameOver)), None),
         )
 

@@ -159,7 +159,14 @@ class RoundPanel:
         if self.picker is not None:
             self._protect(box, self.picker)
         for item in items:
-            if isinstance(item, Group):
+            if isinstance(item, Group) and item.key[0] == "choose":
+                # the secret hand opens in the hero's panel, card facts and all (R-RND-1)
+                self._button(
+                    box,
+                    group_label(item.key),
+                    lambda hero=item.key[1]: self.open_hero(hero, show_hand=True),
+                )
+            elif isinstance(item, Group):
                 self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
             elif isinstance(item, c.Protect):
                 continue  # offered by the picker
@@ -261,6 +268,7 @@ class RoundPanel:
             for hero, _, _ in chips:
                 chip = Factory.WoundChip()
                 chip.hero = hero
+                chip.bind(on_release=lambda w: self.open_hero(w.hero))
                 chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
                 chip.color = theme.ink_on(chip.chip_colour)
                 box.add_widget(chip)
