@@ -192,3 +192,17 @@ def test_the_reveal_gives_each_hero_s_initiative_beside_the_order() -> None:  # 
     numbers = [CATALOG.card(state.hero(h).chosen or "").initiative for h in state.turn_order]
     assert numbers == sorted(numbers)  # the order the initiatives decide
     assert reveal_text(t.state, [], CATALOG) == ""
+
+
+def test_a_long_reveal_keeps_the_initiatives_and_leaves_the_titles_out() -> None:  # R-RND-2
+    """Five heroes' titles would not fit the two-line banner: the initiatives stay."""
+    t = Table(FIVE, physical=frozenset())
+    cards = {h: CATALOG.hero_cards(h)[0] for h, _ in FIVE}
+    events: list = []
+    for hero, card in cards.items():
+        events = t.do(c.ChooseCard(hero=hero, card=card))
+    text = reveal_text(t.state, events, CATALOG)
+    assert len(text) <= 170
+    for hero in t.state.turn_order:
+        assert f"{hero_name(hero)} (initiative {CATALOG.card(cards[hero]).initiative})" in text
+

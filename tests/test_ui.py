@@ -598,3 +598,66 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
             started=groups.append,
         )
     assert group_members(groups[0]) == []
+
+
+@pytest.mark.parametrize("size", ["800x480", "1024x600"])
+def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) -> None:
+    """Issue 27, items 5 and 6: a wound chip tapped during the secret choice shows the hand
+    only behind "Show the hand of Roel"; the hand's tiles give each card's printed facts and
+    play it by a touch; the reveal names the initiatives; a hero's rewards and wounds say what
+    they do; an ability legal now, used from the panel, changes the game; the hero's figure on
+    the card reader opens the panel. Screenshots in tests/artifacts/<size>/, layout checked."""
+    from companion.app import i18n
+    from companion.catalog import load_catalog
+
+    catalog = load_catalog()
+    report = ui("hero", str(ARTIFACTS / size), data=tmp_path, size=size, timeout_s=900)
+    assert report.get("error") is None, report.get("error")
+    for name, result in report["screens"].items():
+        assert Path(result["png"]).stat().st_size > 5_000, name
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert result[check] == [], (size, name, check, result[check])
+        assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
+        assert result["broken_words"] == [], (size, name, result["broken_words"])
+    assert sorted(report["hero"]) == sorted(LANGS)
+    for lang, seen in report["hero"].items():
+        i18n.set_language(lang)
+        try:
+            gate = seen["gate"]
+            show = i18n.tr("Show the hand of {hero} (only {hero} looks)").format(hero="Roel")
+            assert gate["showing"] and gate["hero"] == "roel" and show in gate["buttons"]
+            roel = catalog.hero_cards("roel")
+            assert not any(catalog.card(x).title in " ".join(gate["texts"]) for x in roel)
+            tiles = [t for t in seen["hand"]["texts"] if t.startswith("[b]")]
+            for card in (catalog.card(x) for x in roel):  # every card with its printed facts
+                [tile] = [t for t in tiles if t.startswith(f"[b]{card.title}[/b]")]
+                facts = [
+                    i18n.tr("initiative {initiative}").format(initiative=card.initiative),
+                    i18n.tr("book {letter}").format(letter=card.letter),
+                    i18n.tr("movement {movement}").format(movement=card.movement),
+                    i18n.tr("strength {strength}").format(strength=card.strength),
+                ]
+                assert all(f in tile for f in facts), (lang, tile, facts)
+            played = catalog.card(seen["roel_chosen"]).title
+            assert seen["tile_played"].startswith(f"[b]{played}[/b]")  # the touched tile
+            assert seen["panel_after"] is False  # the choice made, the hand hidden again
+            order = seen["reveal"]
+            assert (
+                i18n.tr("initiative {initiative}").format(
+                    initiative=catalog.card(seen["roel_chosen"]).initiative
+                )
+                in order
+            )
+            rich = " ".join(seen["rich"]["texts"])
+            assert i18n.tr("Reward cards") in rich and i18n.tr("Wounds") in rich
+            assert seen["events_after"] > seen["events_before"]  # the ability changed the game
+            assert seen["head_after"] == seen["head_before"] + 1
+            assert seen["last_command"].startswith("Use")
+            assert seen["panel_after_use"] is False
+            figure = seen["figure"]
+            assert figure["showing"] and figure["hero"] == seen["figure_tapped"]
+            assert any(
+                i18n.tr("Fix position of {hero}").split("{")[0] in b for b in figure["buttons"]
+            )
+        finally:
+            i18n.set_language("en")

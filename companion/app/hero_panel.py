@@ -313,30 +313,25 @@ def abilities_now(
 ) -> tuple[PanelAction, ...]:
     """The abilities `hero` may use now, from the engine's legal commands: one action per
     command, or per source where a space or a room is still to be chosen."""
-    actions: list[PanelAction] = []
-    gathered: dict[tuple[type, str], list[c.Command]] = {}
+    entries: dict[tuple[object, str], tuple[str, list[c.Command]]] = {}
     for kind in ABILITY_COMMANDS:
         for command in legal:
             if type(command) is not kind or getattr(command, "hero", None) != hero:
                 continue
-            if kind in GATHERED:
-                source = str(getattr(command, "source", "card"))
-                key = (kind, source)
-                if key not in gathered:
-                    gathered[key] = []
-                    label = tr(GATHERED[kind]).format(hero=hero_name(hero))
-                    if source != "card":
-                        label += " " + tr("with {source}").format(
-                            source=source_name(rules.catalog, source)
-                        )
-                    actions.append(PanelAction(label, ()))
-                gathered[key].append(command)
-            else:
+            if kind not in GATHERED:
                 label = command_label(command, rules.catalog, rules.fortress)
-                actions.append(PanelAction(label, (command,)))
-    # the gathered actions get their commands, in the order the engine listed them
-    filled = iter(gathered.values())
-    return tuple(PanelAction(a.label, a.commands or tuple(next(filled))) for a in actions)
+                entries[(len(entries), "")] = (label, [command])
+                continue
+            source = str(getattr(command, "source", "card"))
+            if (kind, source) not in entries:
+                label = tr(GATHERED[kind]).format(hero=hero_name(hero))
+                if source != "card":
+                    label += " " + tr("with {source}").format(
+                        source=source_name(rules.catalog, source)
+                    )
+                entries[(kind, source)] = (label, [])
+            entries[(kind, source)][1].append(command)
+    return tuple(PanelAction(label, tuple(commands)) for label, commands in entries.values())
 
 
 __all__ = [

@@ -23,6 +23,7 @@ from companion.app.controls import Controls, open_controls
 from companion.app.differences import Difference
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, health_view, register_stickers
+from companion.app.i18n import N_
 from companion.app.labels import item_name, set_ladder_owners, table_name
 from companion.app.leds import LedSync
 from companion.app.resync import missing_hero, table_is_right
@@ -111,6 +112,11 @@ class GameSummary:
     winner: str | None
 
 
+#: the longest reveal that fits the round screen's two-line banner at 800x480 (16 px text); a
+#: longer one (four or five heroes) leaves the card titles out, never the initiatives
+REVEAL_CHARS = 170
+
+
 def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> str:
     """After the last choice: every card shown together with the turn order and the initiative
     that decides it (R-RND-1, -2)."""
@@ -118,17 +124,26 @@ def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> st
     if revealed is None:
         return ""
     cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
-    order = ", ".join(
-        i18n.tr("{hero} (initiative {initiative}: {card})").format(
-            hero=hero_name(hero),
-            initiative=catalog.card(cards[hero]).initiative
-            if catalog.is_action_card(cards[hero])
-            else "?",
-            card=item_name(catalog, cards[hero]),
+
+    def initiative(hero: str) -> str:
+        card = cards[hero]
+        return str(catalog.card(card).initiative) if catalog.is_action_card(card) else "?"
+
+    def told(template: str) -> str:
+        order = ", ".join(
+            i18n.tr(template).format(
+                hero=hero_name(hero),
+                initiative=initiative(hero),
+                card=item_name(catalog, cards[hero]),
+            )
+            for hero in revealed.order
         )
-        for hero in revealed.order
-    )
-    return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+        return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+
+    text = told(N_("{hero} (initiative {initiative}: {card})"))
+    if len(text) > REVEAL_CHARS:
+        text = told(N_("{hero} (initiative {initiative})"))
+    return text
 
 
 class TableService:

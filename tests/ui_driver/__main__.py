@@ -13,8 +13,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      LED blinks while a node is unplugged (table_scripts.py)
   resync             a bumped platform answered on the Resync screen by touch, both ways
   cards              two announcements of one command read card after card; Fix a Strigoi
-  hero DIR [LANG..]  the hero panel in every language (or those given): the secret hand behind its button, a
-                     card played from it, the reveal, rewards and wounds, an ability used
+  hero DIR [LANG..]  the hero panel in every language (or those given): the secret hand
+                     behind its button, a card played from it, the reveal, rewards and
+                     wounds, an ability used, a figure tapped on the card reader
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)

@@ -11,6 +11,7 @@ from typing import Any
 from companion.app import i18n
 from companion.app.hero_panel import ABILITY_COMMANDS
 from companion.engine.game import commands as c
+from firmware_bridge.sim_table import figure_uid
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import reveal, tap
 
@@ -171,3 +172,24 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
         driver.steps(lambda: reveal(button), lambda: tap(button))  # scrolled to, as a finger
 
     driver.then(use_ability)
+
+    def figure_on_the_reader() -> None:
+        """A hero's figure put on the card reader opens that hero's panel, with Fix position."""
+        board = app.board
+        assert board is not None, "the simulated board is needed for NFC taps"
+        hero = app.session.state.heroes[0].hero  # type: ignore[union-attr]
+        uid = figure_uid(hero)
+        reader = board.nodes["cards"]
+        screen().close_hero()
+        driver.steps(
+            lambda: reader.place_tag(uid, 0),
+            lambda: driver.wait_until(
+                "the figure's panel", lambda: screen().hero_open is not None, frames=600
+            ),
+            lambda: report.update(figure_tapped=hero),
+            lambda: note_panel("figure"),
+            lambda: reader.remove_tag(0),
+            lambda: screen().close_hero(),
+        )
+
+    driver.then(figure_on_the_reader)

@@ -86,9 +86,9 @@ class HeroPanelView(CardPanel):
         for section in panel.sections:
             self._heading(section.heading)
             for line in section.lines:
-                text = f"[b]{escape(line.name)}[/b]"
+                text = escape(line.name)  # a thing held and what it does, or a note
                 if line.does:
-                    text += f" — {escape(line.does)}"
+                    text = f"[b]{text}[/b] — {escape(line.does)}"
                 self._text(text)
         if panel.actions:
             self._heading(tr("Use now"))
