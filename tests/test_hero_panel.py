@@ -205,4 +205,3 @@ def test_a_long_reveal_keeps_the_initiatives_and_leaves_the_titles_out() -> None
     assert len(text) <= 170
     for hero in t.state.turn_order:
         assert f"{hero_name(hero)} (initiative {CATALOG.card(cards[hero]).initiative})" in text
-

@@ -130,6 +130,8 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
             lambda: tap(_chip(driver, str(hero))),
             lambda: note_panel("rich"),
             lambda: driver.shoot(f"hero-panel-{lang}"),
+            lambda: setattr(screen().hero_view.ids.scroll, "scroll_y", 0),  # its rewards, wounds
+            lambda: driver.shoot(f"hero-panel-end-{lang}"),
             lambda: tap(screen().hero_view.ids.close),
         )
 

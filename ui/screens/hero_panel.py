@@ -1,13 +1,14 @@
 """A hero's panel over the round screen (companion/app/hero_panel.py computes what it says):
-the hand as card tiles with their printed facts — behind "Show the hand" during the secret
-choice, a tile played by a tap when the engine allows it — the card played this round, reward
-cards and tokens, wounds with their effects, and the abilities usable now."""
+the abilities usable now first, then the card played this round, the hand as card tiles with
+their printed facts (behind "Show the hand" during the secret choice; a tile is played by a tap
+when the engine allows it), reward cards and tokens, wounds with their effects."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.metrics import dp
@@ -65,6 +66,10 @@ class HeroPanelView(CardPanel):
         body = self.ids.body
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
+        if panel.actions:  # first: what the hero can do now
+            self._heading(tr("Use now"))
+            for action in panel.actions:
+                self._button(action.label, lambda a=action: act(a))
         if panel.played is not None:
             self._heading(tr("Played this round"))
             grid = self._grid()
@@ -90,14 +95,12 @@ class HeroPanelView(CardPanel):
                 if line.does:
                     text = f"[b]{text}[/b] — {escape(line.does)}"
                 self._text(text)
-        if panel.actions:
-            self._heading(tr("Use now"))
-            for action in panel.actions:
-                self._button(action.label, lambda a=action: act(a))
         for label, call in extra or []:
             self._button(label, call)
         self.showing = True
-        to_top(self.ids.scroll)
+        scroll = self.ids.scroll
+        to_top(scroll)
+        Clock.schedule_once(lambda _dt: to_top(scroll), 0)  # once the new body is laid out
 
     def close(self) -> None:
         self.showing = False
