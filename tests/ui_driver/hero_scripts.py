@@ -13,6 +13,7 @@ from companion.app.hero_panel import ABILITY_COMMANDS
 from companion.engine.game import commands as c
 from firmware_bridge.sim_table import figure_uid
 from tests.ui_driver.driver import Driver
+from tests.ui_driver.table_scripts import follow_the_game
 from tests.ui_driver.touch import reveal, tap
 
 #: abilities sent as one command from the panel, offered before the others (Leap, Pack and
@@ -54,6 +55,11 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
         }
 
     driver.then(lambda: app.new_game(seed))
+    driver.then(
+        lambda: driver.wait_until(
+            "the table set up", lambda: not app.table_status.actions, frames=3000
+        )
+    )
     driver.then(lambda: tap(_chip(driver, "roel")))  # a chip during the secret choice
     driver.then(lambda: note_panel("gate"))
     driver.then(lambda: driver.shoot(f"hero-gate-{lang}"))
@@ -120,12 +126,22 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
             app.execute(rng.choice(session.legal_commands()))
         raise AssertionError(f"never reached: {what}")
 
+    def table_follows() -> tuple[Any, ...]:
+        """The players set the table as the game says (it holds the panel's commands back)."""
+        return (
+            lambda: follow_the_game(app),
+            lambda: driver.wait_until(
+                "the table follows", lambda: not app.table_status.actions, frames=3000
+            ),
+        )
+
     def rich_panel() -> None:
         play_until(lambda state, legal: rich(state) is not None, "rewards and wounds")
         hero = rich(app.session.state)  # type: ignore[union-attr]
         report["rich_hero"] = hero
         screen().close_choices()
         driver.steps(
+            *table_follows(),
             lambda: screen().clear_announcements(),  # the cards of the last command read
             lambda: tap(_chip(driver, str(hero))),
             lambda: note_panel("rich"),
@@ -151,6 +167,7 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
         report["events_before"] = session.state.event_count
         report["head_before"] = session.head
         driver.steps(
+            *table_follows(),
             lambda: screen().clear_announcements(),
             lambda: tap(_chip(driver, str(hero))),
             lambda: note_panel("ability"),

@@ -196,6 +196,8 @@ class RoundScreen(RoundPanel, Screen):
         followed) and its alerts (a strip that opens the Resync screen)."""
         changed = status.actions != self.table.actions
         self.table, self.by_hand = status, by_hand
+        if changed and getattr(self, "hero_open", None) is not None:
+            self.open_hero(*self.hero_open)  # type: ignore[misc]
         self.alerts = len(status.alerts)
         if status.alerts:
             first = difference_text(self.rules.fortress, status.alerts[0])
@@ -449,7 +451,9 @@ class RoundScreen(RoundPanel, Screen):
         if not hasattr(self, "options") or hero not in {h.hero for h in self.state.heroes}:
             return
         self.hero_open = (hero, show_hand, fix)
-        panel = hero_panel(self.rules, self.state, hero, self.options, show_hand=show_hand)
+        # what the table must do first holds the panel's commands back too, as the options
+        legal = [] if self.table.actions else self.options
+        panel = hero_panel(self.rules, self.state, hero, legal, show_hand=show_hand)
         extra = []
         if fix:
             extra.append(
