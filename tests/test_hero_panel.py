@@ -205,3 +205,15 @@ def test_a_long_reveal_keeps_the_initiatives_and_leaves_the_titles_out() -> None
     assert len(text) <= 170
     for hero in t.state.turn_order:
         assert f"{hero_name(hero)} (initiative {CATALOG.card(cards[hero]).initiative})" in text
+
+
+def test_the_panel_travels_as_json_for_another_screen() -> None:
+    """A phone view gets the same value: plain data, its commands in the log's own form."""
+    import msgspec
+
+    t = Table(FIVE[:2], physical=frozenset())
+    panel = hero_panel(t.rules, t.state, "roel", t.game.legal_commands(), show_hand=True)
+    data = msgspec.json.decode(msgspec.json.encode(panel))
+    assert data["name"] == "Roel" and len(data["hand"]) == len(panel.hand)
+    sent = [msgspec.convert(x["choose"], c.AnyCommand) for x in data["hand"]]
+    assert sent == [x.choose for x in panel.hand]
