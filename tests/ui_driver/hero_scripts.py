@@ -54,12 +54,17 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
             "buttons": [b.text for b in view.buttons()],
         }
 
-    driver.then(lambda: app.new_game(seed))
-    driver.then(
-        lambda: driver.wait_until(
-            "the table set up", lambda: not app.table_status.actions, frames=3000
+    def table_follows() -> tuple[Any, ...]:
+        """The players set the table as the game says (it holds the panel's commands back)."""
+        return (
+            lambda: follow_the_game(app),
+            lambda: driver.wait_until(
+                "the table follows", lambda: not app.table_status.actions, frames=3000
+            ),
         )
-    )
+
+    driver.then(lambda: app.new_game(seed))
+    driver.then(lambda: driver.steps(*table_follows()))  # a new game sets the table up
     driver.then(lambda: tap(_chip(driver, "roel")))  # a chip during the secret choice
     driver.then(lambda: note_panel("gate"))
     driver.then(lambda: driver.shoot(f"hero-gate-{lang}"))
@@ -125,15 +130,6 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
                 continue
             app.execute(rng.choice(session.legal_commands()))
         raise AssertionError(f"never reached: {what}")
-
-    def table_follows() -> tuple[Any, ...]:
-        """The players set the table as the game says (it holds the panel's commands back)."""
-        return (
-            lambda: follow_the_game(app),
-            lambda: driver.wait_until(
-                "the table follows", lambda: not app.table_status.actions, frames=3000
-            ),
-        )
 
     def rich_panel() -> None:
         play_until(lambda state, legal: rich(state) is not None, "rewards and wounds")
