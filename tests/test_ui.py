@@ -650,6 +650,7 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             )
             rich = " ".join(seen["rich"]["texts"])
             assert i18n.tr("Reward cards") in rich and i18n.tr("Wounds") in rich
+            assert seen["ability"]["at_top"] and seen["rich"]["at_top"]  # abilities first
             assert seen["events_after"] > seen["events_before"]  # the ability changed the game
             assert seen["head_after"] == seen["head_before"] + 1
             assert seen["last_command"].startswith("Use")

@@ -52,6 +52,7 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
             "texts": [w.text for w in view.ids.body.children[::-1] if hasattr(w, "text")]
             + [t.text for g in view.ids.body.children if hasattr(g, "cols") for t in g.children],
             "buttons": [b.text for b in view.buttons()],
+            "at_top": view.ids.scroll.scroll_y > 0.99,  # opened at its top, abilities first
         }
 
     def table_follows() -> tuple[Any, ...]:

@@ -64,6 +64,7 @@ class HeroPanelView(CardPanel):
         self.summary_text = panel.summary
         self.hero_colour = list(theme.FIGURE_COLOURS.get(panel.hero, theme.HERO))
         body = self.ids.body
+        to_top(self.ids.scroll)
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
         if panel.actions:  # first: what the hero can do now
@@ -104,6 +105,7 @@ class HeroPanelView(CardPanel):
 
     def close(self) -> None:
         self.showing = False
+        to_top(self.ids.scroll)  # before the body empties: no spring back from where it was
         self.ids.body.clear_widgets()
         self.choices = []
 
