@@ -18,6 +18,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.app.announce import STRIGOI_COLOUR
+from companion.app.catalogs import KEYWORDS
 from companion.app.hardware import node_name
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests.conftest import PYTHON, ROOT
@@ -91,7 +92,11 @@ def test_every_message_is_translated_in_each_catalog() -> None:
     for lang in ("de", "it", "fr"):
         with (LOCALE / lang / "LC_MESSAGES" / "armata.po").open("rb") as po:
             catalog = read_po(po, locale=lang)
-        done = {m.id for m in catalog if m.id and m.string}
+        done = {  # a plural message needs every form
+            m.id
+            for m in catalog
+            if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string)
+        }
         assert template <= done, (lang, sorted(template - done))
 
 
@@ -101,12 +106,12 @@ def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> No
     fresh = tmp_path / "armata.pot"
     subprocess.run(
         [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "companion/app/babel.cfg",
-         "-k", "tr", "-k", "N_", "-o", str(fresh), "."],
+         *KEYWORDS, "-o", str(fresh), "."],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     extracted = {m.id for m in read_po(fresh.open("rb")) if m.id}
     committed = {m.id for m in read_po((LOCALE / "armata.pot").open("rb")) if m.id}
-    assert extracted - committed == set(), "run the pybabel extract of companion/app/babel.cfg"
+    assert extracted - committed == set(), "run python -m companion.app.catalogs"
 
 
 def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
@@ -659,3 +664,66 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
     assert (
         told["card-monk-de"]["title"] == "Mönch" and told["card-wound-fr"]["title"] == "Blessures"
     )
+
+@pytest.mark.parametrize("size", ["800x480", "1024x600"])
+def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) -> None:
+    """Issue 27, items 5 and 6: a wound chip tapped during the secret choice shows the hand
+    only behind "Show the hand of Roel"; the hand's tiles give each card's printed facts and
+    play it by a touch; the reveal names the initiatives; a hero's rewards and wounds say what
+    they do; an ability legal now, used from the panel, changes the game; the hero's figure on
+    the card reader opens the panel. Screenshots in tests/artifacts/<size>/, layout checked."""
+    from companion.app import i18n
+    from companion.catalog import load_catalog
+
+    catalog = load_catalog()
+    report = ui("hero", str(ARTIFACTS / size), data=tmp_path, size=size, timeout_s=900)
+    assert report.get("error") is None, report.get("error")
+    for name, result in report["screens"].items():
+        assert Path(result["png"]).stat().st_size > 5_000, name
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert result[check] == [], (size, name, check, result[check])
+        assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
+        assert result["broken_words"] == [], (size, name, result["broken_words"])
+    assert sorted(report["hero"]) == sorted(LANGS)
+    for lang, seen in report["hero"].items():
+        i18n.set_language(lang)
+        try:
+            gate = seen["gate"]
+            show = i18n.tr("Show the hand of {hero} (only {hero} looks)").format(hero="Roel")
+            assert gate["showing"] and gate["hero"] == "roel" and show in gate["buttons"]
+            roel = catalog.hero_cards("roel")
+            assert not any(catalog.card(x).title in " ".join(gate["texts"]) for x in roel)
+            tiles = [t for t in seen["hand"]["texts"] if t.startswith("[b]")]
+            for card in (catalog.card(x) for x in roel):  # every card with its printed facts
+                [tile] = [t for t in tiles if t.startswith(f"[b]{card.title}[/b]")]
+                facts = [
+                    i18n.tr("initiative {initiative}").format(initiative=card.initiative),
+                    i18n.tr("book {letter}").format(letter=card.letter),
+                    i18n.tr("movement {movement}").format(movement=card.movement),
+                    i18n.tr("strength {strength}").format(strength=card.strength),
+                ]
+                assert all(f in tile for f in facts), (lang, tile, facts)
+            played = catalog.card(seen["roel_chosen"]).title
+            assert seen["tile_played"].startswith(f"[b]{played}[/b]")  # the touched tile
+            assert seen["panel_after"] is False  # the choice made, the hand hidden again
+            order = seen["reveal"]
+            assert (
+                i18n.tr("initiative {initiative}").format(
+                    initiative=catalog.card(seen["roel_chosen"]).initiative
+                )
+                in order
+            )
+            rich = " ".join(seen["rich"]["texts"])
+            assert i18n.tr("Reward cards") in rich and i18n.tr("Wounds") in rich
+            assert seen["ability"]["at_top"] and seen["rich"]["at_top"]  # abilities first
+            assert seen["events_after"] > seen["events_before"]  # the ability changed the game
+            assert seen["head_after"] == seen["head_before"] + 1
+            assert seen["last_command"].startswith("Use")
+            assert seen["panel_after_use"] is False
+            figure = seen["figure"]
+            assert figure["showing"] and figure["hero"] == seen["figure_tapped"]
+            assert any(
+                i18n.tr("Fix position of {hero}").split("{")[0] in b for b in figure["buttons"]
+            )
+        finally:
+            i18n.set_language("en")

@@ -178,12 +178,19 @@ def squeezed(
 
 
 def _under_a_card(root: Widget, widget: Widget) -> bool:
-    """A shown card (the Strigoi card over the round screen's panel) lies over its centre."""
+    """A shown card (the Strigoi card over the round screen's panel, a hero's panel over the
+    screen) lies over its centre."""
     from ui.screens.round import CardPanel
 
     x, y = widget.to_window(*widget.center)
+    inside = set()  # the cards the widget is part of (a list on a card is on it, not under it)
+    node = widget
+    while isinstance(node, Widget) and node.parent is not node:
+        inside.add(id(node))
+        node = node.parent
     return any(
         isinstance(card, CardPanel)
+        and id(card) not in inside
         and card.showing
         and shown(card)
         and card.collide_point(*card.to_widget(x, y))

@@ -1,6 +1,6 @@
 """A tag tapped on the card reader during play, on the round screen: an action card chooses it
 for its hero (R-RND-1; the engine refuses it out of phase), a reward card offers its uses to its
-holder (R-REW-1), a figure tells where its hero or Strigoi stands and how it fares, and an
+holder (R-REW-1), a hero's figure opens that hero's panel, a Strigoi's tells where it stands, and an
 unknown tag asks what it is and registers it (companion/app/play_taps.py decides; this module
 only shows)."""
 
@@ -53,32 +53,16 @@ def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
             ],
         )
     elif binding.kind == "hero" and target in {h.hero for h in session.state.heroes}:
-        # the hero's panel: how they fare, and where the table says they stand
-        screen.show_choices(
-            figure_summary(session, target),
-            [
-                (
-                    tr("Fix position of {hero}").format(hero=hero_name(target)),
-                    lambda: screen.fix_position_of(target),
-                )
-            ],
-        )
+        # the hero's panel (companion/app/hero_panel.py), with Fix position: the figure is in a
+        # player's hand, perhaps because it stands somewhere else than the game says
+        screen.open_hero(target, fix=True)
     elif binding.kind in ("hero", "strigoi"):
         screen.banner_text = figure_summary(session, target)
 
 
 def figure_summary(session: GameSession, figure: str) -> str:
-    """A figure tapped on the card reader: where it stands and how it fares."""
+    """A Strigoi figure (or a hero not playing) tapped on the card reader: where it stands."""
     state = session.state
-    if figure in {h.hero for h in state.heroes}:
-        hero = state.hero(figure)
-        room = session.rules.fortress.room_at(hero.at) if hero.at is not None else None
-        return tr("{hero}: {wounds} wound(s), {cards} card(s) in hand, in the {room}.").format(
-            hero=hero_name(figure),
-            wounds=len(hero.wounds),
-            cards=len(hero.hand),
-            room=room_name(room) if room else tr("off the board"),
-        )
     name = strigoi_of_figure(state, figure)  # the Supreme stands on the flipped card's figure
     if name is None:
         return tr("{figure} is not on the board.").format(figure=figure_label(figure))

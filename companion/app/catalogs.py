@@ -15,6 +15,9 @@ from babel.messages.pofile import read_po, write_po
 from companion.app.i18n import LANGUAGES, LOCALE_DIR
 
 ROOT = LOCALE_DIR.parents[2]
+#: the markers of translatable text besides gettext's own (ngettext among them): tr, the engine's
+#: templates N_, counted templates Np_ and counted messages ntr
+KEYWORDS = ("-k", "tr", "-k", "N_", "-k", "Np_:1,2", "-k", "ntr:1,2")
 TEMPLATE = LOCALE_DIR / "armata.pot"
 
 
@@ -26,7 +29,7 @@ def without_locations(path: Path, language: str | None) -> None:
     with path.open("rb") as source:
         catalog = read_po(source, locale=language)
     with path.open("wb") as target:
-        write_po(target, catalog, width=0, no_location=True)
+        write_po(target, catalog, width=0, no_location=True, ignore_obsolete=True)
 
 
 #: the header line every extraction renews: a catalog whose messages did not change keeps its own
@@ -36,9 +39,8 @@ _DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"$', re.MULTILINE)
 def main() -> int:
     files = [TEMPLATE, *(LOCALE_DIR / lang / "LC_MESSAGES" / "armata.po" for lang in LANGUAGES)]
     before = {path: path.read_bytes() for path in files if path.exists()}
-    run("extract", "-F", "companion/app/babel.cfg", "-k", "tr", "-k", "N_", "-k", "Np_:1,2",
-        "--no-wrap",
-        "--no-location", "-o", str(TEMPLATE.relative_to(ROOT)), ".")  # fmt: skip
+    run("extract", "-F", "companion/app/babel.cfg", *KEYWORDS, "--no-wrap", "--no-location",
+        "-o", str(TEMPLATE.relative_to(ROOT)), ".")  # fmt: skip
     run("update", "-D", "armata", "-i", str(TEMPLATE.relative_to(ROOT)),
         "-d", str(LOCALE_DIR.relative_to(ROOT)), "--no-wrap")  # fmt: skip
     for language in LANGUAGES:

@@ -99,6 +99,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return getattr(_local, "catalog", _current).ngettext(singular, plural, count)
 
 
+def ntr(singular: str, plural: str, count: int) -> str:
+    """A message with a count, in the language's plural form ("1 wound", "2 wounds"; French
+    counts 0 as singular). Extracted with `-k ntr:1,2` (babel.cfg)."""
+    return ngettext(singular, plural, count)
+
+
 def on_change(listener: Callable[[str], None]) -> None:
     _listeners.append(listener)
 

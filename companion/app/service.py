@@ -27,6 +27,7 @@ from companion.app.differences import Difference, expected_from_game
 from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
 from companion.app.hardware import BoardHardware, health_view, register_stickers
+from companion.app.i18n import N_
 from companion.app.labels import item_name, set_ladder_owners, table_name
 from companion.app.leds import LedSync
 from companion.app.resync import missing_hero, table_is_right
@@ -41,6 +42,7 @@ from companion.app.web_feed import WebFeed
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
+from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
@@ -150,14 +152,38 @@ def store_refusal(problem: StoreError) -> str:
     return str(problem)
 
 
-def reveal_text(state: GameState, events: list[e.Event], catalog_name: Callable[[str], str]) -> str:
-    """After the last choice: every card shown together with the turn order (R-RND-1, -2)."""
+#: the longest reveal that fits the round screen's two-line banner at 800x480 (16 px text); a
+#: longer one (four or five heroes) leaves the card titles out, never the initiatives
+REVEAL_CHARS = 170
+
+
+def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> str:
+    """After the last choice: every card shown together with the turn order and the initiative
+    that decides it (R-RND-1, -2)."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
     if revealed is None:
         return ""
     cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
-    order = ", ".join(f"{hero_name(hero)} ({catalog_name(cards[hero])})" for hero in revealed.order)
-    return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+
+    def initiative(hero: str) -> str:
+        card = cards[hero]
+        return str(catalog.card(card).initiative) if catalog.is_action_card(card) else "?"
+
+    def told(template: str) -> str:
+        order = ", ".join(
+            i18n.tr(template).format(
+                hero=hero_name(hero),
+                initiative=initiative(hero),
+                card=item_name(catalog, cards[hero]),
+            )
+            for hero in revealed.order
+        )
+        return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+
+    text = told(N_("{hero} (initiative {initiative}: {card})"))
+    if len(text) > REVEAL_CHARS:
+        text = told(N_("{hero} (initiative {initiative})"))
+    return text
 
 
 class TableService:
@@ -368,7 +394,7 @@ class TableService:
         return Outcome(
             events,
             announced,
-            revealed=reveal_text(session.state, events, lambda card: item_name(self.catalog, card)),
+            revealed=reveal_text(session.state, events, self.catalog),
             over=next((x for x in events if isinstance(x, e.GameOver)), None),
         )
 

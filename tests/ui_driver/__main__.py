@@ -14,6 +14,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      LED blinks while a node is unplugged (table_scripts.py)
   resync             a bumped platform answered on the Resync screen by touch, both ways
   cards              two announcements of one command read card after card; Fix a Strigoi
+  hero DIR [LANG..]  the hero panel in every language (or those given): the secret hand
+                     behind its button, a card played from it, the reveal, rewards and
+                     wounds, an ability used, a figure tapped on the card reader
   round [UID]        the end-to-end round: setup wizard by touch with a card registered by a
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   story-check N      N random commands; every card read by touch, the board, banner and story
@@ -55,7 +58,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    directory = Path(rest[0]) if name in ("shots", "story-shots", "wizard", "phones") else out
+    into_first = ("shots", "story-shots", "wizard", "phones", "hero")  # DIR is the first argument
+    directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
@@ -157,6 +161,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.wizard_script import setup_wizard
 
         setup_wizard(driver, directory)
+    elif name == "hero":
+        from tests.ui_driver.hero_scripts import hero_session
+
+        hero_session(driver, seed, rest[1:])
+        driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":

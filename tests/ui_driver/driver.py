@@ -478,7 +478,10 @@ class Driver:
         screen = self.app._screen()
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
-        if screen.card_showing:
+        if screen.hero_open is not None:  # a hand opened from its option: its first card
+            panel = screen.hero_view.buttons()
+            tap(next((b for b in panel if getattr(b, "commit", False)), panel[0]))
+        elif screen.card_showing:
             if self.app.hardware.table is not None:
                 from tests.ui_driver.table_scripts import follow_the_game
 

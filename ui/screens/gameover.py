@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.app.i18n import tr
+from companion.app.i18n import ntr, tr
 from companion.app.labels import strigoi_label
 from companion.engine.explain import hero_name
 from companion.engine.game import events as e
@@ -22,18 +22,23 @@ class GameOverScreen(PageScreen):
             )
         )
         for h in sorted(state.heroes, key=lambda h: h.seat):
+            wounds, rewards = len(h.wounds), len(h.reward_cards) + len(h.reward_tokens)
             self.text(
-                tr(
-                    "{hero}: {wounds} wound(s), defeated {defeated} time(s), {rewards} reward(s)"
-                ).format(
+                tr("{hero}: {wounds}, {defeated}, {rewards}").format(
                     hero=hero_name(h.hero),
-                    wounds=len(h.wounds),
-                    defeated=h.defeated,
-                    rewards=len(h.reward_cards) + len(h.reward_tokens),
+                    wounds=ntr("{count} wound", "{count} wounds", wounds).format(count=wounds),
+                    defeated=ntr(
+                        "defeated {count} time", "defeated {count} times", h.defeated
+                    ).format(count=h.defeated),
+                    rewards=ntr("{count} reward", "{count} rewards", rewards).format(count=rewards),
                 )
             )
         for name in sorted(state.strigoi_wounds):
-            destroyed = tr("destroyed") if name in state.destroyed else ""
             wounds = state.strigoi_wounds[name]
-            self.text(f"{strigoi_label(name)}: {wounds} {tr('wound(s)')} {destroyed}".strip())
+            counted = ntr("{count} wound", "{count} wounds", wounds).format(count=wounds)
+            if name in state.destroyed:
+                line = tr("{strigoi}: {wounds}, destroyed")
+            else:
+                line = tr("{strigoi}: {wounds}")
+            self.text(line.format(strigoi=strigoi_label(name), wounds=counted))
         self.button(tr("Home"), lambda: self.go_back())

@@ -25,9 +25,12 @@ from kivy.utils import escape_markup
 
 from companion.app.announce import Announcement
 from companion.app.cards import Card, card_of
+from companion.app.hero_panel import PanelAction, hero_panel
 from companion.app.i18n import tr
 from companion.app.labels import (
+    command_label,
     difference_text,
+    group_label,
     room_name,
     strigoi_label,
 )
@@ -44,7 +47,7 @@ from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
-from ui.option_groups import ProtectPicker, arrange, target_cell
+from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
 from ui.screens.round_board import BoardChoice, FixTarget
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
@@ -127,6 +130,11 @@ class RoundScreen(RoundPanel, Screen):
         self._panel_shown: tuple[str, int] | None = None  # the list's kind and the game's step
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
+        from ui.screens.hero_panel import HeroPanelView  # it builds on CardPanel, defined here
+
+        self.hero_view = HeroPanelView()
+        self.add_widget(self.hero_view)  # over everything else of the screen
+        self.hero_open: tuple[str, bool, bool] | None = None  # hero, hand shown, Fix offered
         self._warm_card()
 
     def _warm_card(self) -> None:
@@ -186,6 +194,8 @@ class RoundScreen(RoundPanel, Screen):
         self._auto_zoom()
         self._board()
         self._fill()
+        if self.hero_open is not None:
+            self.open_hero(*self.hero_open)
 
     def _update_waiting(self) -> None:
         fix = self.choice.fix
@@ -222,6 +232,8 @@ class RoundScreen(RoundPanel, Screen):
         followed) and its alerts (a strip that opens the Resync screen)."""
         changed = status.actions != self.table.actions
         self.table, self.by_hand = status, by_hand
+        if changed and getattr(self, "hero_open", None) is not None:
+            self.open_hero(*self.hero_open)  # type: ignore[misc]
         self.alerts = len(status.alerts)
         if status.alerts:
             first = difference_text(self.rules.fortress, status.alerts[0])
@@ -285,6 +297,7 @@ class RoundScreen(RoundPanel, Screen):
         self.cards = []  # the cards of the command before; this one's follow in order
         self.card = None
         self.card_showing = False
+        self.close_hero()
         self.choice.cancel()
         if self.choice.fix is not None:
             self.choice.fix = None
@@ -555,25 +568,97 @@ class RoundScreen(RoundPanel, Screen):
         self.view.redraw()
         self._fill()
 
+    # ----- a hero's panel ------------------------------------------------------------------------
+    def open_hero(self, hero: str, show_hand: bool = False, fix: bool = False) -> None:
+        """The hero's panel over the screen (a chip tapped, the figure on the reader, a hand
+        opened for the secret choice); `fix` offers Fix position too (the figure's tap)."""
+        if not hasattr(self, "options") or hero not in {h.hero for h in self.state.heroes}:
+            return
+        self.hero_open = (hero, show_hand, fix)
+        # what the table must do first holds the panel's commands back too, as the options
+        legal = [] if self.table.actions else self.options
+        panel = hero_panel(self.rules, self.state, hero, legal, show_hand=show_hand)
+        extra = []
+        if fix:
+            extra.append(
+                (
+                    tr("Fix position of {hero}").format(hero=hero_name(hero)),
+                    lambda: (self.close_hero(), self.fix_position_of(hero)),
+                )
+            )
+        self.hero_view.show(
+            panel, self._hero_action, lambda: self.open_hero(hero, True, fix), extra
+        )
+        self.focused = -1
+
+    def close_hero(self) -> None:
+        if getattr(self, "hero_open", None) is not None:
+            self.hero_open = None
+            self.hero_view.close()
+
+    def _hero_action(self, action: PanelAction) -> None:
+        """An ability (or a card) from the panel: the same legal command the options send; an
+        ability still to be aimed goes to the board (Leap, Pack) or to its room's list
+        (Mechanics)."""
+        self.close_hero()
+        commands = action.commands
+        if len(commands) == 1 and board_mode(commands[0]) is None:
+            self._choose(commands[0])
+            return
+        mode = board_mode(commands[0])
+        if mode is not None and mode in self.choice.modes:
+            self.view.zoom_to(None)
+            self._set_mode(mode)
+            return
+        rooms = list(dict.fromkeys(getattr(x, "room", "") for x in commands))
+        hero = str(getattr(commands[0], "hero", ""))
+        self.show_choices(
+            action.label,
+            [
+                (
+                    group_label(("mechanics", hero, room)),
+                    lambda room=room: self._aim(action, room),
+                )
+                for room in rooms
+            ],
+        )
+
+    def _aim(self, action: PanelAction, room: str) -> None:
+        """Mechanics from the panel, its room chosen: the turns of that room's platform."""
+        turns = [x for x in action.commands if getattr(x, "room", None) == room]
+        self.show_choices(
+            action.label,
+            [
+                (
+                    command_label(x, self.rules.catalog, self.rules.fortress),
+                    lambda x=x: self._choose(x),
+                )
+                for x in turns
+            ],
+        )
+
     # ----- the Pi's buttons --------------------------------------------------------------------
     def option_widgets(self) -> list[Widget]:
+        if self.hero_open is not None:
+            return list(self.hero_view.buttons())
         box = self.ids.options
         return [w for w in reversed(box.children) if getattr(w, "pooled", False)]
 
     def focus_next(self) -> None:
         """Next: move the highlight to the following option (round and round)."""
         buttons = self.option_widgets()
-        if not buttons or self.card_showing:
+        if not buttons or (self.card_showing and self.hero_open is None):
             return
         self.focused = (self.focused + 1) % len(buttons)
         for i, button in enumerate(buttons):
-            button.background_color = theme.FOCUS if i == self.focused else theme.PANEL
+            rest = theme.COMMIT if getattr(button, "commit", False) else theme.PANEL
+            button.background_color = theme.FOCUS if i == self.focused else rest
 
     def primary(self) -> bool:
         """Confirm: the highlighted option, else the screen's one committing button (Move
         here, Done by hand, the card's Done, the protection picker's choice), else the only
         option. False: nothing to do."""
-        if self.card_showing:
+        if self.card_showing and self.hero_open is None:
             self.card_done()
             return True
         buttons = self.option_widgets()

@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup
 
 from companion.app.cards import why_rows
-from companion.app.i18n import tr
+from companion.app.i18n import ntr, tr
 from companion.app.labels import (
     action_text,
     command_label,
@@ -161,7 +161,14 @@ class RoundPanel:
         if self.picker is not None:
             self._protect(box, self.picker)
         for item in items:
-            if isinstance(item, Group):
+            if isinstance(item, Group) and item.key[0] == "choose":
+                # the secret hand opens in the hero's panel, card facts and all (R-RND-1)
+                self._button(
+                    box,
+                    group_label(item.key),
+                    lambda hero=item.key[1]: self.open_hero(hero, show_hand=True),
+                )
+            elif isinstance(item, Group):
                 self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
             elif isinstance(item, c.Protect):
                 continue  # offered by the picker
@@ -208,7 +215,11 @@ class RoundPanel:
         task = self.task
         wounds = getattr(task, "wounds", 1)  # a Shock is one to block (R-ABL Protection)
         hero = hero_name(picker.options[0].hero)
-        coming = tr("{hero}: {wounds} wound(s) coming. Block with:")
+        coming = ntr(
+            "{hero}: {wounds} wound coming. Block with:",
+            "{hero}: {wounds} wounds coming. Block with:",
+            wounds,
+        )
         self._label(box, coming.format(hero=hero, wounds=wounds))
         for source in picker.sources:
             mark = "[x] " if source in picker.chosen else "[  ] "
@@ -268,6 +279,7 @@ class RoundPanel:
             for hero, _, _ in chips:
                 chip = Factory.WoundChip()
                 chip.hero = hero
+                chip.bind(on_release=lambda w: self.open_hero(w.hero))
                 chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
                 chip.color = theme.ink_on(chip.chip_colour)
                 box.add_widget(chip)

@@ -1,0 +1,171 @@
+"""A hero's panel over the round screen (companion/app/hero_panel.py computes what it says):
+the abilities usable now first, then the card played this round, the hand as card tiles with
+their printed facts (behind "Show the hand" during the secret choice; a tile is played by a tap
+when the engine allows it), reward cards and tokens, wounds with their effects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from companion.app.hero_panel import CardFacts, HeroPanel, PanelAction
+from companion.app.i18n import tr
+from ui import theme
+from ui.screens.round import CardPanel
+from ui.scrolling import to_top
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+#: a card tile is never narrower than this (three across at 800 px, four at 1024 px)
+TILE_DP = 240
+
+
+def escape(text: str) -> str:
+    """Text shown in a markup label as it is (a card title with "&" or "[")."""
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
+def tile_text(card: CardFacts, action: str = "") -> str:
+    lines = [f"[b]{escape(card.title)}[/b]", *map(escape, card.lines)]
+    if card.note:
+        lines.append(f"[i]{escape(card.note)}[/i]")
+    if action:
+        lines.append(f"[b]{escape(action)}[/b]")
+    return "\n".join(lines)
+
+
+class HeroPanelView(CardPanel):
+    """Covers the round screen while shown (a CardPanel: it takes every touch on it)."""
+
+    name_text = StringProperty("")
+    summary_text = StringProperty("")
+    hero_colour = ListProperty(list(theme.HERO))
+
+    def show(
+        self,
+        panel: HeroPanel,
+        act: Callable[[PanelAction], None],
+        show_hand: Callable[[], None],
+        extra: list[tuple[str, Callable[[], None]]] | None = None,
+    ) -> None:
+        """Render `panel`; `act` uses an ability (or plays a card), `show_hand` asks for the
+        hand during the secret choice; `extra` are the screen's own buttons (Fix position)."""
+        self.hero = panel.hero
+        self.name_text = panel.name
+        self.summary_text = panel.summary
+        self.hero_colour = list(theme.FIGURE_COLOURS.get(panel.hero, theme.HERO))
+        body = self.ids.body
+        to_top(self.ids.scroll)
+        body.clear_widgets()
+        self.choices: list[Button] = []  # what the Pi's Next goes through, in order
+        if panel.actions:  # first: what the hero can do now
+            self._heading(tr("Use now"))
+            for action in panel.actions:
+                self._button(action.label, lambda a=action: act(a))
+        if panel.played is not None:
+            self._heading(tr("Played this round"))
+            grid = self._grid()
+            grid.add_widget(self._tile(panel.played))
+        self._heading(panel.hand_heading)
+        if panel.hand_secret:
+            self._text(tr("Only the player of {hero} looks now.").format(hero=panel.name))
+            self._button(panel.show_hand_label, show_hand, commit=True)
+        elif not panel.hand:
+            self._text(tr("No cards in hand."))
+        else:
+            if any(card.choose is not None for card in panel.hand):
+                self._text(tr("Tap a card to play it this round."))
+            grid = self._grid()
+            for card in panel.hand:
+                tile = self._tile(card, act)
+                tile.bind(texture_size=lambda t, _s, g=grid: self._same_height(g, t))
+                grid.add_widget(tile)
+        for section in panel.sections:
+            self._heading(section.heading)
+            for line in section.lines:
+                text = escape(line.name)  # a thing held and what it does, or a note
+                if line.does:
+                    text = f"[b]{text}[/b] — {escape(line.does)}"
+                self._text(text)
+        for label, call in extra or []:
+            self._button(label, call)
+        self.showing = True
+        scroll = self.ids.scroll
+        to_top(scroll)
+        Clock.schedule_once(lambda _dt: to_top(scroll), 0)  # once the new body is laid out
+
+    def close(self) -> None:
+        self.showing = False
+        to_top(self.ids.scroll)  # before the body empties: no spring back from where it was
+        self.ids.body.clear_widgets()
+        self.choices = []
+
+    def buttons(self) -> list[Button]:
+        """The panel's buttons in reading order, Close last (the Pi's Next goes round them)."""
+        return [*getattr(self, "choices", []), self.ids.close]
+
+    # ----- widgets -------------------------------------------------------------------------------
+    def _heading(self, text: str) -> None:
+        self.ids.body.add_widget(Factory.PanelHeading(text=text))
+
+    def _text(self, text: str) -> None:
+        self.ids.body.add_widget(Factory.PanelText(text=text))
+
+    def _grid(self) -> GridLayout:
+        body = self.ids.body
+        grid = GridLayout(
+            cols=max(1, int((body.width or dp(TILE_DP)) // dp(TILE_DP))),
+            spacing=dp(6),
+            size_hint_y=None,
+        )
+        grid.bind(minimum_height=grid.setter("height"))
+        body.bind(width=lambda _b, w: setattr(grid, "cols", max(1, int(w // dp(TILE_DP)))))
+        body.add_widget(grid)
+        return grid
+
+    @staticmethod
+    def _same_height(grid: GridLayout, tile: Widget) -> None:
+        """Every tile as tall as the tallest, its text at the top: the cards line up as on
+        the table. A tile's own text height is read while its text box has no height (kv
+        resets it with the width)."""
+        if tile.text_size[1] is None:
+            tile.natural = tile.texture_size[1]
+        tiles = list(grid.children)
+        if any(getattr(t, "natural", None) is None for t in tiles):
+            return
+        tallest = max(t.natural for t in tiles)
+        for each in tiles:
+            each.text_size = (each.width - dp(16), tallest)
+            each.height = max(dp(48), tallest + dp(16))
+
+    def _tile(self, card: CardFacts, act: Callable[[PanelAction], None] | None = None) -> Widget:
+        playable = act is not None and card.choose is not None
+        tile = Factory.CardTile(text=tile_text(card, tr("Play this card") if playable else ""))
+        if playable and act is not None and card.choose is not None:
+            action = PanelAction(card.title, (card.choose,))
+            tile.background_color = theme.COMMIT
+            tile.bind(on_release=lambda _t: act(action))
+            tile.action = lambda: act(action)
+            tile.commit = True
+            self.choices.append(tile)
+        else:
+            tile.disabled = True  # facts to read, nothing to press
+        return tile
+
+    def _button(self, text: str, call: Callable[[], None], commit: bool = False) -> None:
+        button = Factory.OptionButton(text=text)
+        button.background_color = theme.COMMIT if commit else theme.PANEL
+        button.action = call
+        button.commit = commit
+        button.bind(on_release=lambda b: b.action())
+        self.ids.body.add_widget(button)
+        self.choices.append(button)
