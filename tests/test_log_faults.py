@@ -84,6 +84,14 @@ def _garbage_in_the_middle(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _record_cut(path: Path) -> None:
+    """A game's record cut in its middle (its bytes damaged inside a row): SQLite's checks pass,
+    but the unfinished game cannot be read back (found by a player: Resume failed)."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("update games set board = substr(board, 1, 100)")
+    conn.close()
+
+
 def _newer(path: Path) -> None:
     """A migration this version does not know, as a newer version would have recorded it."""
     with sqlite3.connect(path) as conn:
@@ -100,6 +108,7 @@ DAMAGES: dict[str, tuple[Callable[[Path], None], type[LogUnusable], str]] = {
     "text file": (_text_file, LogDamaged, "not an SQLite database"),
     "dropped table": (_dropped_table, LogDamaged, "'snapshots' is missing"),
     "garbage in the middle": (_garbage_in_the_middle, LogDamaged, "quick_check found"),
+    "record cut": (_record_cut, LogDamaged, "cannot be read back"),
     "newer schema": (_newer, LogTooNew, "m099_from_the_future"),
 }
 

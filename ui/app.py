@@ -48,6 +48,7 @@ from companion.engine.game import events as e
 from companion.engine.game.context import situation
 from companion.engine.game.state import GameState
 from companion.engine.situation import Situation
+from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
@@ -437,8 +438,20 @@ class ArmataApp(App):
             )
 
     def resume_game(self, game_id: str | None = None) -> None:
-        """The last unfinished game (or `game_id`), on the screen it was played on."""
-        session = self.service.resume(game_id)
+        """The last unfinished game (or `game_id`), on the screen it was played on; a game whose
+        record cannot be read back says so instead."""
+        try:
+            session = self.service.resume(game_id)
+        except CompanionError as problem:
+            screen = self.manager.get_screen("confirm")
+            assert isinstance(screen, ConfirmScreen)
+            screen.ask(
+                i18n.tr("This game cannot be resumed"),
+                [i18n.tr("Its record in the game log cannot be read back."), str(problem)],
+                [(i18n.tr("Back"), lambda: self.show("home"))],
+            )
+            self.manager.current = "confirm"
+            return
         if session is not None:
             self.game_view.fortress = session.rules.fortress
             self._new_game_screen()

@@ -28,7 +28,7 @@ from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
 from companion.engine.game import commands as c
-from companion.errors import StoreError
+from companion.errors import CompanionError, StoreError
 from firmware_bridge.node_sim import CARD_READER
 
 Say = Callable[[str], None]
@@ -116,7 +116,12 @@ class HeadlessTable:
     # ----- the game ----------------------------------------------------------------------------
     def start_or_resume(self, seed: int | None = None) -> None:
         service = self.service
-        if service.resume() is None:
+        try:
+            resumed = service.resume()
+        except CompanionError as problem:  # a game whose record cannot be read back
+            self.say(i18n.tr("The saved game cannot be resumed: {problem}").format(problem=problem))
+            resumed = None
+        if resumed is None:
             try:
                 service.new_game(seed)
             except StoreError as problem:  # a full disk, a read-only log: the table goes on

@@ -25,7 +25,7 @@ from companion.engine.game.commands import AnyCommand, Command
 from companion.engine.game.emitter import started_state
 from companion.engine.game.fold import apply
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError, LogReadOnly, StoreCorrupt, StoreError
+from companion.errors import CompanionError, LogDamaged, LogReadOnly, StoreCorrupt, StoreError
 from companion.store.integrity import MESSAGES, Check, open_database, translate
 from companion.store.legacy import upgrade_event
 
@@ -98,6 +98,27 @@ class GameLog:
         self.path = Path(path)
         self.db, self.read_only = open_database(self.path, read_only=read_only, how=check)
         self._closed = False
+        if check != "none":
+            try:
+                self._check_resumable()
+            except LogDamaged:
+                self.close()
+                raise
+
+    def _check_resumable(self) -> None:
+        """The game a table resumes must read back: a row SQLite's checks pass but whose
+        contents are damaged (a record cut in the middle) makes the whole log damaged, so the
+        table shows what is wrong instead of failing at Resume."""
+        game_id = self.last_unfinished()
+        if game_id is None:
+            return
+        try:
+            self.game(game_id)
+            self.state(game_id)
+        except (StoreError, CompanionError) as exc:  # a damaged row, an event it cannot fold
+            raise LogDamaged(
+                self.path, f"the unfinished game {game_id} cannot be read back: {exc}"
+            ) from None
 
     def close(self) -> None:
         if not self._closed:
