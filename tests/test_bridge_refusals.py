@@ -144,7 +144,7 @@ def test_a_refusal_and_a_fault_reach_the_log_and_the_health_view(
     assert any("faults since its boot" in r.getMessage() for r in caplog.records)
     text = "\n".join(health_view(bridge).lines())
     assert "refused a command: colour: #rrggbb" in text
-    assert "faults survived, last: reader 1: RuntimeError: bus 1 exploded" in text
+    assert "1 fault survived, the last: reader 1: RuntimeError: bus 1 exploded" in text
     assert bridge.is_online(NODE)
 
 
