@@ -300,3 +300,22 @@ def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) ->
     table.call(lambda: table.service.undo())
     table.settle()
     assert view(table)["cards"] == []  # undo: the cards of the step taken back go
+
+
+@pytest.mark.parametrize(
+    ("address", "only_here"),
+    [
+        ("http://127.0.0.1:8421/", True),
+        ("http://localhost:8421/", True),
+        ("http://[::1]:8421/", True),
+        ("http://192.168.1.20:8421/", False),
+        ("http://armata.local:8421/", False),
+    ],
+)
+def test_a_loopback_address_is_said_to_work_on_this_machine_only(
+    address: str, only_here: bool
+) -> None:
+    """Found by a new player: the Phones code showed 127.0.0.1, which a phone cannot reach."""
+    from companion.app.qr import only_this_machine
+
+    assert only_this_machine(address) is only_here

@@ -287,3 +287,18 @@ def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
         driver.save_screenshot(str(ARTIFACTS / f"seat-{language}-360x780.png"))
     finally:
         driver.quit()
+
+
+def test_a_page_opening_says_it_connects_never_that_the_connection_is_lost(
+    table: WebTable, browser: webdriver.Chrome
+) -> None:
+    """Found by a new player: a phone opening the page first saw the red "Connection lost"
+    banner over an empty page. Until the first answer it says it is connecting, quietly."""
+    browser.get(table.address + "?slow")
+    first = browser.execute_script(
+        "return [document.body.className, getComputedStyle(document.getElementById('behind'))"
+        ".display, document.getElementById('live').textContent]"
+    )
+    assert "behind" not in first[0] and first[1] == "none", first
+    caught_up(table, browser)
+    assert not browser.find_element(By.ID, "behind").is_displayed()

@@ -15,7 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.app.i18n import tr
-from companion.app.qr import phone_word, qr_rgba
+from companion.app.qr import only_this_machine, phone_word, qr_rgba
 from companion.engine.explain import hero_name
 from ui import theme
 
@@ -68,7 +68,10 @@ class PhonesView(ModalView):
         if feed is None:
             side = self._page(phone_word("no_web"), "")
         else:
-            side = self._page(f"{phone_word('scan')}\n\n{feed.address}", feed.address)
+            words = f"{phone_word('scan')}\n\n{feed.address}"
+            if only_this_machine(feed.address):
+                words += f"\n\n{phone_word('this_machine')}"
+            side = self._page(words, feed.address)
             session = self.app.session
             if session is not None and session.state.phase != "over":
                 for hero in sorted(session.state.heroes, key=lambda h: h.seat):

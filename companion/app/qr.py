@@ -16,7 +16,17 @@ PHONE_WORDS = {
     "revoke": N_("Revoke this phone link"),
     "revoked": N_("Phone link revoked."),
     "no_web": N_("The table view is off (started with --web off)."),
+    "this_machine": N_(
+        "This address works on this machine only: a phone needs the table's address on the "
+        "local network, which the kiosk on the Pi serves."
+    ),
 }
+
+
+def only_this_machine(address: str) -> bool:
+    """A loopback address: a phone that scans it opens itself, not the table."""
+    host = address.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 def phone_word(key: str) -> str:

@@ -71,6 +71,7 @@ PAGE_WORDS = {
     "heroes": N_("Heroes"),
     "why": N_("Why?"),
     "live": N_("Live"),
+    "connecting": N_("Connecting…"),
     "behind": N_("Connection lost: this view may be behind. Reconnecting…"),
     "no_game": N_("No game is being played."),
     "my_hand": N_("Your hand"),

@@ -110,7 +110,7 @@ function heard() {
   state.lastHeard = Date.now();
   if (!state.live) {
     state.live = true;
-    document.body.classList.remove("behind");
+    document.body.classList.remove("behind", "connecting");
     document.body.dataset.live = "1";
     labels();
   }
@@ -119,6 +119,7 @@ function heard() {
 function behind() {
   if (state.live || !document.body.classList.contains("behind")) {
     state.live = false;
+    document.body.classList.remove("connecting");
     document.body.classList.add("behind");
     document.body.dataset.live = "0";
     labels();
@@ -146,7 +147,8 @@ function labels() {
   const w = state.words;
   document.documentElement.lang = state.lang;
   text("title", w.title || "Armata Strigoi");
-  text("live", state.live ? w.live || "Live" : "");
+  const connecting = document.body.classList.contains("connecting");
+  text("live", state.live ? w.live || "Live" : connecting ? w.connecting || "Connecting…" : "");
   text("behind", w.behind || "Connection lost: this view may be behind. Reconnecting…");
   text("threat", state.threat ? w.threat_on : w.threat_off);
   text("whole", w.whole);
