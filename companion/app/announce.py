@@ -204,9 +204,20 @@ def _curse(rules: GameRules, state: GameState, events: Sequence[e.Event], at: in
         strigoi = next(iter(state.strigoi), "master")
         with contextlib.suppress(CompanionError):
             strigoi = cursing_strigoi(situation(rules, state))
-        why = (reason("R-CUR-1", "no_curse", strigoi=strigoi),)
+        destroyed = next((x for x in window if isinstance(x, e.LadderDestroyed)), None)
+        if destroyed is not None:  # R-TEL-4 in the curse's teleport: the ladder, not a room
+            why = (
+                reason("R-CUR-1", "ladder_destroyed", strigoi=strigoi, ladder=destroyed.ladder),
+                *(
+                    reason("R-CUR-1", "ladder_occupied", hero=hero, ladder=destroyed.ladder)
+                    for hero in landed
+                ),
+            )
+        else:
+            why = (reason("R-CUR-1", "no_curse", strigoi=strigoi),)
         facts: dict[str, object] = {
-            "why": "stayed",
+            "why": "ladder" if destroyed is not None else "stayed",
+            "ladder": destroyed.ladder if destroyed is not None else None,
             "strigoi": strigoi,
             "letter": letter,
             "card_hero": first,

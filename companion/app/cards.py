@@ -263,8 +263,10 @@ def _skipped(announcement: Announcement) -> Card:
         reason = tr("No Strigoi is on the board yet, so there is no curse.")
         rules = ("R-RND-4",)
     else:
-        reason = _sentence(plain(announcement.reasons[0])) if announcement.reasons else ""
+        reason = " ".join(_sentence(plain(r)) for r in announcement.reasons)
         rules = ("R-CUR-1",)
+        if why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
+            todo = (tr("Take the destroyed ladder off the board."),)
     headline = tr("No curse this round")
     letter = _source_letter(facts)
     return Card(
