@@ -118,7 +118,13 @@ ensure_native() {
 report_compiled() {
     local cobs
     cobs="$("$VENV/bin/python" -c 'import cobs.cobs as c; print("C extension" if c._using_extension else "pure Python (no compiler when it was installed)")' 2>/dev/null || echo "missing")"
-    log "compiled extensions: engine $("$VENV/bin/python" -m companion native status 2>/dev/null | tail -1 | sed 's/^compiled engine: //') (mypyc); cobs $cobs"
+    local engine
+    engine="$("$VENV/bin/python" -m companion native status 2>/dev/null | tail -1 | sed 's/^compiled engine: //')"
+    case "$engine" in
+        pure) engine="pure Python (compiled with mypyc on a Pi, by ./setup.sh test, or with ARMATA_NATIVE=1)" ;;
+        compiled) engine="compiled with mypyc" ;;
+    esac
+    log "engine: $engine; cobs framing: $cobs"
 }
 
 # The engine runs compiled where speed matters (CI, the Pi, ARMATA_NATIVE=1); while developing,
