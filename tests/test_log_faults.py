@@ -400,3 +400,29 @@ def test_the_headless_table_says_a_full_disk_and_goes_on(tmp_path: Path) -> None
         table.stop()
         loop.join(limit(10))
     assert not loop.is_alive()
+
+
+def test_a_fresh_log_keeps_the_tables_settings_and_registered_tags(tmp_path: Path) -> None:
+    """Found by a new player: keeping a damaged log aside also forgot the table's language and
+    every card tag the players had registered; both come along to the fresh log."""
+    from companion.store.nfc import NfcRegistry
+    from companion.store.settings import Settings
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with GameLog(data / "companion.db") as log:
+        play(GameSession.start(log, 5, SEATS), 10)
+        Settings(log.db).set("language", "de")
+        Settings(log.db).set("volume", 60)
+        NfcRegistry(log.db).bind("04aabbccddeeff", "action_card", "roel_son_of_the_wolf")
+    _record_cut(data / "companion.db")
+    with pytest.raises(LogDamaged):
+        GameLog(data / "companion.db")
+    aside = start_fresh_log(data)
+    assert aside.exists() and aside.parent == data
+    with GameLog(data / "companion.db") as fresh:
+        assert fresh.games() == []  # the games stay in the old file
+        assert Settings(fresh.db).get("language") == "de"
+        assert Settings(fresh.db).get("volume") == 60
+        bound = NfcRegistry(fresh.db).lookup("04aabbccddeeff")
+        assert bound is not None and bound.target == "roel_son_of_the_wolf"

@@ -50,6 +50,7 @@ from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
 from companion.errors import CompanionError, LogFull, LogReadOnly, LogUnreadable, StoreError
+from companion.store.carry import carry_over
 from companion.store.gamelog import GameLog
 from companion.store.integrity import keep_aside
 from companion.store.location import data_dir
@@ -138,9 +139,13 @@ def open_log(data: Path) -> GameLog:
 
 
 def start_fresh_log(data: Path) -> Path:
-    """Keep a damaged (or newer) log aside, renamed, never deleted, so that the next open
-    starts a fresh one; returns where it was kept."""
-    return keep_aside(data / "companion.db")
+    """Keep a damaged (or newer) log aside, renamed, never deleted, and start a fresh one that
+    keeps the table's settings and registered tags (as far as they can be read from the old
+    one); returns where the old one was kept."""
+    aside = keep_aside(data / "companion.db")
+    with open_log(data) as fresh:
+        carry_over(aside, fresh)
+    return aside
 
 
 def store_refusal(problem: StoreError) -> str:
