@@ -12,7 +12,7 @@ from pathlib import Path
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -32,6 +32,7 @@ class LogProblemScreen(Screen):
     file_line = StringProperty("")
     details = StringProperty("")
     result = StringProperty("")
+    result_good = BooleanProperty(True)  # green for an export, red when nothing was read
 
 
 class LogProblemApp(App):
@@ -100,8 +101,10 @@ class LogProblemApp(App):
                 else i18n.tr("The games were exported to {folder}")
             )
             self.screen.result = words.format(folder=self.exported[0].parent)
+            self.screen.result_good = True
         else:
             self.screen.result = i18n.tr("Nothing could be read.")
+            self.screen.result_good = False
 
     def go_on(self) -> None:
         self.choice = "continue"
