@@ -7,38 +7,30 @@ class CompanionError(Exception):
     """Root of every error the companion raises on purpose."""
 
 
-class BoardFormatError(CompanionError, ValueError):
+class FileFieldError(CompanionError):
+    """A field of a file is wrong: `path` names the field (its JSON path), `file` the file once
+    it is known (`in_file`), `reason` what is wrong."""
+
+    def __init__(self, path: str, message: str, file: object = None) -> None:
+        self.path = path
+        self.reason = message
+        self.file = None if file is None else str(file)
+        where = ": ".join(str(x) for x in (file, path) if x)
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def in_file(self, file: object) -> CompanionError:
+        """The same error naming the file it was found in (once)."""
+        if self.file is not None or str(file) in self.reason:
+            return self
+        return type(self)(self.path, self.reason, file)
+
+
+class BoardFormatError(FileFieldError, ValueError):
     """An `armata-board/1` document is invalid. `path` names the offending JSON path."""
 
-    def __init__(self, path: str, message: str, file: object = None) -> None:
-        self.path = path
-        self.reason = message
-        self.file = None if file is None else str(file)
-        where = ": ".join(str(x) for x in (file, path) if x)
-        super().__init__(f"{where}: {message}" if where else message)
 
-    def in_file(self, file: object) -> CompanionError:
-        """The same error naming the file it was found in (once)."""
-        if self.file is not None or str(file) in self.reason:
-            return self
-        return type(self)(self.path, self.reason, file)
-
-
-class InvalidSituation(CompanionError, ValueError):
+class InvalidSituation(FileFieldError, ValueError):
     """A game situation (figures, rotations, markers) does not fit the board it is placed on."""
-
-    def __init__(self, path: str, message: str, file: object = None) -> None:
-        self.path = path
-        self.reason = message
-        self.file = None if file is None else str(file)
-        where = ": ".join(str(x) for x in (file, path) if x)
-        super().__init__(f"{where}: {message}" if where else message)
-
-    def in_file(self, file: object) -> CompanionError:
-        """The same error naming the file it was found in (once)."""
-        if self.file is not None or str(file) in self.reason:
-            return self
-        return type(self)(self.path, self.reason, file)
 
 
 class UnknownName(CompanionError, KeyError):
@@ -69,21 +61,8 @@ class StoreCorrupt(StoreError):
     the game, table and row."""
 
 
-class ScenarioError(CompanionError, ValueError):
+class ScenarioError(FileFieldError, ValueError):
     """A scenario file is not a valid `armata-scenario/1` document."""
-
-    def __init__(self, path: str, message: str, file: object = None) -> None:
-        self.path = path
-        self.reason = message
-        self.file = None if file is None else str(file)
-        where = ": ".join(str(x) for x in (file, path) if x)
-        super().__init__(f"{where}: {message}" if where else message)
-
-    def in_file(self, file: object) -> CompanionError:
-        """The same error naming the file it was found in (once)."""
-        if self.file is not None or str(file) in self.reason:
-            return self
-        return type(self)(self.path, self.reason, file)
 
 
 class TagError(CompanionError, ValueError):

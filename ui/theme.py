@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from companion.app.labels import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
+
 BACKGROUND = (0.07, 0.07, 0.09, 1)
 PANEL = (0.13, 0.13, 0.16, 1)
 TEXT = (0.93, 0.93, 0.93, 1)
@@ -51,16 +53,6 @@ FIGURE_COLOURS: dict[str, tuple[float, float, float, float]] = {
     "master": (0.84, 0.37, 0.00, 1),
     "apprentice": (0.80, 0.47, 0.65, 1),
     "supreme": (0.55, 0.10, 0.55, 1),
-}
-FIGURE_MARKS = {
-    "attila": "AT",
-    "falk_maria": "FM",
-    "matthew": "MT",
-    "charles": "CH",
-    "roel": "RO",
-    "master": "M",
-    "apprentice": "A",
-    "supreme": "S",
 }
 
 

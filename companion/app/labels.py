@@ -387,6 +387,18 @@ def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
 
 
 # ----- the table: rooms, directions, figures, what to do, what differs --------------------------
+#: Each figure's mark, drawn on its disc or diamond (colour, shape *and* letters), the same on
+#: the touchscreen, the phones and in the legends.
+FIGURE_MARKS = {
+    "attila": "AT",
+    "falk_maria": "FM",
+    "matthew": "MT",
+    "charles": "CH",
+    "roel": "RO",
+    "master": "M",
+    "apprentice": "A",
+    "supreme": "S",
+}
 #: Rooms by their compass position (the default fortress's ids); other ids stay as they are.
 ROOM_NAMES = {
     "C": N_("centre room"),

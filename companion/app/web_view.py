@@ -20,6 +20,7 @@ from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.cards import card_of, why_rows
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
+    FIGURE_MARKS,
     PHASES,
     ability_name,
     item_name,
@@ -49,16 +50,7 @@ SQRT3 = math.sqrt(3)
 #: the newest steps of the game log a browser shows
 LOG_SHOWN = 30
 #: a figure's mark (the touchscreen's, ui/theme.py: colour, shape *and* letters)
-MARKS = {
-    "attila": "AT",
-    "falk_maria": "FM",
-    "matthew": "MT",
-    "charles": "CH",
-    "roel": "RO",
-    "master": "M",
-    "apprentice": "A",
-    "supreme": "S",
-}
+MARKS = FIGURE_MARKS
 #: the page's own words, translated through the same catalogs as the touchscreen's
 PAGE_WORDS = {
     "title": N_("Armata Strigoi: the table"),
