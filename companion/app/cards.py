@@ -15,7 +15,6 @@ from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.i18n import ngettext, tr
 from companion.app.labels import (
     REWARD_NAMES,
-    direction_name,
     figure_label,
     item_name,
     ladder_name,
@@ -64,23 +63,8 @@ def _list(value: object) -> list[object]:
 
 
 def plain(reason: Reason) -> str:
-    """An engine reason as a plain sentence in the players' language: counted words with their
-    real plural (the engine's own template says "wound(s)")."""
-    facts = reason.facts
-    if reason.code == "wounds":
-        count = _int(facts.get("wounds"))
-        return ngettext(
-            "{wounds} wound: card damage {damage} + token bonus {bonus}",
-            "{wounds} wounds: card damage {damage} + token bonus {bonus}",
-            count,
-        ).format(wounds=count, damage=facts.get("damage"), bonus=facts.get("bonus"))
-    if reason.code == "sees_nothing":
-        reach = _int(facts.get("reach"))
-        return ngettext(
-            "looking {direction}: nobody in sight along {reach} open space",
-            "looking {direction}: nobody in sight along {reach} open spaces",
-            reach,
-        ).format(direction=direction_name(_int(facts.get("direction"))), reach=reach)
+    """An engine reason as a plain sentence in the players' language (counted words with their
+    real plural: the engine's counted templates)."""
     return render(reason)
 
 
