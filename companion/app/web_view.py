@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.app import threats
 from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.cards import card_of, why_rows
 from companion.app.i18n import N_, tr
@@ -32,6 +33,7 @@ from companion.app.labels import (
     waiting_label,
 )
 from companion.app.session import GameSession
+from companion.app.threats import waiting_hero
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
@@ -41,8 +43,6 @@ from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, situation
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
-from companion.engine.threat import threat_map
-from companion.errors import CompanionError
 from companion.store.gamelog import CommandRecord
 
 JSON = dict[str, Any]
@@ -201,24 +201,8 @@ def names_view(fortress: Fortress, here: Situation) -> dict[str, str]:
 
 def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
     """The engine's threat map for the hero the game waits for, as the touchscreen shows it."""
-    task = session.waiting_for
-    state = session.state
-    hero = task.hero if task is not None and task.hero is not None else state.active_hero
-    if hero is None or not here.strigoi:
-        return {}
-    try:
-        here.hero(hero)
-        found = threat_map(
-            session.rules.fortress,
-            here,
-            hero,
-            None,
-            session.rules.catalog.damage(),
-            session.rules.options.rules,
-        )
-    except (KeyError, CompanionError):
-        return {}
-    return {cell: found.level(cell) for cell in found.cells}
+    hero = waiting_hero(session.waiting_for, session.state)
+    return dict(threats.threat_levels(session.rules, here, hero))
 
 
 # ----- announcements ---------------------------------------------------------------------------

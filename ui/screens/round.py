@@ -34,6 +34,7 @@ from companion.app.labels import (
     room_name,
     strigoi_label,
 )
+from companion.app.threats import threat_levels, waiting_hero
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -42,8 +43,7 @@ from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
-from companion.engine.threat import Level, threat_map
-from companion.errors import CompanionError
+from companion.engine.threat import Level
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
@@ -374,30 +374,12 @@ class RoundScreen(RoundPanel, Screen):
         self._fill()
 
     def _waiting_hero(self) -> str | None:
-        if self.task is not None and self.task.hero is not None:
-            return self.task.hero
-        return self.state.active_hero
+        return waiting_hero(self.task, self.state)
 
     def _threat_levels(self) -> dict[Cell, Level]:
         """The engine's threat map for the hero the game waits for (the mover), on the
         situation the app already built for the board view."""
-        hero = self._waiting_hero()
-        current = self.view.situation
-        if hero is None or not current.strigoi:
-            return {}
-        try:
-            current.hero(hero)
-        except (KeyError, CompanionError):
-            return {}
-        threats = threat_map(
-            self.rules.fortress,
-            current,
-            hero,
-            None,
-            self.rules.catalog.damage(),
-            self.rules.options.rules,
-        )
-        return {cell: threats.level(cell) for cell in threats.cells}
+        return threat_levels(self.rules, self.view.situation, self._waiting_hero())
 
     def toggle_threat(self) -> None:
         self.threat_on = not self.threat_on
