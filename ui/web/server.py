@@ -229,6 +229,14 @@ class TableWebServer:
         return await self._stream(request, _Viewer(self._language(request), None))
 
     async def _seat_events(self, request: web.Request) -> web.StreamResponse:
+        seat = self._seat(request)
+        if isinstance(seat, web.Response):
+            return seat
+        return await self._stream(request, _Viewer(seat[1], seat[0]))
+
+    def _seat(self, request: web.Request) -> tuple[str, str] | web.Response:
+        """The request's seat token and language, or the refusal of a malformed (400) or
+        unknown, revoked or ended (403) link."""
         token = request.match_info["token"]
         if not TOKEN_FORM.fullmatch(token):
             return self._refuse(400, "malformed seat link")
@@ -236,7 +244,7 @@ class TableWebServer:
         why = self._seat_refusal(token, language)
         if why is not None:
             return self._refuse(403, why)
-        return await self._stream(request, _Viewer(language, token))
+        return token, language
 
     def _seat_refusal(self, token: str, language: str) -> str | None:
         if token in self.snapshot.seats:
@@ -301,13 +309,10 @@ class TableWebServer:
         return web.json_response({"ok": False, "error": message}, status=status)
 
     async def _choose(self, request: web.Request) -> web.Response:
-        token = request.match_info["token"]
-        if not TOKEN_FORM.fullmatch(token):
-            return self._refuse(400, "malformed seat link")
-        language = self._language(request)
-        why = self._seat_refusal(token, language)
-        if why is not None:
-            return self._refuse(403, why)
+        seat = self._seat(request)
+        if isinstance(seat, web.Response):
+            return seat
+        token, language = seat
         if request.content_type != "application/json":
             return self._refuse(415, 'send JSON: {"card": "<card id>"}')
         try:
