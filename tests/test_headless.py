@@ -5,7 +5,6 @@ answering by voice (recorded) and printing every sentence."""
 from __future__ import annotations
 
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from companion.app.headless import HeadlessTable
-from companion.app.service import TableService
-from companion.app.voice import Silent
 from firmware_bridge.node_sim import CARD_READER
 from tests.conftest import PYTHON, ROOT
+from tests.headless_table import headless_table
 from tests.processes import limit
 
 
@@ -31,26 +29,8 @@ def wait(what: str, done: Callable[[], bool], seconds: float = 10) -> None:
 def table(tmp_path: Path) -> Iterator[tuple[HeadlessTable, list[str]]]:
     """A headless table serving on its own thread, which owns the service (and its SQLite
     connection): the test reads the game in memory and posts what touches the log."""
-    said: list[str] = []
-    made: list[HeadlessTable] = []
-
-    def serve() -> None:
-        table = HeadlessTable(
-            lambda post: TableService(tmp_path, post, speaker=Silent()), said.append
-        )
-        made.append(table)
-        try:
-            table.run()
-        finally:
-            table.service.close()
-
-    loop = threading.Thread(target=serve, daemon=True)
-    loop.start()
-    wait("the table", lambda: bool(made))
-    yield made[0], said
-    made[0].stop()
-    loop.join(limit(10))
-    assert not loop.is_alive()
+    with headless_table(tmp_path) as served:
+        yield served.table, served.said
 
 
 def press(table: HeadlessTable, button: str) -> None:

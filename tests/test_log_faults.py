@@ -345,37 +345,10 @@ def test_a_read_only_folder_shows_and_exports_but_does_not_play(
 def test_the_headless_table_says_a_full_disk_and_goes_on(tmp_path: Path) -> None:
     """`serve`'s loop: the refused command is said, the loop keeps serving, and the command
     goes through once there is room."""
-    import threading
-    import time
+    from tests.headless_table import headless_table
 
-    from companion.app.headless import HeadlessTable
-
-    said: list[str] = []
-    made: list[HeadlessTable] = []
-
-    def serve() -> None:
-        table = HeadlessTable(
-            lambda post: TableService(tmp_path, post, speaker=Silent()), said.append
-        )
-        made.append(table)
-        try:
-            table.run()
-        finally:
-            table.service.close()
-
-    def on_loop(call: Callable[[], object]) -> None:
-        done = threading.Event()
-        made[0].post(lambda: (call(), done.set()))
-        assert done.wait(limit(20))
-
-    loop = threading.Thread(target=serve, daemon=True)
-    loop.start()
-    deadline = time.monotonic() + limit(20)
-    while not made:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    table = made[0]
-    try:
+    with headless_table(tmp_path) as served:
+        table, said, on_loop = served.table, served.said, served.on_loop
         on_loop(lambda: table.start_or_resume(5))
         db = table.service.log.db
         on_loop(
@@ -395,11 +368,7 @@ def test_the_headless_table_says_a_full_disk_and_goes_on(tmp_path: Path) -> None
         on_loop(lambda: db.execute("PRAGMA max_page_count = 1000000"))
         on_loop(lambda: table._do(command))
         assert table.service.session.head == head + 1  # type: ignore[union-attr]
-        assert loop.is_alive()
-    finally:
-        table.stop()
-        loop.join(limit(10))
-    assert not loop.is_alive()
+        assert served.loop.is_alive()
 
 
 def test_a_fresh_log_keeps_the_tables_settings_and_registered_tags(tmp_path: Path) -> None:
