@@ -218,8 +218,6 @@ class TableService:
         #: the nodes; by default the simulated board (a table of platforms and figures too)
         self.hardware = hardware or BoardHardware.simulated_board(self.fortress)
         self.settings = Settings(self.log.db)
-        #: what keeps the table from working as it should (the voice, failed threads, pins)
-        self.troubles = Troubles()
         self.faults = ThreadFaults(self._fault_from_thread)
         self.speaker: Speaker = speaker or SettingsVoice(self.settings, self._voice_from_thread)
         self.registry = NfcRegistry(self.log.db)
@@ -243,7 +241,8 @@ class TableService:
         self.controls = controls or open_controls(
             self._button_from_pins, mock=self.hardware.simulated is not None
         )
-        self.troubles = replace(self.troubles, controls=self.controls.off)
+        #: what keeps the table from working as it should (the pins, the voice, failed threads)
+        self.troubles = Troubles(controls=self.controls.off)
         self.session: GameSession | None = None
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
