@@ -36,6 +36,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   settings           open Settings and report its texts (the voice's trouble shows there)
   wizard DIR         the setup wizard in every language: five players, a room tapped, three
                      ladders by touch, stacks and languages as check boxes (wizard_script.py)
+  board DIR [LANG..] the whole fortress with five heroes crowded in one room, every language
+                     (or those given) at normal and large text; then turns by touch, noting
+                     which room the board shows for the hero the game waits for
+                     (board_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -58,7 +62,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero")  # DIR is the first argument
+    # DIR is the first argument of these
+    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board")
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -165,6 +170,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.hero_scripts import hero_session
 
         hero_session(driver, seed, rest[1:])
+        driver.then(driver.summary)
+    elif name == "board":
+        from tests.ui_driver.board_scripts import board_session
+
+        board_session(driver, seed, rest[1:])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -21,6 +21,7 @@ from firmware_bridge.sim_table import rim_uid
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
+    board_overlaps,
     broken_words,
     cramped_lists,
     internal_ids,
@@ -93,6 +94,7 @@ class Driver:
             "small_texts": small_texts(root),
             "cramped_lists": cramped_lists(root),
             "broken_words": broken_words(root),
+            "board_overlaps": board_overlaps(root),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
