@@ -81,20 +81,34 @@ def board_session(driver: Driver, seed: int, languages: list[str] | None = None)
 
 
 def follows(driver: Driver, commands: int = 60) -> None:
-    """Turns played by touch; whenever the game waits for a hero's move, the room the board
-    shows and the hero's room are noted (`follow`), after undo and redo too (`after_undo`,
-    `after_redo`), with a screenshot of the first few."""
+    """Turns played by touch; each time a new state shows (no card over it) and the game waits
+    for a hero, the room the board shows and the hero's room are noted (`follow`), once per
+    state, before any touch; after undo and redo too (`after_undo`, `after_redo`). The first
+    few are screenshot."""
     app = driver.app
     seen: list[dict[str, Any]] = driver.report.setdefault("follow", [])
+    noted: set[tuple[int, int]] = set()
 
     def note(key: str | None = None) -> None:
         kind, hero = _waiting(app)
         screen = app._screen()
-        if kind is None or hero is None or screen.cards or screen.choice.fix is not None:
+        state = (app.session.head, app.session.state.event_count)
+        if hero is None or screen.cards or screen.choice.fix is not None:
             return
+        if key is None and state in noted:
+            return  # the players' own touches since (a zoom out to reach a space) are theirs
+        noted.add(state)
         at = app.session.state.hero(hero).at
         room = None if at is None else app.game_view.room_near(at)
-        entry = {"kind": kind, "hero": hero, "room": room, "shown": app.game_view.zoom_room}
+        cells = screen.choice.cells(app.session.rules.fortress, app.session.state)
+        rooms = sorted({str(app.game_view.room_near(cell)) for cell in cells})
+        entry = {
+            "kind": kind,
+            "hero": hero,
+            "room": room,
+            "rooms_to_choose": rooms,
+            "shown": app.game_view.zoom_room,
+        }
         if key is None:
             seen.append(entry)
             if len(seen) <= 3:

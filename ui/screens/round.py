@@ -48,7 +48,7 @@ from ui import theme
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
-from ui.screens.round_board import BoardChoice, FixTarget
+from ui.screens.round_board import BoardChoice, FixTarget, focus_room
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
 from ui.screens.strigoi_card import card_scene
@@ -190,8 +190,8 @@ class RoundScreen(RoundPanel, Screen):
         elif self.picker is None or self.picker.options != protects:
             self.picker = ProtectPicker(protects)
         self.choice.offer(options)
+        self._auto_zoom()  # before the prompt: it says whether to zoom in first
         self._update_waiting()
-        self._auto_zoom()
         self._board()
         self._fill()
         if self.hero_open is not None:
@@ -208,19 +208,25 @@ class RoundScreen(RoundPanel, Screen):
         else:
             self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
 
-    def _auto_zoom(self) -> None:
-        """When every space to choose lies in one room, zoom to it at once (a card showing
-        decides the zoom itself: the board shows what the card tells)."""
-        if self.cards:
+    def _auto_zoom(self, follow: bool = True) -> None:
+        """The board shows what the game waits for, derived from the state alone, so that
+        undo, redo and resume leave no zoom of another turn behind: the room of the spaces to
+        choose, else the waiting hero's room (`focus_room`), else the whole fortress. A zoom
+        the players chose lasts until the next command. `follow` False (another way of
+        moving chosen): only the room of the spaces, when they lie in one. A card showing
+        decides the zoom itself (the board shows what the card tells); Fix is the players'."""
+        if self.cards or self.choice.fix is not None:
             return
         cells = self.choice.cells(self.rules.fortress, self.state)
-        rooms = {self.view.room_near(cell) for cell in cells}
-        if len(rooms) == 1 and None not in rooms and self.view.zoom_room is None:
-            self.view.zoom_room = rooms.pop()
-            self.zoomed = True
-        elif not cells and self.choice.fix is None and self.view.zoom_room is not None:
-            self.view.zoom_room = None
-            self.zoomed = False
+        if follow:
+            room = focus_room(self.state, self.task, cells, self.view.room_near)
+        else:
+            rooms = {self.view.room_near(cell) for cell in cells}
+            one = len(rooms) == 1 and None not in rooms
+            room = rooms.pop() if one else (self.view.zoom_room if cells else None)
+        if room != self.view.zoom_room:
+            self.view.zoom_room = room
+        self.zoomed = room is not None
 
     def _choose(self, command: c.Command) -> None:
         if not self.stale:  # a second tap before the new options are shown is not a choice
@@ -444,7 +450,7 @@ class RoundScreen(RoundPanel, Screen):
     def _set_mode(self, mode: tuple[str, str]) -> None:
         self.choice.mode = mode
         self.choice.cancel()
-        self._auto_zoom()
+        self._auto_zoom(follow=False)
         self._board()
         self.view.redraw()
         self._fill()
@@ -546,6 +552,7 @@ class RoundScreen(RoundPanel, Screen):
         self.app_showing(None)
         self.view.situation = situation(self.rules, self.state)
         self._auto_zoom()
+        self._update_waiting()
         self._board()
         self.view.redraw()
         self._fill()

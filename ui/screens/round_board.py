@@ -9,13 +9,16 @@ platform centre, a platform's rotation by tapping the edge its first book must f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from companion.app.i18n import N_
+from companion.app.threats import waiting_hero
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game.context import board_state
 from companion.engine.game.state import GameState
+from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import DIRECTIONS, Cell
 from ui.option_groups import Mode, board_modes
 
@@ -121,3 +124,23 @@ class BoardChoice:
 
     def cancel(self) -> None:
         self.pending = None
+
+
+def focus_room(
+    state: GameState,
+    task: Task | None,
+    cells: Iterable[Cell],
+    room_near: Callable[[Cell], str | None],
+) -> str | None:
+    """The room the board shows for what the game waits for, from the state alone: the one
+    room that holds every space to choose; else the room of the hero the game waits for (the
+    mover, the fighter, the one drawing the Strigoi token); else None, the whole fortress.
+    `room_near` names the room of a cell (a ladder's cell: the ladder's room)."""
+    rooms = {room_near(cell) for cell in cells}
+    if len(rooms) == 1 and None not in rooms:
+        return rooms.pop()
+    hero = waiting_hero(task, state)
+    if hero is None or hero not in {h.hero for h in state.heroes}:
+        return None
+    at = state.hero(hero).at
+    return None if at is None else room_near(at)
