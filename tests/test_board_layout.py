@@ -88,9 +88,7 @@ def test_figures_already_clear_of_each_other_stay_on_their_spaces() -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.tuples(
-            st.integers(-6, 6), st.integers(-6, 6), st.sampled_from([15.0, 16.25, 24.0])
-        ),
+        st.tuples(st.integers(-6, 6), st.integers(-6, 6), st.sampled_from([15.0, 16.25, 24.0])),
         min_size=1,
         max_size=7,
         unique_by=lambda t: (t[0], t[1]),
