@@ -216,6 +216,9 @@ def _size(lines: tuple[tuple[str, float, float], ...]) -> tuple[float, float]:
 #: what a name costs where it lies (`place_names`): outside the view, over a figure or another
 #: name (never, while a clear place exists), per candidate further down the list
 OUTSIDE, HARD, RANK = 1000.0, 100.0, 0.25
+#: a name over a space of its own room (named "space:<room>") costs a fifth of one over another
+#: room's: it still reads as that room's name
+OWN = 0.2
 
 
 def place_names(
@@ -228,9 +231,9 @@ def place_names(
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure and of the names
     placed before it (by `gap` from a figure, `apart` from a name: two names close together
-    read as one); among such places the cheapest: each `soft` thing it covers
-    costs its weight (a book letter or a ladder more than a space), each step down the list of
-    candidates a little. A name with no clear place takes the one that overlaps least (the
+    read as one); among such places the cheapest: each `soft` thing it covers costs its weight
+    (a book letter or a ladder more than a space; a space of its own room little), each step
+    down the list of candidates a little. A name with no clear place takes the one that overlaps least (the
     layout check then reports it)."""
     placed: list[Placed] = []
     for name in names:
@@ -251,7 +254,12 @@ def place_names(
             cost += HARD * hard
             if best is not None and cost >= best[0]:
                 continue
-            cost += sum(weight for thing, weight in soft if intersects(box, thing))
+            own = f"space:{name.room}"
+            cost += sum(
+                weight * (OWN if thing.name == own else 1.0)
+                for thing, weight in soft
+                if intersects(box, thing)
+            )
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None

@@ -66,6 +66,9 @@ BOOK_PX = 14  # book letters on the platforms (in a disc, read at a glance)
 FIGURE_TEXT_PX = 16  # a figure's mark
 LEGEND_TEXT_PX = 16
 LEGEND_PX = 30.0  # the legend's strip along the bottom
+#: what a room's name costs over a space of another room (over its own: a fifth of it), a book
+#: letter, a ladder (ui/board_layout.place_names)
+SPACE_COST, BOOK_COST, LADDER_COST = 1.0, 2.0, 6.0
 
 
 def axial_round(q: float, r: float) -> Cell:
@@ -608,14 +611,15 @@ class FortressView(Widget):
                 for direction in range(6):
                     angle = math.radians(60 * direction)
                     x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
-                    things.append((Circle("book", x, y, disc), 2.0))
+                    things.append((Circle("book", x, y, disc), BOOK_COST))
         for ladder in self.fortress.ladders.values():
             if ladder.id in board.ladders:
                 x, y = self.to_pixel(ladder.cell)
-                things.append((Circle("ladder", x, y, self.size_px * 0.6), 6.0))
-        for cell in self.fortress.tables(board).spaces:
+                things.append((Circle("ladder", x, y, self.size_px * 0.6), LADDER_COST))
+        for cell in self.fortress.tables(board).spaces:  # named by their room (see place_names)
             x, y = self.to_pixel(cell)
-            things.append((Circle("space", x, y, self.size_px * 0.8), 0.3))
+            room = self.fortress.room_at(cell) or ""
+            things.append((Circle(f"space:{room}", x, y, self.size_px * 0.8), SPACE_COST))
         return things
 
     def _lines_of(self, text: str) -> tuple[tuple[str, float, float], ...]:
