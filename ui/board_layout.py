@@ -223,18 +223,19 @@ OWN = 0.2
 
 def place_names(
     names: Sequence[Name],
-    figures: Sequence[Circle],
+    figures: Sequence[Item],
     soft: Sequence[tuple[Circle, float]],
     bounds: Box,
     gap: float = GAP,
     apart: float = GAP,
 ) -> list[Placed]:
-    """Each name at its best place: inside `bounds`, clear of every figure and of the names
+    """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
+    else covers the board: a button over it) and of the names
     placed before it (by `gap` from a figure, `apart` from a name: two names close together
     read as one); among such places the cheapest: each `soft` thing it covers costs its weight
     (a book letter or a ladder more than a space; a space of its own room little), each step
-    down the list of candidates a little. A name with no clear place takes the one that overlaps least (the
-    layout check then reports it)."""
+    down the list of candidates a little. A name with no clear place takes the one that
+    overlaps least (the layout check then reports it)."""
     placed: list[Placed] = []
     for name in names:
         best: tuple[float, Placed] | None = None

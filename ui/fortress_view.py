@@ -128,6 +128,9 @@ class FortressView(Widget):
         self._names_key: tuple[object, ...] | None = None
         self._names_placed: list[Placed] = []
         self._legend_h = 0.0
+        #: parts of the view the screen covers with its own buttons (the round screen's "Whole
+        #: fortress" while zoomed), in the view's coordinates: room names stay off them
+        self.covered: Callable[[], list[Box]] = lambda: []
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
@@ -636,7 +639,8 @@ class FortressView(Widget):
         rooms = [r for r in self.fortress.rooms if self.names.get(r)]
         if self.zoom_room is not None:
             rooms = [r for r in rooms if r == self.zoom_room]
-        figures = [c for c in self._figures_at.values() if self._in_view(c)]
+        figures: list[Item] = [c for c in self._figures_at.values() if self._in_view(c)]
+        figures += self.covered()
         legend = self._legend_h
         bounds = Box(
             "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4

@@ -45,6 +45,7 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level
 from ui import theme
+from ui.board_layout import Box
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
@@ -105,6 +106,7 @@ class RoundScreen(RoundPanel, Screen):
         view.show_legend = True
         view.on_zoom = self._zoomed
         view.on_cell = self._on_cell
+        view.covered = self._covering
         self.choice = BoardChoice()
         self.open_group: tuple[str, ...] | None = None
         self.picker: ProtectPicker | None = None
@@ -363,6 +365,13 @@ class RoundScreen(RoundPanel, Screen):
         self.zoomed = room is not None
         if hasattr(self, "options"):
             self._update_waiting()
+
+    def _covering(self) -> list[Box]:
+        """The "Whole fortress" button over the zoomed board (the same screen's coordinates)."""
+        button = self.ids.zoom_out
+        if self.view.zoom_room is None:  # shown with the zoom (set after this redraw)
+            return []
+        return [Box("Whole fortress", button.x, button.y, button.width, button.height)]
 
     def zoom_out(self) -> None:
         self.view.zoom_to(None)
