@@ -237,6 +237,7 @@ def place_names(
     down the list of candidates a little. A name with no clear place takes the one that
     overlaps least (the layout check then reports it)."""
     placed: list[Placed] = []
+    index = _Grid(soft)
     for name in names:
         best: tuple[float, Placed] | None = None
         for rank, (lines, box) in enumerate(candidates(name, bounds)):
@@ -256,13 +257,42 @@ def place_names(
             if best is not None and cost >= best[0]:
                 continue
             own = f"space:{name.room}"
-            cost += sum(
-                weight * (OWN if thing.name == own else 1.0)
-                for thing, weight in soft
-                if intersects(box, thing)
-            )
+            for thing, weight in index.near(box):
+                if intersects(box, thing):
+                    cost += weight * (OWN if thing.name == own else 1.0)
+                    if best is not None and cost >= best[0]:
+                        break  # no better than the best so far
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None
         placed.append(best[1])
     return placed
+
+
+class _Grid:
+    """The soft things by square buckets: a name's box looks only at those near it (the
+    board's ~200 spaces and letters against ~100 candidate places per room, on every change of
+    a figure, would take a Pi's frame)."""
+
+    def __init__(self, things: Sequence[tuple[Circle, float]], side: float = 48.0) -> None:
+        self.side = side
+        self.buckets: dict[tuple[int, int], list[tuple[Circle, float]]] = {}
+        for thing in things:
+            circle = thing[0]
+            for key in self._keys(circle.x - circle.r, circle.y - circle.r, circle.x + circle.r,
+                                  circle.y + circle.r):  # fmt: skip
+                self.buckets.setdefault(key, []).append(thing)
+
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> Iterable[tuple[int, int]]:
+        side = self.side
+        for i in range(math.floor(x0 / side), math.floor(x1 / side) + 1):
+            for j in range(math.floor(y0 / side), math.floor(y1 / side) + 1):
+                yield i, j
+
+    def near(self, box: Box) -> list[tuple[Circle, float]]:
+        """Each thing whose bucket the box touches, once."""
+        seen: dict[int, tuple[Circle, float]] = {}
+        for key in self._keys(box.x, box.y, box.right, box.top):
+            for thing in self.buckets.get(key, ()):
+                seen[id(thing)] = thing
+        return list(seen.values())
