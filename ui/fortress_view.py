@@ -116,7 +116,7 @@ class FortressView(Widget):
         self.origin = (0.0, 0.0)
         self._textures: dict[tuple[str, int, bool], Texture] = {}
         self._fbo: Fbo | None = None
-        self._static: Fbo | None = None  # spaces, books, names, ladders: redrawn when they change
+        self._static: Fbo | None = None  # spaces, books, ladders: redrawn when they change
         self._static_key: tuple[object, ...] | None = None
         self.static_builds = 0  # how often the static layer was drawn (benchmarks/ui.py)
         self.text_scale = 1.0  # the Text size setting: room names and the legend grow with it
@@ -187,9 +187,9 @@ class FortressView(Widget):
     def redraw(self, *_: object) -> None:
         """Draw the board into an offscreen buffer, shown as one texture: the frames between
         two events (a banner, a button press) cost one rectangle instead of every space. What
-        changes only with the board, the zoom or the size (spaces, books, room names, ladders)
-        is drawn into a buffer of its own, kept until one of those changes: an event redraws
-        only the figures, choices and overlays over it."""
+        changes only with the board, the zoom or the size (spaces, books, ladders) is drawn
+        into a buffer of its own, kept until one of those changes: an event redraws only the
+        figures, room names (placed around the figures), choices and overlays over it."""
         if self.width <= 1 or self.height <= 1:
             return
         self._layout()
