@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from companion.app.differences import Difference, Kind
 from companion.app.i18n import N_, ngettext, tr
 from companion.app.tracking import Action, Step
-from companion.app.wording import TASK_TEXTS, describe
+from companion.app.wording import WAITING_TEXTS, waiting_sentence
 from companion.engine.components import Catalog
 from companion.engine.explain import ROOM_FACTS, Fact, Reason, hero_name, strigoi_name
 from companion.engine.fortress import Fortress
@@ -365,23 +365,24 @@ def render(reason: Reason) -> str:
 
 
 #: with the catalog, tokens are named as printed ("the red monster, strength 3")
-NAMED_TASK_TEXTS = {
-    **TASK_TEXTS,
-    TaskKind.STEALTH_CHOICE: N_("{hero} to fight or leave the {token}"),
-    TaskKind.FIGHT: N_("{hero} to fight the {token}"),
+NAMED_WAITING_TEXTS = {
+    **WAITING_TEXTS,
+    TaskKind.STEALTH_CHOICE: N_("Waiting for {hero} to fight or leave the {token}."),
+    TaskKind.FIGHT: N_("Waiting for {hero} to fight the {token}."),
 }
 
 
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
-    """What the game waits for, tokens and stacks by their names."""
+    """What the game waits for, as one whole sentence in the players' language ("Waiting for
+    Roel to move."), tokens and stacks by their names."""
     if catalog is None:
-        return describe(task, tr, plural=ngettext)
-    return describe(
+        return waiting_sentence(task, tr, plural=ngettext)
+    return waiting_sentence(
         task,
         tr,
         token=lambda token: token_name(catalog, token),
         stack=lambda stack: tr(STACK_NAMES.get(stack, stack)),
-        templates=NAMED_TASK_TEXTS,
+        templates=NAMED_WAITING_TEXTS,
         plural=ngettext,
     )
 

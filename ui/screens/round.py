@@ -48,7 +48,7 @@ from ui import theme
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
-from ui.screens.round_board import BoardChoice, FixTarget
+from ui.screens.round_board import BoardChoice, FixTarget, board_prompt
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
 from ui.screens.strigoi_card import card_scene
@@ -202,11 +202,9 @@ class RoundScreen(RoundPanel, Screen):
         if fix is not None:
             self.waiting_text = self._fix_prompt(fix)
         elif self.choice.modes and not self.zoomed:
-            self.waiting_text = tr("{what}: tap a room to zoom in, then a space.").format(
-                what=self.waiting
-            )
+            self.waiting_text = board_prompt(self.choice)
         else:
-            self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
+            self.waiting_text = self.waiting
 
     def _auto_zoom(self) -> None:
         """When every space to choose lies in one room, zoom to it at once (a card showing
