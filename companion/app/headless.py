@@ -21,7 +21,7 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.labels import command_label, secret_label, waiting_label
+from companion.app.labels import command_label, game_over_reason, secret_label, waiting_label
 from companion.app.play_taps import commands_with, holder_of
 from companion.app.service import Post, TableService, store_refusal
 from companion.app.spoken_menu import (
@@ -168,6 +168,7 @@ class HeadlessTable:
         if outcome.over is not None:
             won = i18n.tr("The heroes won.") if outcome.over.winner == "heroes" else None
             self.say(won or i18n.tr("The Strigoi won."))
+            self.say(game_over_reason(outcome.over.reason))
             return
         self._waiting()
 

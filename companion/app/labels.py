@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
-from companion.app.i18n import N_, ngettext, tr
+from companion.app.i18n import N_, ngettext, ntr, tr
 from companion.app.tracking import Action, Step
 from companion.app.wording import WAITING_TEXTS, waiting_sentence
 from companion.engine.components import Catalog
@@ -362,6 +362,30 @@ def render(reason: Reason) -> str:
     """An engine reason in the players' language, with rooms and ladders as the table names
     them."""
     return reason.text(tr, table_name, ngettext)
+
+
+#: why a game ended, as the game-over screen and the voice say it: the engine's reason (an
+#: English phrase kept in the log) to a whole sentence per language
+GAME_OVER_SENTENCES = {
+    "the Inferno is full": N_("The Inferno is full."),
+    "the Supreme Strigoi is destroyed": N_("The Supreme Strigoi is destroyed."),
+}
+
+
+def game_over_reason(reason: str) -> str:
+    """The engine's game-over reason as a sentence in the players' language."""
+    sentence = GAME_OVER_SENTENCES.get(reason)
+    if sentence is not None:
+        return tr(sentence)
+    text = tr(reason)
+    return text[:1].upper() + text[1:]
+
+
+def defeated_times(count: int) -> str:
+    """How often a hero was defeated, with a wording for never (no "0 times")."""
+    if count == 0:
+        return tr("never defeated")
+    return ntr("defeated {count} time", "defeated {count} times", count).format(count=count)
 
 
 #: with the catalog, tokens are named as printed ("the red monster, strength 3")
