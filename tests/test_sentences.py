@@ -22,6 +22,7 @@ from companion.app.labels import (
     defeated_times,
     game_over_reason,
     item_name,
+    site_label,
 )
 from companion.app.labels import waiting_label as status_line
 from companion.app.spoken_menu import by_room, choose_in_secret, items
@@ -188,3 +189,8 @@ def test_the_voice_of_a_table_without_a_screen_names_no_secret_card(language: st
     assert str(len(group.commands)) in group.words and capital(group.words)
     rooms = by_room(group, RULES.fortress)
     assert all(capital(x.words) for x in rooms if not isinstance(x, c.Command))
+
+
+def test_the_setup_wizards_ladder_sides_start_with_a_capital(language: str) -> None:
+    labels = [site_label(room, side) for room in RULES.fortress.rooms for side in range(6)]
+    assert all(capital(label) and "{" not in label for label in labels), (language, labels)

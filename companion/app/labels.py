@@ -156,12 +156,12 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
     def named(items: list[str]) -> str:
         return ", ".join(item_name(catalog, x) for x in items)
 
-    def via(source: str) -> str:
-        return (
-            ""
-            if source == "card"
-            else " " + tr("with {source}").format(source=source_name(catalog, source))
-        )
+    def sourced(plain: str, with_source: str, source: str, **values: object) -> str:
+        """One message per form: the played card's own icon, or a named source in the
+        language's own word order (never " with X" glued on)."""
+        if source == "card":
+            return tr(plain).format(hero=hero, **values)
+        return tr(with_source).format(hero=hero, source=source_name(catalog, source), **values)
 
     match command:
         case c.ChooseCard(card=card):
@@ -169,19 +169,29 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
         case c.Stay():
             return tr("{hero}: stay").format(hero=hero)
         case c.Move(to=to, stealth=True, source=source):
-            return tr("{hero}: move to {space} with Stealth").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: move to {space} with Stealth"),
+                N_("{hero}: move to {space} with Stealth from {source}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.Move(to=to):
             return tr("{hero}: move to {space}").format(hero=hero, space=space_name(fortress, to))
         case c.Draw(stealth=str(source)):
-            return tr("{hero}: draw a token with Stealth").format(hero=hero) + via(source)
+            return sourced(
+                N_("{hero}: draw a token with Stealth"),
+                N_("{hero}: draw a token with Stealth from {source}"),
+                source,
+            )
         case c.Draw():
             return tr("{hero}: draw a token").format(hero=hero)
         case c.EnterDraw(token=token, stealth=str(source)):
-            return tr("{hero}: the table drew {token}, with Stealth").format(
-                hero=hero, token=token_name(catalog, token)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: the table drew {token}, with Stealth"),
+                N_("{hero}: the table drew {token}, with Stealth from {source}"),
+                source,
+                token=token_name(catalog, token),
+            )
         case c.EnterDraw(token=token):
             return tr("{hero}: the table drew {token}").format(
                 hero=hero, token=token_name(catalog, token)
@@ -209,22 +219,36 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
                 hero=hero, space=space_name(fortress, cell)
             )
         case c.Leap(to=to, source=source) | c.UseLeap(to=to, source=source):
-            return tr("{hero}: Leap to {space}").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Leap to {space}"),
+                N_("{hero}: Leap to {space} with {source}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.UsePack(to=to, source=source):
-            return tr("{hero}: Pack, jump to {space}").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Pack, jump to {space}"),
+                N_("{hero}: Pack with {source}, jump to {space}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.Fall():
             return tr("{hero}: fall with the platform").format(hero=hero)
         case c.UseMechanics(room=room, rotation=rotation, source=source):
             book = first_book(fortress, room) if fortress is not None else "?"
-            return tr("{hero}: turn the platform in the {room}, book {book} to {direction}").format(
-                hero=hero, room=room_name(room), book=book, direction=direction_name(rotation)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: turn the platform in the {room}, book {book} to {direction}"),
+                N_(
+                    "{hero}: with {source}, turn the platform in the {room}, "
+                    "book {book} to {direction}"
+                ),
+                source,
+                room=room_name(room),
+                book=book,
+                direction=direction_name(rotation),
+            )
         case c.UseHeal(source=source, tokens=tokens):
-            text = tr("{hero}: Heal").format(hero=hero) + via(source)
+            text = sourced(N_("{hero}: Heal"), N_("{hero}: Heal with {source}"), source)
             if tokens:  # which wound each healed hero discards (R-ABL Heal)
                 text += (
                     " ("
@@ -238,17 +262,24 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
                 )
             return text
         case c.UseRecovery(source=source):
-            return tr("{hero}: Recovery, take the discard pile back").format(hero=hero) + via(
-                source
+            return sourced(
+                N_("{hero}: Recovery, take the discard pile back"),
+                N_("{hero}: Recovery with {source}, take the discard pile back"),
+                source,
             )
         case c.UseGatesOfHell(source=source):
-            return tr("{hero}: Gates of Hell, remove every fight marker").format(hero=hero) + via(
-                source
+            return sourced(
+                N_("{hero}: Gates of Hell, remove every fight marker"),
+                N_("{hero}: Gates of Hell with {source}, remove every fight marker"),
+                source,
             )
         case c.UseRetrieval(card=card, source=source):
-            return tr("{hero}: Retrieval, take back {card}").format(
-                hero=hero, card=item_name(catalog, card)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Retrieval, take back {card}"),
+                N_("{hero}: Retrieval with {source}, take back {card}"),
+                source,
+                card=item_name(catalog, card),
+            )
         case c.SwapRewards(other=other, give=give, take=take):
             return tr("{hero} gives {give} to {other} for {take}").format(
                 hero=hero,
@@ -566,5 +597,7 @@ def difference_text(fortress: Fortress, difference: Difference) -> str:
 
 
 def site_label(room: str, side: int) -> str:
-    """A ladder site of the setup wizard: "north-east room, north-west side"."""
-    return tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    """A ladder site of the setup wizard, a label that starts with a capital in every
+    language: "North-east room, north-west side" (room names are lower case mid-sentence)."""
+    label = tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    return label[:1].upper() + label[1:]
