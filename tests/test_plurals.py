@@ -80,7 +80,7 @@ def test_every_counted_message_has_each_plural_form_of_its_language(language: st
     ("language", "one", "two"),
     [
         ("en", "1 wound: card damage 1", "2 wounds: card damage 2"),
-        ("de", "1 Wunde: Kartenschaden 1", "2 Wunden: Kartenschaden 2"),
+        ("de", "1 Verletzung: Kartenschaden 1", "2 Verletzungen: Kartenschaden 2"),
         ("it", "1 ferita: danno della carta 1", "2 ferite: danno della carta 2"),
         ("fr", "1 blessure : dégâts de la carte 1", "2 blessures : dégâts de la carte 2"),
     ],
