@@ -295,13 +295,17 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
             plays = named([f"{r.item}:{r.mode}" for r in rewards])
             return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
         case c.AttackStrigoi(strigoi=strigoi, mode=mode, rewards=rewards):
-            text = tr("{hero}: attack {strigoi} ({mode})").format(
-                hero=hero, strigoi=strigoi_label(strigoi), mode=tr(ATTACKS.get(mode, mode))
+            how = tr(ATTACKS.get(mode, mode))
+            if rewards:  # one message with the rewards played, not " with …" glued on
+                return tr("{hero}: attack {strigoi} ({mode}) with {rewards}").format(
+                    hero=hero,
+                    strigoi=strigoi_label(strigoi),
+                    mode=how,
+                    rewards=named([f"{r.item}:{r.mode}" for r in rewards]),
+                )
+            return tr("{hero}: attack {strigoi} ({mode})").format(
+                hero=hero, strigoi=strigoi_label(strigoi), mode=how
             )
-            if rewards:
-                plays = named([f"{r.item}:{r.mode}" for r in rewards])
-                text += " " + tr("with {rewards}").format(rewards=plays)
-            return text
         case c.SetHeroPosition(to=to):
             return tr("Fix: {hero} stands on {space}").format(
                 hero=hero, space=space_name(fortress, to)
