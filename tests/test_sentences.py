@@ -194,3 +194,20 @@ def test_the_voice_of_a_table_without_a_screen_names_no_secret_card(language: st
 def test_the_setup_wizards_ladder_sides_start_with_a_capital(language: str) -> None:
     labels = [site_label(room, side) for room in RULES.fortress.rooms for side in range(6)]
     assert all(capital(label) and "{" not in label for label in labels), (language, labels)
+
+
+def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
+    """The first difference is its own sentence (not glued after "The table differs:"), then
+    how many more, counted, and what to do."""
+    from companion.app.differences import Difference, Kind
+    from companion.app.labels import differences_alert
+    from firmware_bridge.tags import RIM_READER
+
+    one = Difference("NE", RIM_READER, Kind.NO_PLATFORM, None, "NE")
+    alone = differences_alert(RULES.fortress, [one])
+    three = differences_alert(RULES.fortress, [one, one, one])
+    for text in (alone, three):
+        assert capital(text) and text.endswith("."), (language, text)
+        assert "(+" not in text and "{" not in text, text
+    assert "2" in three and len(three) > len(alone)
+    assert differences_alert(RULES.fortress, []) == ""

@@ -551,6 +551,25 @@ def action_text(fortress: Fortress, action: Action) -> str:
     )
 
 
+def differences_alert(fortress: Fortress, differences: Sequence[Difference]) -> str:
+    """The round screen's strip: the first difference as its own sentence (a capital first),
+    then how many more and what to do, as whole sentences of their own."""
+    if not differences:
+        return ""
+    first = difference_text(fortress, differences[0])
+    more = len(differences) - 1
+    tail = (
+        ntr(
+            "And {count} more difference. Tap to resync.",
+            "And {count} more differences. Tap to resync.",
+            more,
+        ).format(count=more)
+        if more
+        else tr("Tap to resync.")
+    )
+    return f"{first[:1].upper()}{first[1:]} {tail}"
+
+
 def difference_text(fortress: Fortress, difference: Difference) -> str:
     """What the readers see that the game does not hold, in one sentence."""
     room = room_name(difference.room)

@@ -29,7 +29,7 @@ from companion.app.hero_panel import PanelAction, hero_panel
 from companion.app.i18n import tr
 from companion.app.labels import (
     command_label,
-    difference_text,
+    differences_alert,
     group_label,
     room_name,
     strigoi_label,
@@ -233,14 +233,7 @@ class RoundScreen(RoundPanel, Screen):
         if changed and getattr(self, "hero_open", None) is not None:
             self.open_hero(*self.hero_open)  # type: ignore[misc]
         self.alerts = len(status.alerts)
-        if status.alerts:
-            first = difference_text(self.rules.fortress, status.alerts[0])
-            more = len(status.alerts) - 1
-            self.alert_text = tr("The table differs: {what}{more} Tap to resync.").format(
-                what=first, more=f" (+{more})" if more else ""
-            )
-        else:
-            self.alert_text = ""
+        self.alert_text = differences_alert(self.rules.fortress, status.alerts)
         if changed and hasattr(self, "options"):
             self._fill()
 
