@@ -211,3 +211,12 @@ def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
         assert "(+" not in text and "{" not in text, text
     assert "2" in three and len(three) > len(alone)
     assert differences_alert(RULES.fortress, []) == ""
+
+
+def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
+    from companion.app.labels import SITE_REFUSALS, site_refusal
+
+    for reason in SITE_REFUSALS:
+        text = site_refusal("NE", 2, reason, "roel")
+        assert capital(text) and text.endswith(".") and "{" not in text, (language, text)
+        assert "NE" not in text.split(), text

@@ -624,3 +624,27 @@ def site_label(room: str, side: int) -> str:
     language: "North-east room, north-west side" (room names are lower case mid-sentence)."""
     label = tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
     return label[:1].upper() + label[1:]
+
+
+#: why no ladder may stand on a site, as one sentence naming the site (setup_plan's reasons)
+SITE_REFUSALS = {
+    "no corridor reaches this side": N_(
+        "No ladder on the {side} side of the {room}: no corridor reaches it."
+    ),
+    "the room's platform has the Strigoi mark": N_(
+        "No ladder in the {room}: its platform has the Strigoi mark."
+    ),
+    "{hero}'s ladder stands here": N_(
+        "No other ladder on the {side} side of the {room}: {hero}'s ladder stands there."
+    ),
+}
+
+
+def site_refusal(room: str, side: int, reason: str, holder: str = "") -> str:
+    """Why no ladder may stand on a site, one whole sentence in the players' language."""
+    template = SITE_REFUSALS.get(reason)
+    if template is None:
+        return f"{site_label(room, side)}: {tr(reason).format(hero=hero_name(holder))}"
+    return tr(template).format(
+        room=room_name(room), side=direction_name(side), hero=hero_name(holder)
+    )
