@@ -220,3 +220,11 @@ def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
         text = site_refusal("NE", 2, reason, "roel")
         assert capital(text) and text.endswith(".") and "{" not in text, (language, text)
         assert "NE" not in text.split(), text
+
+
+def test_the_round_line_is_one_message_per_phase(language: str) -> None:
+    from companion.app.labels import ROUND_LINES, round_line
+
+    lines = {round_line(3, phase) for phase in ROUND_LINES}
+    assert len(lines) == len(ROUND_LINES)  # each phase its own words
+    assert all(capital(x) and "3" in x and "{" not in x for x in lines), (language, lines)

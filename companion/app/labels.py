@@ -25,6 +25,21 @@ PHASES = {
     "curse": N_("curse"),
     "over": N_("game over"),
 }
+#: the status line: the round and its phase, one message per phase (no phase word glued in)
+ROUND_LINES = {
+    "initiative": N_("Round {round} · choosing cards"),
+    "turns": N_("Round {round} · heroes' turns"),
+    "curse": N_("Round {round} · the curse"),
+    "over": N_("Round {round} · game over"),
+}
+
+
+def round_line(round_number: int, phase: str) -> str:
+    """ "Round 2 · heroes' turns", in the players' language."""
+    template = ROUND_LINES.get(phase)
+    if template is None:
+        return tr("Round {round}").format(round=round_number)
+    return tr(template).format(round=round_number)
 
 
 def item_name(catalog: Catalog, item: str) -> str:

@@ -22,11 +22,11 @@ from companion.app.cards import card_of, sentence, why_rows
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
     FIGURE_MARKS,
-    PHASES,
     ability_name,
     item_name,
     render,
     room_name,
+    round_line,
     secret_label,
     strigoi_label,
     token_name,
@@ -333,9 +333,7 @@ def table_view(
         "words": page_words(),
         "round": state.round,
         "phase": state.phase,
-        "status": tr("Round {round} · {phase}").format(
-            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
-        ),
+        "status": round_line(state.round, state.phase),
         "waiting": waiting_label(session.waiting_for, catalog),
         "altar": tr("Altar {altar}/{needed}").format(
             altar=state.altar, needed=ALTAR_NEEDED[state.players]
