@@ -228,3 +228,12 @@ def test_the_round_line_is_one_message_per_phase(language: str) -> None:
     lines = {round_line(3, phase) for phase in ROUND_LINES}
     assert len(lines) == len(ROUND_LINES)  # each phase its own words
     assert all(capital(x) and "3" in x and "{" not in x for x in lines), (language, lines)
+
+
+def test_protection_names_what_blocks(language: str) -> None:
+    """Not "block with the chosen" nor "block with card": the played card's icon in words."""
+    from companion.app.labels import command_label
+
+    label = command_label(c.Protect(hero="roel", sources=["card"]), RULES.catalog)
+    assert label.startswith("Roel") and label.split()[-1] != "card", (language, label)
+    assert i18n.tr("the played card's Protection") in label

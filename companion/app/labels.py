@@ -224,7 +224,11 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
         case c.Protect(sources=[]):
             return tr("{hero}: take the wounds").format(hero=hero)
         case c.Protect(sources=sources):
-            return tr("{hero}: block with {sources}").format(hero=hero, sources=named(sources))
+            blocks = ", ".join(  # "card": the played card's own Protection icon
+                tr("the played card's Protection") if x == "card" else item_name(catalog, x)
+                for x in sources
+            )
+            return tr("{hero}: block with {sources}").format(hero=hero, sources=blocks)
         case c.DiscardForShock(card=card):
             return tr("{hero}: discard {card}").format(hero=hero, card=item_name(catalog, card))
         case c.Relocate(to=to):

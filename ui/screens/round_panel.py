@@ -229,11 +229,7 @@ class RoundPanel:
             self._button(box, mark + name, lambda source=source: self._toggle(source))
         command = picker.command()
         if command is not None:
-            text = (
-                tr("{hero}: take the wounds").format(hero=hero)
-                if not command.sources
-                else tr("{hero}: block with the chosen").format(hero=hero)
-            )
+            text = command_label(command, self.rules.catalog, self.rules.fortress)
             self._button(box, text, lambda: self._choose(command), commit=True)
         else:
             self._label(box, tr("The rules do not allow this combination."))
