@@ -21,9 +21,18 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.labels import command_label, waiting_label
+from companion.app.labels import command_label, game_over_reason, secret_label, waiting_label
 from companion.app.play_taps import commands_with, holder_of
 from companion.app.service import Post, TableService, store_refusal
+from companion.app.spoken_menu import (
+    Group,
+    Item,
+    by_room,
+    choose_in_secret,
+    items,
+    read,
+    secret_choosers,
+)
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
@@ -54,7 +63,7 @@ class HeadlessTable:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self.service = make_service(self._calls.put)
         self.say = say
-        self.options: list[c.Command] = []
+        self.options: list[Item] = []  # what Next reads (spaces grouped, secret cards left out)
         self.focused = -1  # nothing read out yet
         self.alerts: set[tuple[str, int]] = set()
 
@@ -137,10 +146,12 @@ class HeadlessTable:
         session = self.service.session
         if session is None:
             return
-        self.options = session.legal_commands()
+        commands = session.legal_commands()
+        self.options = items(commands)
         self.focused = -1
-        what = waiting_label(session.waiting_for, self.service.catalog)
-        self.say(i18n.tr("Waiting for: {what}").format(what=what))
+        self.say(waiting_label(session.waiting_for, self.service.catalog))
+        for hero in secret_choosers(commands):  # R-RND-1: never which card, only who chooses
+            self.say(choose_in_secret(hero))
 
     def _label(self, command: c.Command) -> str:
         session = self.service.session
@@ -157,6 +168,7 @@ class HeadlessTable:
         if outcome.over is not None:
             won = i18n.tr("The heroes won.") if outcome.over.winner == "heroes" else None
             self.say(won or i18n.tr("The Strigoi won."))
+            self.say(game_over_reason(outcome.over.reason))
             return
         self._waiting()
 
@@ -193,30 +205,49 @@ class HeadlessTable:
         elif len(uses) == 1:
             self._do(uses[0])
         elif uses:
-            self.options, self.focused = uses, -1
+            self.options, self.focused = [*uses], -1
             self.say(i18n.tr("{count} ways to use it: press Next.").format(count=len(uses)))
 
     def button(self, name: str) -> None:
         """Confirm, Undo or Next (gpiozero's presses, posted to this loop)."""
         service = self.service
-        if service.session is None or service.session.state.phase == "over":
+        session = service.session
+        if session is None or session.state.phase == "over":
             if name == "confirm":
                 self.start_or_resume()
             return
         if name == "undo":
+            undone = session.command_at(session.head)
             if service.undo():
-                self.say(i18n.tr("Undone."))
+                self.say(self._undone(undone))
                 self._waiting()
         elif name == "next" and self.options:
             self.focused = (self.focused + 1) % len(self.options)
-            count = len(self.options)
-            label = self._label(self.options[self.focused])
-            self.say(f"{self.focused + 1}/{count}: {label}")
+            item = self.options[self.focused]
+            self.say(read(item, self.focused + 1, len(self.options), self._label))
         elif name == "confirm":
+            if not self.options:
+                return  # nothing to take by a button (a card chosen in secret is tapped)
             if self.focused < 0 and len(self.options) != 1:
                 self.say(i18n.tr("Press Next to hear the choices."))
                 return
-            self._do(self.options[max(self.focused, 0)])
+            item = self.options[max(self.focused, 0)]
+            if isinstance(item, Group):  # opened: its rooms, or a room's spaces
+                self.options, self.focused = by_room(item, session.rules.fortress), -1
+                if len(item.commands) <= len(self.options):  # already one by one
+                    self.options = list(item.commands)
+                self.say(i18n.tr("Press Next to hear the choices."))
+                return
+            self._do(item)
+
+    def _undone(self, command: c.Command | None) -> str:
+        """What Undo took back, as a sentence (a card chosen in secret stays secret)."""
+        session = self.service.session
+        if command is None or session is None:
+            return i18n.tr("Undone.")
+        hidden = session.state.phase == "initiative"
+        label = secret_label(command, self.service.catalog, session.rules.fortress, hidden)
+        return i18n.tr("Undone: {command}.").format(command=label)
 
 
 __all__ = ["KEYS", "HeadlessTable", "Say"]

@@ -29,7 +29,7 @@ from companion.app.hero_panel import PanelAction, hero_panel
 from companion.app.i18n import tr
 from companion.app.labels import (
     command_label,
-    difference_text,
+    differences_alert,
     group_label,
     room_name,
     strigoi_label,
@@ -49,7 +49,7 @@ from ui.board_layout import Box
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
-from ui.screens.round_board import BoardChoice, FixTarget, focus_room
+from ui.screens.round_board import BoardChoice, FixTarget, board_prompt, focus_room
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
 from ui.screens.strigoi_card import card_scene
@@ -204,11 +204,9 @@ class RoundScreen(RoundPanel, Screen):
         if fix is not None:
             self.waiting_text = self._fix_prompt(fix)
         elif self.choice.modes and not self.zoomed:
-            self.waiting_text = tr("{what}: tap a room to zoom in, then a space.").format(
-                what=self.waiting
-            )
+            self.waiting_text = board_prompt(self.choice)
         else:
-            self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
+            self.waiting_text = self.waiting
 
     def _auto_zoom(self, follow: bool = True) -> None:
         """The board shows what the game waits for, derived from the state alone, so that
@@ -243,14 +241,7 @@ class RoundScreen(RoundPanel, Screen):
         if changed and getattr(self, "hero_open", None) is not None:
             self.open_hero(*self.hero_open)  # type: ignore[misc]
         self.alerts = len(status.alerts)
-        if status.alerts:
-            first = difference_text(self.rules.fortress, status.alerts[0])
-            more = len(status.alerts) - 1
-            self.alert_text = tr("The table differs: {what}{more} Tap to resync.").format(
-                what=first, more=f" (+{more})" if more else ""
-            )
-        else:
-            self.alert_text = ""
+        self.alert_text = differences_alert(self.rules.fortress, status.alerts)
         if changed and hasattr(self, "options"):
             self._fill()
 

@@ -219,7 +219,16 @@ function drawCards(cards) {
       if (card.why.length) {
         const why = el("details", "why");
         why.append(el("summary", null, state.words.why));
-        for (const line of card.why) why.append(el("p", null, line));
+        for (const line of card.why) {
+          // the rule behind a line opens by a tap on it: no rule id in the sentence
+          if (!line.rule) {
+            why.append(el("p", null, line.text));
+            continue;
+          }
+          const rule = el("details", "why-rule");
+          rule.append(el("summary", null, line.text), el("p", "rule", line.rule));
+          why.append(rule);
+        }
         node.append(why);
       }
       return node;
