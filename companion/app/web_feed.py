@@ -50,6 +50,23 @@ Post = Callable[[Callable[[], None]], None]
 #: result has `refused`: None when the command was taken.
 Execute = Callable[[c.Command], Any]
 
+#: where the table view listens unless --web says otherwise (ui/web/server.py)
+DEFAULT_PORT = 8421
+
+
+def parse_web_address(given: str | None, public: bool = False) -> tuple[str, int] | None:
+    """--web of `python -m ui` and `serve`: "HOST:PORT" or "off" (None); unset, this machine
+    only (127.0.0.1), or the local network when `public` (the kiosk). ValueError names what is
+    wrong."""
+    given = given or ("0.0.0.0" if public else "127.0.0.1") + f":{DEFAULT_PORT}"
+    if given == "off":
+        return None
+    host, _, port = given.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"expected HOST:PORT or off, got {given!r}")
+    return host, int(port)
+
+
 #: why a phone's request is refused, in its language
 REFUSALS = {
     "unknown": N_("This phone link is not known here: scan the seat's code on the touchscreen."),
@@ -242,4 +259,15 @@ class WebFeed:
         return self._revealed[key]
 
 
-__all__ = ["REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer", "refusal"]
+__all__ = [
+    "DEFAULT_PORT",
+    "REFUSALS",
+    "Execute",
+    "Post",
+    "Reply",
+    "Snapshot",
+    "WebFeed",
+    "WebServer",
+    "parse_web_address",
+    "refusal",
+]
