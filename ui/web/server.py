@@ -8,7 +8,8 @@ Routes (docs in README, "The table in a browser"):
   GET  /                      the page (the table view)
   GET  /seat/{token}          the same page, a seat's view (the token is the secret)
   GET  /static/{file}         the page's script and style (served from ui/web/static)
-  GET  /events?lang=xx        the table view, as SSE (`view` on every change, `ping` every 2 s)
+  GET  /events?lang=xx        the table view, as SSE (`view` whole when the stream opens, then
+                              `patch`: only the parts that changed; `ping` every 2 s)
   GET  /events/seat/{token}?lang=xx   one seat's view (403 and the reason for a token that ended)
   POST /api/seat/{token}/choose       {"card": "<id>"}: the secret card choice of that seat
 Nothing else is accepted; every refusal says why and changes nothing.
@@ -97,6 +98,8 @@ class TableWebServer:
         #: view version -> when its last stream write ended (time.time(); benchmarks/web.py)
         self.written: dict[int, float] = {}
         self._viewers: set[_Viewer] = set()
+        #: the frames of the snapshot being sent, made once for all viewers: (kind, language)
+        self._frames: dict[tuple[str, str], bytes] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -207,6 +210,7 @@ class TableWebServer:
 
     def _deliver(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
+        self._frames = {}
         for viewer in self._viewers:
             viewer.wake.set()
 
@@ -260,6 +264,22 @@ class TableWebServer:
         views = snapshot.seats.get(viewer.token)
         return None if views is None else views.get(viewer.language)
 
+    def _frame(self, viewer: _Viewer, view: bytes, sent: int) -> bytes:
+        """The event that brings `viewer` from version `sent` to the snapshot's: a table page
+        that has the version before gets the patch, any other page the whole view. A table
+        frame is made once for every viewer of its language."""
+        snapshot = self.snapshot
+        if viewer.token is not None:
+            return b"event: view\ndata: " + view + b"\n\n"
+        patch = snapshot.patches.get(viewer.language) if sent == snapshot.base else None
+        key = ("patch" if patch is not None else "view", viewer.language)
+        frame = self._frames.get(key)
+        if frame is None:
+            data = patch if patch is not None else view
+            frame = b"event: " + key[0].encode() + b"\ndata: " + data + b"\n\n"
+            self._frames[key] = frame
+        return frame
+
     async def _stream(self, request: web.Request, viewer: _Viewer) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
@@ -282,8 +302,9 @@ class TableWebServer:
                     await response.write(b"event: ended\ndata: " + why + b"\n\n")
                     break
                 if self.snapshot.version != sent:
+                    frame = self._frame(viewer, view, sent)
                     sent = self.snapshot.version
-                    await response.write(b"event: view\ndata: " + view + b"\n\n")
+                    await response.write(frame)
                     self._written(sent)
                 viewer.wake.clear()
                 try:
