@@ -73,6 +73,9 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     link = mine["link"]
     assert link.startswith(address + "seat/") and link != seat  # a new token: the old one ended
     assert scanned(Path(mine["code_png"])) == link
+    panel = screens["hero-panel-my-phone"]
+    for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+        assert panel[check] == [], ("hero panel", check, panel[check])
     for name in ("my-phone", "my-phone-revoked"):
         for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
             assert screens[name][check] == [], (name, check, screens[name][check])

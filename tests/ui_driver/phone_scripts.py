@@ -112,6 +112,7 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
 
     driver.then(lambda: app.show("round"))
     driver.then(lambda: tap(chip()))
+    driver.then(lambda: driver.shoot("hero-panel-my-phone"))
     driver.then(
         lambda: seen.__setitem__("panel", [b.text for b in app._screen().hero_view.buttons()])
     )
