@@ -39,6 +39,7 @@ from companion.app.web_view import (
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import situation
+from companion.errors import InvalidOptions
 from companion.store.gamelog import CommandRecord
 
 log = logging.getLogger(__name__)
@@ -56,14 +57,14 @@ DEFAULT_PORT = 8421
 
 def parse_web_address(given: str | None, public: bool = False) -> tuple[str, int] | None:
     """--web of `python -m ui` and `serve`: "HOST:PORT" or "off" (None); unset, this machine
-    only (127.0.0.1), or the local network when `public` (the kiosk). ValueError names what is
-    wrong."""
+    only (127.0.0.1), or the local network when `public` (the kiosk). InvalidOptions (a
+    ValueError) names what is wrong."""
     given = given or ("0.0.0.0" if public else "127.0.0.1") + f":{DEFAULT_PORT}"
     if given == "off":
         return None
     host, _, port = given.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise ValueError(f"expected HOST:PORT or off, got {given!r}")
+        raise InvalidOptions(f"expected HOST:PORT or off, got {given!r}")
     return host, int(port)
 
 
