@@ -203,34 +203,10 @@ class Run:
         self.draw: list[float] = []  # the page's event -> its frame drawn
         self.after: list[float] = []  # the command done -> page drawn: the view's own share
         self.sizes: list[int] = []  # bytes of the frame a page was sent, per command
-        self.stalls: list[float] = []  # how late a 1 ms sleep woke during the run
-
-
-class Stalls:
-    """The machine's own delays, measured beside a run: a thread that asks to sleep 1 ms, again
-    and again, and notes how late it wakes (a loaded VM's cores are not there when asked)."""
-
-    def __init__(self) -> None:
-        self.late_ms: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            start = time.perf_counter()
-            time.sleep(0.001)
-            self.late_ms.append((time.perf_counter() - start) * 1000 - 1.0)
-
-    def stop(self) -> list[float]:
-        self._stop.set()
-        self._thread.join(5)
-        return self.late_ms
 
 
 def table_run(driver: webdriver.Chrome, viewers: int, count: int, seed: int) -> Run:
     run = Run()
-    stalls = Stalls()
     with tempfile.TemporaryDirectory() as data, WebTable(Path(data)) as table:
         table.call(lambda: table.service.new_game(seed=seed))
         table.settle()
@@ -283,7 +259,6 @@ def table_run(driver: webdriver.Chrome, viewers: int, count: int, seed: int) -> 
                         run.draw.append(page_drawn[key] - page_arrived[key])
                         run.after.append(page_drawn[key] - done[v])
             close_pages(driver, handles)
-    run.stalls = stalls.stop()
     return run
 
 
@@ -328,11 +303,6 @@ def main() -> int:
             row("  of which: written -> the page's handler", run.arrived)
             row("  of which: the page's handler -> frame drawn", run.draw)
             row(f"command done -> browser drawn, {many}", run.after, "(the view's own share)")
-            row(
-                "baseline: a 1 ms sleep woke late by",
-                run.stalls,
-                "(the machine's own stalls during this run: other processes on the cores)",
-            )
             print(
                 f"{'':46} bytes sent per command: p50 {statistics.median(run.sizes):.0f}, "
                 f"max {max(run.sizes)} (a patch; a page that connects gets the whole view)"
