@@ -277,11 +277,11 @@ def test_after_the_whole_view_a_page_gets_only_what_changed(table: WebTable) -> 
 
 
 def test_a_page_that_missed_a_version_gets_the_whole_view(table: WebTable) -> None:
-    from ui.web.server import _Viewer
+    from ui.web.server import Viewer
 
     table.call(lambda: table.service.execute(table.service.session.legal_commands()[0]))  # type: ignore[union-attr]
     table.settle()  # a view after the game's first: a patch exists
-    viewer = _Viewer("en", None)
+    viewer = Viewer("en", None)
     server = table.server
     snapshot = server.snapshot
     assert "en" in snapshot.patches and snapshot.base == snapshot.version - 1

@@ -73,7 +73,7 @@ def local_address() -> str:
             return "127.0.0.1"
 
 
-class _Viewer:
+class Viewer:
     """One open stream: its language and seat, woken when a new snapshot arrives."""
 
     def __init__(self, language: str, token: str | None) -> None:
@@ -97,7 +97,7 @@ class TableWebServer:
         self.streams_opened = 0
         #: view version -> when its last stream write ended (time.time(); benchmarks/web.py)
         self.written: dict[int, float] = {}
-        self._viewers: set[_Viewer] = set()
+        self._viewers: set[Viewer] = set()
         #: the frames of the snapshot being sent, made once for all viewers: (kind, language)
         self._frames: dict[tuple[str, str], bytes] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -229,13 +229,13 @@ class TableWebServer:
         return language if language in LANGUAGES else "en"
 
     async def _table_events(self, request: web.Request) -> web.StreamResponse:
-        return await self._stream(request, _Viewer(self._language(request), None))
+        return await self._stream(request, Viewer(self._language(request), None))
 
     async def _seat_events(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat(request)
         if isinstance(seat, web.Response):
             return seat
-        return await self._stream(request, _Viewer(seat[1], seat[0]))
+        return await self._stream(request, Viewer(seat[1], seat[0]))
 
     def _seat(self, request: web.Request) -> tuple[str, str] | web.Response:
         """The request's seat token and language, or the refusal of a malformed (400) or
@@ -257,14 +257,14 @@ class TableWebServer:
             return ended.get(language, ended.get("en", "this seat link has ended"))
         return said(language, "unknown")
 
-    def _view(self, viewer: _Viewer) -> bytes | None:
+    def _view(self, viewer: Viewer) -> bytes | None:
         snapshot = self.snapshot
         if viewer.token is None:
             return snapshot.tables.get(viewer.language)
         views = snapshot.seats.get(viewer.token)
         return None if views is None else views.get(viewer.language)
 
-    def _frame(self, viewer: _Viewer, view: bytes, sent: int) -> bytes:
+    def _frame(self, viewer: Viewer, view: bytes, sent: int) -> bytes:
         """The event that brings `viewer` from version `sent` to the snapshot's: a table page
         that has the version before gets the patch, any other page the whole view. A table
         frame is made once for every viewer of its language."""
@@ -280,7 +280,7 @@ class TableWebServer:
             self._frames[key] = frame
         return frame
 
-    async def _stream(self, request: web.Request, viewer: _Viewer) -> web.StreamResponse:
+    async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -366,4 +366,4 @@ class TableWebServer:
         return web.json_response({"ok": True})
 
 
-__all__ = ["DEFAULT_PORT", "TableWebServer", "local_address"]
+__all__ = ["DEFAULT_PORT", "TableWebServer", "Viewer", "local_address"]
