@@ -49,6 +49,7 @@ by a stand-in that records its calls); without it the sentences are only recorde
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,9 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.bench import Bench
 
         bench = Bench(driver)
+        viewers = int(os.environ.get("ARMATA_BENCH_VIEWERS", "0"))
+        if viewers:  # benchmarks/ui.py: the browsers' pages connect first
+            driver.then(lambda: bench.wait_for_viewers(viewers))
         driver.then(lambda: app.new_game(seed))
         for _ in range(30):  # on the round screen, before the game could end
             driver.then(bench.measure_banner_frame)

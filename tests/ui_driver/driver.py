@@ -481,7 +481,10 @@ class Driver:
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
         if screen.hero_open is not None:  # a hand opened from its option: its first card
-            panel = screen.hero_view.buttons()
+            from companion.app.qr import phone_word
+
+            mine = phone_word("seat").split("{")[0]  # "My phone: <hero>" opens a code: not play
+            panel = [b for b in screen.hero_view.buttons() if not b.text.startswith(mine)]
             tap(next((b for b in panel if getattr(b, "commit", False)), panel[0]))
         elif screen.card_showing:
             if self.app.hardware.table is not None:

@@ -34,6 +34,7 @@ from companion.app.labels import (
     room_name,
     strigoi_label,
 )
+from companion.app.qr import phone_word
 from companion.app.threats import threat_levels, waiting_hero
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
@@ -575,10 +576,21 @@ class RoundScreen(RoundPanel, Screen):
                     lambda: (self.close_hero(), self.fix_position_of(hero)),
                 )
             )
+        app = App.get_running_app()
+        if getattr(app, "web_feed", None) is not None and self.state.phase != "over":
+            # the hero's seat link as a QR code, for that player's own phone (ui/phones.py)
+            label = phone_word("seat").format(hero=hero_name(hero))
+            extra.append((label, lambda: self._phone(hero)))
         self.hero_view.show(
             panel, self._hero_action, lambda: self.open_hero(hero, True, fix), extra
         )
         self.focused = -1
+
+    def _phone(self, hero: str) -> None:
+        from ui.phones import PhonesView
+
+        self.close_hero()
+        PhonesView(App.get_running_app(), seat=hero).open()
 
     def close_hero(self) -> None:
         if getattr(self, "hero_open", None) is not None:
