@@ -170,8 +170,8 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
         wait_for(lambda: page_state(table)["live"], 20.0, "the page live")
         assert page_state(table)["round"] == 0  # no game yet
         served.send("c")  # Confirm: a new game
-        said = served.wait_line(r"^said: Waiting for: ")
-        waiting = served.lines[said].split("Waiting for: ", 1)[1]
+        said = served.wait_line(r"^said: Waiting for ")
+        waiting = served.lines[said].split("said: ", 1)[1]  # the whole sentence, on the page too
         wait_for(lambda: page_state(table)["round"] == 1, 20.0, "round 1 on the page")
         assert waiting in page_state(table)["text"]
         shown = page_state(table)["version"]
@@ -200,12 +200,12 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
             line.startswith("said: ") and "refused" in line for line in served.lines[mark:]
         )
 
-        # the buttons play on: Next reads a choice, Confirm takes it; the page follows each
+        # the others choose in secret (never read out); the buttons still act and the page
+        # follows: Undo takes Roel's choice back and says so without naming the card
         shown = page_state(table)["version"]
-        served.send("n")
-        served.wait_line(r"^said: 1/\d+: ", mark)
-        served.send("c")
-        wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the page after Confirm")
+        served.send("u")
+        served.wait_line(r"^said: Undone: Roel chose a card\.$", mark)
+        wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the page after Undo")
 
         served.send("revoke roel")
         served.wait_line(r"^Phone link revoked\.$", mark)
