@@ -244,6 +244,7 @@ class TableService:
         #: what keeps the table from working as it should (the pins, the voice, failed threads)
         self.troubles = Troubles(controls=self.controls.off)
         self.session: GameSession | None = None
+        #: the game's announcements so far (each holds the board it showed: not kept past it)
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
         self.publisher = publisher  # the broker's game topics; None: the events stay here
@@ -278,6 +279,15 @@ class TableService:
         self.hardware.start(self._node_message)
         if self.web is not None:
             self.web.start()
+
+    def open_web(self, web: WebFeed) -> None:
+        """The table view in browsers, opened after the start (the touchscreen's first frame
+        does not wait for its server): it starts showing the game as it is."""
+        if self._closed:
+            return
+        self.web = web
+        web.start()
+        self._web_changed()
 
     def close(self) -> None:
         """Turn every ring off, stop every thread and close the log (a second call does
@@ -364,6 +374,7 @@ class TableService:
 
     def _playing(self, session: GameSession, origin: Origin) -> None:
         self.session = session
+        self.announcements = []  # this game's only: a kiosk plays game after game
         set_ladder_owners(self.log.game(session.game_id).seats)
         self.speaker.interrupt()  # nothing of an earlier game is still said
         self.watch.game(game_view(session.rules, session.state, origin))
