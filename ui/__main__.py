@@ -42,7 +42,7 @@ def web_address(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
-    from ui.web.server import DEFAULT_PORT
+    from ui.web import DEFAULT_PORT
 
     given = args.web or ("0.0.0.0" if args.kiosk else "127.0.0.1") + f":{DEFAULT_PORT}"
     if given == "off":

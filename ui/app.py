@@ -65,7 +65,6 @@ from ui.screens.rules import TASK_SECTIONS, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.screens.setup import SetupScreen
 from ui.screens.table import TableScreen
-from ui.web.server import TableWebServer
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
@@ -119,12 +118,10 @@ class ArmataApp(App):
     ) -> None:
         super().__init__(**kwargs)
         #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
+        #: (None until it listens: it opens once the first frame is drawn, see `_open_web`)
         self.web_feed: WebFeed | None = None
+        self.web_address = web
         self.say_address = False  # `python -m ui` prints the address once it listens
-        if web is not None:
-            server = TableWebServer(*web)
-            self.web_feed = WebFeed(server, on_kivy_thread, self.execute)
-            server.choose = self.web_feed.request_choice
         self.service = TableService(
             data_dir(),
             on_kivy_thread,
@@ -132,7 +129,6 @@ class ArmataApp(App):
             speaker=speaker,
             publisher=publisher,
             controls=controls,
-            web=self.web_feed,
         )
         self.situation = empty_situation(self.fortress)
         self.manager = ScreenManager(transition=NoTransition())
@@ -280,8 +276,8 @@ class ArmataApp(App):
         ):
             self.manager.add_widget(screen)
         self.service.start(self)
-        if self.web_feed is not None and self.say_address:
-            print(f"Table view in a browser: {self.web_feed.address}", flush=True)
+        if self.web_address is not None:  # in the frame after the first: nothing waits for it
+            Clock.schedule_once(lambda _dt: Clock.schedule_once(self._open_web, 0), 0)
         self.lang = self.service.language
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
         round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
@@ -293,6 +289,20 @@ class ArmataApp(App):
         # systemd stopping the kiosk, Ctrl+C: leave through on_stop (rings off, log closed)
         stop_on_signals(lambda: Clock.schedule_once(lambda _dt: self.stop(), 0))
         return self.manager
+
+    def _open_web(self, _dt: float = 0) -> None:
+        """The table view in browsers: its server (aiohttp, ~10 MB) is imported and started
+        once the touchscreen shows, not before its first frame."""
+        from ui.web.server import TableWebServer
+
+        assert self.web_address is not None
+        server = TableWebServer(*self.web_address)
+        feed = WebFeed(server, on_kivy_thread, self.execute)
+        server.choose = feed.request_choice
+        self.service.open_web(feed)
+        self.web_feed = feed
+        if self.say_address:
+            print(f"Table view in a browser: {feed.address}", flush=True)
 
     def _poll_hardware(self, _dt: float = 0) -> None:
         leds = self.service.ring_colours()

@@ -34,6 +34,7 @@ from aiohttp import web
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
 from companion.app.web_feed import REFUSALS, Reply, Snapshot
+from ui.web import DEFAULT_PORT
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,6 @@ PING_S = 2.0
 MAX_BODY = 1024
 #: how long a phone waits for the table service to answer a choice
 ANSWER_S = 5.0
-DEFAULT_PORT = 8421
 
 #: the feed's entry for a phone's choice: (token, card, language, reply)
 Choose = Callable[[str, str, str, Callable[[Reply], None]], None]
