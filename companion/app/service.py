@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
@@ -58,7 +58,9 @@ from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
 from firmware_bridge.board import room_node
-from firmware_bridge.mqtt_link import GamePublisher
+
+if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up (node_options.py)
+    from firmware_bridge.mqtt_link import GamePublisher
 
 #: The heroes a new game's wizard starts with (players change them on its first page).
 FIRST_HEROES = ("roel", "matthew", "attila")
