@@ -57,6 +57,20 @@ from ui.__main__ import build_parser, make_app
 
 def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> None:
     """Queue the steps of `script` on a driver of `app` (run once the app is up)."""
+    if script[0] == "first-frame":  # before the driver: its imports are not the app's
+        import json
+        import time
+
+        from kivy.clock import Clock
+
+        def first_frame(_dt: float) -> None:
+            with open("/proc/self/status") as status:  # the resident memory (VmRSS, kB)
+                kb = next(int(x.split()[1]) for x in status if x.startswith("VmRSS:"))
+            print(json.dumps({"first_frame": time.time(), "rss_mb": kb / 1024}), flush=True)
+            app.stop()
+
+        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
+        return
     from companion.app import i18n
     from tests.ui_driver.driver import Driver
 
@@ -106,20 +120,6 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.bench import Games
 
         Games(driver, int(rest[0]), seed)
-    elif name == "first-frame":
-        import json
-        import time
-
-        from kivy.clock import Clock
-
-        def first_frame(_dt: float) -> None:
-            from tests.ui_driver.bench import rss_mb
-
-            print(json.dumps({"first_frame": time.time(), "rss_mb": rss_mb()}), flush=True)
-            app.stop()
-
-        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
-        return
     elif name in ("buttons", "resync", "cards", "stale"):
         from tests.ui_driver.table_scripts import (
             cards_and_fix,
