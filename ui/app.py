@@ -55,6 +55,7 @@ from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
 from ui.screens.home import HomeScreen
 from ui.screens.lazy import LazyScreens
+from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
 from ui.screens.round import RoundScreen
 
 if TYPE_CHECKING:  # the screens built on first use (ui/screens/lazy.py) import then
