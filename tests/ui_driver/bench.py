@@ -189,6 +189,9 @@ class Games:
         self.objects: list[dict[str, int]] = []
         self.steps: list[int] = []
         self.snapshots: list[Any] = []
+        #: after each game: live widgets, live announcements, the last game's announcements
+        self.widgets: list[int] = []
+        self.announcements: list[tuple[int, int]] = []
         for game in range(games):
             driver.then(lambda game=game: self.app.new_game(seed + game))
             driver.then(self.play_to_end)
@@ -215,7 +218,16 @@ class Games:
         self.driver.report.get("board_touches", []).clear()
         gc.collect()
         self.rss.append(rss_mb())
-        self.objects.append(dict(Counter(type(o).__qualname__ for o in gc.get_objects())))
+        from kivy.uix.widget import Widget
+
+        from companion.app.announce import Announcement
+
+        live = gc.get_objects()
+        self.objects.append(dict(Counter(type(o).__qualname__ for o in live)))
+        self.widgets.append(sum(isinstance(o, Widget) for o in live))
+        alive = sum(isinstance(o, Announcement) for o in live)
+        self.announcements.append((alive, len(self.app.service.announcements)))
+        del live
         if tracemalloc.is_tracing():
             self.snapshots = [*self.snapshots[-1:], tracemalloc.take_snapshot()]
 
@@ -228,6 +240,8 @@ class Games:
         self.driver.report["games"] = {
             "rss_mb": self.rss,
             "steps": self.steps,
+            "widgets": self.widgets,
+            "announcements": self.announcements,
             "objects_growing": [g for g in growing[:40] if g[1] > 0],
             "objects_first": sum(first.values()),
             "objects_last": sum(last.values()),
