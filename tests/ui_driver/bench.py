@@ -224,8 +224,8 @@ class Games:
 
         live = gc.get_objects()
         self.objects.append(dict(Counter(type(o).__qualname__ for o in live)))
-        self.widgets.append(sum(isinstance(o, Widget) for o in live))
-        alive = sum(isinstance(o, Announcement) for o in live)
+        self.widgets.append(sum(issubclass(type(o), Widget) for o in live))
+        alive = sum(type(o) is Announcement for o in live)  # type(): proxies raise
         self.announcements.append((alive, len(self.app.service.announcements)))
         del live
         if tracemalloc.is_tracing():
