@@ -61,3 +61,21 @@ def test_status_led_and_buzzer(factory: MockFactory) -> None:
         buzzer.assert_states([False, True, False, True, False])
     finally:
         controls.close()
+
+
+def test_the_simulated_pins_remember_only_their_last_changes() -> None:
+    """The embedded default's status LED blinks on mock pins while a node is silent: their
+    history stays bounded however long the table runs."""
+    from companion.app.controls import KEEP_STATES, open_controls
+
+    controls = open_controls(lambda name: None, mock=True)
+    try:
+        assert controls.devices is not None and controls.mock is not None
+        led = controls.devices.status
+        for _ in range(KEEP_STATES * 5):
+            led.toggle()
+        states = controls.mock.pin(controls.devices.config.status_led).states
+        assert len(states) == KEEP_STATES
+        assert states[-1].state == led.is_lit  # the latest change is among those kept
+    finally:
+        controls.close()

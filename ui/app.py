@@ -10,11 +10,12 @@ and its health feeds the Hardware screen.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition
 from kivy.uix.widget import Widget
 
 from companion.app import i18n
@@ -24,7 +25,6 @@ from companion.app.differences import Difference
 from companion.app.hardware import (
     CARD_READER,
     BoardHardware,
-    GamePublisher,
     SimulatedBoard,
     broker_status,
     health_view,
@@ -53,19 +53,37 @@ from ui import theme
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.play_taps import tapped_in_play
-from ui.screens.confirm import ConfirmScreen
-from ui.screens.gamelog import GameLogScreen
-from ui.screens.gameover import GameOverScreen
-from ui.screens.hardware import HardwareScreen
-from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
-from ui.screens.resync import ResyncScreen
+from ui.screens.lazy import LazyScreens
+from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
 from ui.screens.round import RoundScreen
-from ui.screens.rules import TASK_SECTIONS, RulesScreen
-from ui.screens.settings import SettingsScreen
-from ui.screens.setup import SetupScreen
-from ui.screens.table import TableScreen
-from ui.web.server import TableWebServer
+
+if TYPE_CHECKING:  # the screens built on first use (ui/screens/lazy.py) import then
+    from companion.app.hardware import GamePublisher  # paho-mqtt: only with a broker
+    from ui.screens.confirm import ConfirmScreen
+    from ui.screens.gamelog import GameLogScreen
+    from ui.screens.gameover import GameOverScreen
+    from ui.screens.hardware import HardwareScreen
+    from ui.screens.history import HistoryScreen
+    from ui.screens.resync import ResyncScreen
+    from ui.screens.rules import RulesScreen
+    from ui.screens.settings import SettingsScreen
+    from ui.screens.setup import SetupScreen
+    from ui.screens.table import TableScreen
+
+#: the screens built when first shown or asked for (ui/screens/lazy.py): not for the first frame
+LATER_SCREENS = {
+    "hardware": "ui.screens.hardware:HardwareScreen",
+    "setup": "ui.screens.setup:SetupScreen",
+    "settings": "ui.screens.settings:SettingsScreen",
+    "history": "ui.screens.history:HistoryScreen",
+    "gameover": "ui.screens.gameover:GameOverScreen",
+    "rules": "ui.screens.rules:RulesScreen",
+    "log": "ui.screens.gamelog:GameLogScreen",
+    "resync": "ui.screens.resync:ResyncScreen",
+    "table": "ui.screens.table:TableScreen",
+    "confirm": "ui.screens.confirm:ConfirmScreen",
+}
 
 #: Seconds without a command before freed memory is given back (ui/memory.py).
 IDLE_TRIM_S = 2.0
@@ -119,12 +137,10 @@ class ArmataApp(App):
     ) -> None:
         super().__init__(**kwargs)
         #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
+        #: (None until it listens: it opens once the first frame is drawn, see `_open_web`)
         self.web_feed: WebFeed | None = None
+        self.web_address = web
         self.say_address = False  # `python -m ui` prints the address once it listens
-        if web is not None:
-            server = TableWebServer(*web)
-            self.web_feed = WebFeed(server, on_kivy_thread, self.execute)
-            server.choose = self.web_feed.request_choice
         self.service = TableService(
             data_dir(),
             on_kivy_thread,
@@ -132,10 +148,9 @@ class ArmataApp(App):
             speaker=speaker,
             publisher=publisher,
             controls=controls,
-            web=self.web_feed,
         )
         self.situation = empty_situation(self.fortress)
-        self.manager = ScreenManager(transition=NoTransition())
+        self.manager = LazyScreens(transition=NoTransition())
         self.fortress_view = FortressView(self.fortress, self.situation)
         self.game_view = FortressView(self.fortress, self.situation)
         self.setup_view = FortressView(self.fortress, self.situation)
@@ -224,8 +239,7 @@ class ArmataApp(App):
         self.text_scale = TEXT_SCALES[size]
 
     def open_settings(self) -> None:
-        screen = self.manager.get_screen("settings")
-        assert isinstance(screen, SettingsScreen)
+        screen = cast("SettingsScreen", self.manager.get_screen("settings"))
         screen.show(self.service.settings, self._setting_changed, self.service.troubles.voice)
         self.show("settings")
 
@@ -234,8 +248,7 @@ class ArmataApp(App):
             self.switch_language(str(self.service.settings.get("language")))
 
     def open_history(self) -> None:
-        screen = self.manager.get_screen("history")
-        assert isinstance(screen, HistoryScreen)
+        screen = cast("HistoryScreen", self.manager.get_screen("history"))
         screen.show(self.service.history, self.resume_game, self.export_game)
         self.show("history")
 
@@ -244,16 +257,16 @@ class ArmataApp(App):
 
     def open_rules(self, rule: str | None = None) -> None:
         """The rules reference at `rule`, or at the section of what the game waits for."""
-        screen = self.manager.get_screen("rules")
-        assert isinstance(screen, RulesScreen)
+        screen = cast("RulesScreen", self.manager.get_screen("rules"))
         if rule is None and self.session is not None and self.session.waiting_for is not None:
+            from ui.screens.rules import TASK_SECTIONS
+
             rule = TASK_SECTIONS.get(self.session.waiting_for.kind)
         screen.open(rule)
         self.show("rules")
 
     def show_game_over(self, state: GameState, over: e.GameOver | None) -> None:
-        screen = self.manager.get_screen("gameover")
-        assert isinstance(screen, GameOverScreen)
+        screen = cast("GameOverScreen", self.manager.get_screen("gameover"))
         screen.show(state, over)
         self.show("gameover")
 
@@ -263,25 +276,14 @@ class ArmataApp(App):
         home = HomeScreen(name="home")
         home.attach_board(self.fortress_view)
         self.manager.add_widget(home)
-        self.manager.add_widget(HardwareScreen(name="hardware"))
         round_screen = RoundScreen(name="round")
         round_screen.attach_board(self.game_view)
         self.manager.add_widget(round_screen)
-        self.manager.add_widget(SetupScreen(name="setup"))
-        for screen in (
-            SettingsScreen(name="settings"),
-            HistoryScreen(name="history"),
-            GameOverScreen(name="gameover"),
-            RulesScreen(name="rules"),
-            GameLogScreen(name="log"),
-            ResyncScreen(name="resync"),
-            TableScreen(name="table"),
-            ConfirmScreen(name="confirm"),
-        ):
-            self.manager.add_widget(screen)
+        for name, where in LATER_SCREENS.items():
+            self.manager.add_later(name, where)
         self.service.start(self)
-        if self.web_feed is not None and self.say_address:
-            print(f"Table view in a browser: {self.web_feed.address}", flush=True)
+        if self.web_address is not None:  # in the frame after the first: nothing waits for it
+            Clock.schedule_once(lambda _dt: Clock.schedule_once(self._open_web, 0), 0)
         self.lang = self.service.language
         self.bind(text_scale=self._board_text)  # the boards' names and legends grow with it
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
@@ -300,6 +302,20 @@ class ArmataApp(App):
             view.text_scale = scale
             view.redraw()
 
+    def _open_web(self, _dt: float = 0) -> None:
+        """The table view in browsers: its server (aiohttp, ~10 MB) is imported and started
+        once the touchscreen shows, not before its first frame."""
+        from ui.web.server import TableWebServer
+
+        assert self.web_address is not None
+        server = TableWebServer(*self.web_address)
+        feed = WebFeed(server, on_kivy_thread, self.execute)
+        server.choose = feed.request_choice
+        self.service.open_web(feed)
+        self.web_feed = feed
+        if self.say_address:
+            print(f"Table view in a browser: {feed.address}", flush=True)
+
     def _poll_hardware(self, _dt: float = 0) -> None:
         leds = self.service.ring_colours()
         segments = self.service.ring_segments()
@@ -317,8 +333,7 @@ class ArmataApp(App):
             for view in (self.fortress_view, self.game_view):
                 view.redraw()
         if self.manager.current == "hardware":  # only where it is seen
-            screen = self.manager.get_screen("hardware")
-            assert isinstance(screen, HardwareScreen)
+            screen = cast("HardwareScreen", self.manager.get_screen("hardware"))
             screen.show_health(
                 health_view(self.hardware.bridge, broker_status(self.service.publisher)),
                 self.service.troubles.lines(),
@@ -333,8 +348,7 @@ class ArmataApp(App):
         """A card placed on a reader becomes one tap for the screen showing. In play only the
         card reader's taps count (the room nodes read platforms and figures)."""
         if self.manager.current == "setup":
-            screen = self.manager.get_screen("setup")
-            assert isinstance(screen, SetupScreen)
+            screen = cast("SetupScreen", self.manager.get_screen("setup"))
             screen.on_tap(tap)
             self.service.tags.refresh()
         elif self.manager.current == "round" and tap.node == CARD_READER:
@@ -366,8 +380,7 @@ class ArmataApp(App):
     def troubled(self, troubles: Troubles) -> None:
         """The Settings screen says at once when the voice cannot speak; the Hardware screen
         shows every trouble at its next refresh."""
-        screen = self.manager.get_screen("settings")
-        assert isinstance(screen, SettingsScreen)
+        screen = cast("SettingsScreen", self.manager.get_screen("settings"))
         screen.voice_trouble(troubles.voice)
 
     # ----- the game ----------------------------------------------------------------------------
@@ -380,8 +393,7 @@ class ArmataApp(App):
         self._setup_wizard()
 
     def _ask_before_new_game(self) -> None:
-        screen = self.manager.get_screen("confirm")
-        assert isinstance(screen, ConfirmScreen)
+        screen = cast("ConfirmScreen", self.manager.get_screen("confirm"))
         unfinished = self.service.history(1)
         lines = []
         if unfinished and unfinished[0].status == "playing":
@@ -404,8 +416,7 @@ class ArmataApp(App):
         self.manager.current = "confirm"
 
     def _setup_wizard(self) -> None:
-        screen = self.manager.get_screen("setup")
-        assert isinstance(screen, SetupScreen)
+        screen = cast("SetupScreen", self.manager.get_screen("setup"))
         screen.begin(
             self.service.last_group(),
             self.setup_view,
@@ -449,8 +460,7 @@ class ArmataApp(App):
         try:
             session = self.service.resume(game_id)
         except CompanionError as problem:
-            screen = self.manager.get_screen("confirm")
-            assert isinstance(screen, ConfirmScreen)
+            screen = cast("ConfirmScreen", self.manager.get_screen("confirm"))
             screen.ask(
                 i18n.tr("This game cannot be resumed"),
                 [i18n.tr("Its record in the game log cannot be read back."), str(problem)],
@@ -530,16 +540,14 @@ class ArmataApp(App):
 
     def open_log(self) -> None:
         """This game's steps in plain words; tapping one goes back to it (after asking)."""
-        screen = self.manager.get_screen("log")
-        assert isinstance(screen, GameLogScreen)
+        screen = cast("GameLogScreen", self.manager.get_screen("log"))
         if self.session is not None:
             screen.show(self.session, self.catalog, self.rewind)
             self.show("log")
 
     # ----- the sensed table --------------------------------------------------------------------
     def open_resync(self) -> None:
-        screen = self.manager.get_screen("resync")
-        assert isinstance(screen, ResyncScreen)
+        screen = cast("ResyncScreen", self.manager.get_screen("resync"))
         session = self.session
         if session is None:
             return
@@ -567,8 +575,7 @@ class ArmataApp(App):
         PhonesView(self).open()
 
     def open_table(self) -> None:
-        screen = self.manager.get_screen("table")
-        assert isinstance(screen, TableScreen)
+        screen = cast("TableScreen", self.manager.get_screen("table"))
         screen.show(self, self.table_status)
         self.show("table")
 
@@ -588,8 +595,7 @@ class ArmataApp(App):
             else:
                 screen.primary()
         elif current == "setup" and name == "confirm":
-            setup = self.manager.get_screen("setup")
-            assert isinstance(setup, SetupScreen)
+            setup = cast("SetupScreen", self.manager.get_screen("setup"))
             setup.forward()
         elif current == "home" and name == "confirm":
             if self.can_resume:
@@ -600,8 +606,7 @@ class ArmataApp(App):
             self.show("round" if self.session is not None and current != "gameover" else "home")
 
     def _screen(self) -> RoundScreen:
-        screen = self.manager.get_screen("round")
-        assert isinstance(screen, RoundScreen)
+        screen = cast("RoundScreen", self.manager.get_screen("round"))
         return screen
 
     def _refresh(self) -> None:

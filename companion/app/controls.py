@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.pi.controls import BUTTONS, PINS_FILE, PiControls, PinConfig, load_pins
 from hardware.pi.pin_factory import MODEL_FILE, open_pin_factory
@@ -25,6 +25,20 @@ from hardware.pi.pin_factory import MODEL_FILE, open_pin_factory
 log = logging.getLogger(__name__)
 
 PRESS_S = 0.1  # how long an on-screen button holds its mock pin low
+#: the state changes a mock pin remembers (gpiozero's remember every one)
+KEEP_STATES = 64
+
+
+class RecentMockPin(MockPin):  # type: ignore[misc]
+    """gpiozero's mock pin, remembering only its last `KEEP_STATES` changes: the status LED
+    blinks five times a second while a node is silent, and a table left on for days grew the
+    history of every blink without end."""
+
+    def _change_state(self, value: bool) -> bool:
+        changed = bool(super()._change_state(value))
+        if len(self.states) > KEEP_STATES:
+            del self.states[: len(self.states) - KEEP_STATES]
+        return changed
 
 
 class Controls:
@@ -99,7 +113,7 @@ def open_controls(
         log.warning("Pi controls off: %s", exc)
         return Controls(None, f"Pi controls off: {exc}")
     if mock:
-        factory = MockFactory()
+        factory = MockFactory(pin_class=RecentMockPin)
         devices = PiControls(config, on_press, pin_factory=factory)
         what = "Pi controls on simulated pins (the table panel's buttons)"
         return Controls(devices, what, factory)

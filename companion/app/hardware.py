@@ -9,6 +9,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from companion.app.i18n import N_, ngettext, tr
 from companion.app.labels import room_name
@@ -19,10 +20,12 @@ from companion.store.nfc import NfcRegistry
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard, node_ids
 from firmware_bridge.bridge import Bridge, OnEvent
-from firmware_bridge.mqtt_link import LONG_RETRY_S, GamePublisher, MqttEnd, MqttLink
 from firmware_bridge.node_sim import CARD_READER as CARD_READER  # the app names the reader
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.sim_table import SimRoom, SimTable
+
+if TYPE_CHECKING:  # paho-mqtt is imported only where a broker is set up (--mqtt, --nodes mqtt)
+    from firmware_bridge.mqtt_link import GamePublisher, MqttEnd, MqttLink
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +188,8 @@ def _login_words(end: MqttEnd, address: str) -> str:
             "device since {time}; retrying every {seconds} s. Give each device its own login."
         )
     )
+    from firmware_bridge.mqtt_link import LONG_RETRY_S  # a broker is set up: imported
+
     return template.format(address=address, login=end.username, time=at, seconds=LONG_RETRY_S)
 
 
@@ -233,8 +238,9 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
     if link_drops is not None and link_drops is not bridge.drops:
         dropped.update(link_drops.counts)
     link = bridge.link
-    if isinstance(link, GamePublisher) and link.login_problem:  # the nodes' MQTT link
-        shared = _login_words(link, link.address)
+    if getattr(link, "login_problem", ""):  # only the nodes' MQTT link has one
+        publisher = cast("GamePublisher", link)
+        shared = _login_words(publisher, publisher.address)
         if shared not in broker:
             broker = "\n".join(x for x in (broker, shared) if x)
     return HealthView(rows, dict(dropped), broker)

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.app.hardware import BoardHardware
 from companion.engine.fortress import Fortress
 from firmware_bridge.access import broker_access
 from firmware_bridge.errors import BadId, BrokerAccessError
 from firmware_bridge.ids import check_id, check_login
-from firmware_bridge.mqtt_link import GamePublisher, MqttLink
 from firmware_bridge.topics import KIOSK_APP, SERVE_APP, app_user
+
+if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up
+    from firmware_bridge.mqtt_link import GamePublisher
 
 
 def add_node_arguments(parser: argparse.ArgumentParser, app: int = KIOSK_APP) -> None:
@@ -73,12 +76,15 @@ def hardware_from_args(
             parser.error(str(error))
         where = (access.host, access.port, args.table, access.username, access.password)
         ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
+    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+    if where is None:
+        return serial, None
+    from firmware_bridge.mqtt_link import GamePublisher, MqttLink  # paho-mqtt: a broker is set
+
     if args.nodes == "mqtt":
-        assert where is not None
         link = MqttLink(*where, ca=ca)
         return BoardHardware.mqtt(rooms, link), link
-    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
-    return serial, None if where is None else GamePublisher(*where, ca=ca)
+    return serial, GamePublisher(*where, ca=ca)
 
 
 __all__ = ["SERVE_APP", "add_node_arguments", "hardware_from_args"]

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
@@ -58,7 +58,9 @@ from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
 from firmware_bridge.board import room_node
-from firmware_bridge.mqtt_link import GamePublisher
+
+if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up (node_options.py)
+    from firmware_bridge.mqtt_link import GamePublisher
 
 #: The heroes a new game's wizard starts with (players change them on its first page).
 FIRST_HEROES = ("roel", "matthew", "attila")
@@ -244,6 +246,7 @@ class TableService:
         #: what keeps the table from working as it should (the pins, the voice, failed threads)
         self.troubles = Troubles(controls=self.controls.off)
         self.session: GameSession | None = None
+        #: the game's announcements so far (each holds the board it showed: not kept past it)
         self.announcements: list[Announcement] = []
         self.refusals: list[str] = []
         self.publisher = publisher  # the broker's game topics; None: the events stay here
@@ -278,6 +281,15 @@ class TableService:
         self.hardware.start(self._node_message)
         if self.web is not None:
             self.web.start()
+
+    def open_web(self, web: WebFeed) -> None:
+        """The table view in browsers, opened after the start (the touchscreen's first frame
+        does not wait for its server): it starts showing the game as it is."""
+        if self._closed:
+            return
+        self.web = web
+        web.start()
+        self._web_changed()
 
     def close(self) -> None:
         """Turn every ring off, stop every thread and close the log (a second call does
@@ -364,6 +376,7 @@ class TableService:
 
     def _playing(self, session: GameSession, origin: Origin) -> None:
         self.session = session
+        self.announcements = []  # this game's only: a kiosk plays game after game
         set_ladder_owners(self.log.game(session.game_id).seats)
         self.speaker.interrupt()  # nothing of an earlier game is still said
         self.watch.game(game_view(session.rules, session.state, origin))

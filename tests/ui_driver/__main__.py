@@ -24,7 +24,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   story-shots DIR    each kind of card (Strigoi attack, nobody seen, curse with heroes and with
                      nobody, phase 3 skipped, fights won and lost, monk, wounds) in every language
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
-  first-frame        print the time of the first drawn frame and exit (cold start)
+  games N            N games back to back, each played to its end by touch: the resident
+                     memory after each and the live objects by type (bench.py)
+  first-frame        print the time of the first drawn frame and the resident memory then,
+                     and exit (cold start)
   log-problem ACTION on a log the table must not play on: report the problem screen (its
                      texts, the layout checks, a screenshot in --out), then press ACTION:
                      fresh | export (then quit) | continue | quit; a table that starts then
@@ -59,6 +62,20 @@ from ui.__main__ import build_parser, make_app
 
 def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> None:
     """Queue the steps of `script` on a driver of `app` (run once the app is up)."""
+    if script[0] == "first-frame":  # before the driver: its imports are not the app's
+        import json
+        import time
+
+        from kivy.clock import Clock
+
+        def first_frame(_dt: float) -> None:
+            with open("/proc/self/status") as status:  # the resident memory (VmRSS, kB)
+                kb = next(int(x.split()[1]) for x in status if x.startswith("VmRSS:"))
+            print(json.dumps({"first_frame": time.time(), "rss_mb": kb / 1024}), flush=True)
+            app.stop()
+
+        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
+        return
     from companion.app import i18n
     from tests.ui_driver.driver import Driver
 
@@ -108,18 +125,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         driver.then(bench.measure_zoomed_redraw)
         driver.then(lambda: bench.rest(3.0))
         driver.then(bench.report)
-    elif name == "first-frame":
-        import json
-        import time
+    elif name == "games":
+        from tests.ui_driver.bench import Games
 
-        from kivy.clock import Clock
-
-        def first_frame(_dt: float) -> None:
-            print(json.dumps({"first_frame": time.time()}), flush=True)
-            app.stop()
-
-        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
-        return
+        Games(driver, int(rest[0]), seed)
     elif name in ("buttons", "resync", "cards", "stale"):
         from tests.ui_driver.table_scripts import (
             cards_and_fix,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
@@ -14,6 +15,12 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def rest(driver: Driver, seconds: float) -> None:
+    """The table after a game: nobody taps for `seconds` (the app tidies up when idle)."""
+    until = time.monotonic() + seconds
+    driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
 
 
 class Bench:
@@ -103,9 +110,7 @@ class Bench:
         )
 
     def rest(self, seconds: float) -> None:
-        """The table after the game: nobody taps for `seconds` (the app tidies up when idle)."""
-        until = time.monotonic() + seconds
-        self.driver.wait_until("the pause", lambda: time.monotonic() >= until, frames=10_000)
+        rest(self.driver, seconds)
 
     def measure_zoomed_redraw(self) -> None:
         """The board zoomed to one room (what a player sees while choosing a space): a zoom
@@ -181,4 +186,82 @@ class Bench:
             "viewers": len(getattr(self.app.web_feed.server, "_viewers", ()))
             if self.app.web_feed is not None
             else 0,
+        }
+
+
+class Games:
+    """Games played back to back in one app, as a kiosk plays them (a new game, played to its
+    end by touch, back to Home, the table idle for a moment): the resident memory after each,
+    and the live objects by type (what a game leaves behind shows as a type whose count grows
+    with every game). Under PYTHONTRACEMALLOC=1 the report also says where the Python memory
+    that grew during the last game was allocated."""
+
+    def __init__(self, driver: Driver, games: int, seed: int) -> None:
+        self.driver = driver
+        self.app = driver.app
+        self.rss: list[float] = []
+        self.objects: list[dict[str, int]] = []
+        self.steps: list[int] = []
+        self.snapshots: list[Any] = []
+        #: after each game: live widgets, live announcements, the last game's announcements
+        self.widgets: list[int] = []
+        self.announcements: list[tuple[int, int]] = []
+        for game in range(games):
+            driver.then(lambda game=game: self.app.new_game(seed + game))
+            driver.then(self.play_to_end)
+            driver.then(lambda: self.app.show("home"))
+            driver.then(lambda: rest(driver, 2.5))  # the app gives freed memory back when idle
+            driver.then(self.measure)
+        driver.then(self.report)
+
+    def play_to_end(self, steps: int = 0) -> None:
+        session = self.app.session
+        if session is not None and session.state.phase != "over" and steps < 2000:
+            self.driver.play_one()
+            self.driver.queue.insert(0, lambda: self.play_to_end(steps + 1))
+        else:
+            self.steps.append(steps)
+
+    def measure(self) -> None:
+        import gc
+        import tracemalloc
+        from collections import Counter
+
+        self.driver.announced.clear()  # the script's own records are not the app's memory
+        self.driver.report["steps"].clear()
+        self.driver.report.get("board_touches", []).clear()
+        gc.collect()
+        self.rss.append(rss_mb())
+        from kivy.uix.widget import Widget
+
+        from companion.app.announce import Announcement
+
+        live = gc.get_objects()
+        self.objects.append(dict(Counter(type(o).__qualname__ for o in live)))
+        self.widgets.append(sum(issubclass(type(o), Widget) for o in live))
+        alive = sum(type(o) is Announcement for o in live)  # type(): proxies raise
+        self.announcements.append((alive, len(self.app.service.announcements)))
+        del live
+        if tracemalloc.is_tracing():
+            self.snapshots = [*self.snapshots[-1:], tracemalloc.take_snapshot()]
+
+    def report(self) -> None:
+        first, last = self.objects[0], self.objects[-1]
+        growing = sorted(
+            ((name, count - first.get(name, 0)) for name, count in last.items()),
+            key=lambda item: -item[1],
+        )
+        self.driver.report["games"] = {
+            "rss_mb": self.rss,
+            "steps": self.steps,
+            "widgets": self.widgets,
+            "announcements": self.announcements,
+            "objects_growing": [g for g in growing[:40] if g[1] > 0],
+            "objects_first": sum(first.values()),
+            "objects_last": sum(last.values()),
+            "allocated_in_last_game": [
+                str(d) for d in self.snapshots[-1].compare_to(self.snapshots[0], "lineno")[:30]
+            ]
+            if len(self.snapshots) == 2
+            else [],
         }

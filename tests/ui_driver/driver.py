@@ -44,6 +44,15 @@ class Driver:
         self.queue: list[Callable[[], None]] = []
         self.holding = False  # stop driving, keep the app running (to be killed)
         self.ran: list[str] = []  # every step taken (a script that loops says where)
+        #: every announcement shown, of every game (the service keeps the current game's)
+        self.announced: list[Any] = []
+        show = app.announced
+
+        def record(announcement: Any, words: str) -> None:
+            self.announced.append(announcement)
+            show(announcement, words)
+
+        app.announced = record  # type: ignore[method-assign]
 
     def then(self, step: Callable[[], None]) -> Driver:
         self.queue.append(step)
@@ -537,9 +546,9 @@ class Driver:
                 "screen": self.app.manager.current,
             }
         )
-        self.report["announcements"] = [a.kind for a in self.app.announcements]
-        self.report["headlines"] = [a.headline for a in self.app.announcements]  # published
-        self.report["words"] = [self.app.service.announcer.words(a) for a in self.app.announcements]
+        self.report["announcements"] = [a.kind for a in self.announced]
+        self.report["headlines"] = [a.headline for a in self.announced]  # published
+        self.report["words"] = [self.app.service.announcer.words(a) for a in self.announced]
         feed = self.app.service.feed
         self.report["published"] = feed.sent["announcement"]
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}
@@ -564,7 +573,7 @@ class Driver:
         )
         self.report["announced_to"] = [
             [a.facts.get("to"), a.facts.get("strigoi")]
-            for a in self.app.announcements
+            for a in self.announced
             if a.kind == "strigoi_step"
         ]
 

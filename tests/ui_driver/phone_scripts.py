@@ -49,9 +49,12 @@ def _press(text: str) -> None:
 
 def phones(driver: Driver, out: Path, seed: int) -> None:
     app = driver.app
-    feed = app.web_feed
-    assert feed is not None, "started with --web off"
-    driver.then(lambda: driver.report.__setitem__("address", feed.address))
+
+    def feed() -> Any:  # the table view opens in the frame after the first
+        assert app.web_feed is not None, "started with --web off"
+        return app.web_feed
+
+    driver.then(lambda: driver.report.__setitem__("address", feed().address))
     for lang in i18n.LANGUAGES:
         driver.then(lambda lang=lang: driver.language(lang))
         driver.then(lambda: app.show("home"))
@@ -72,8 +75,8 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
         lambda: driver.report.__setitem__(
             "tokens",
             {
-                "active": {t: s.hero for t, s in feed.tokens.active().items()},
-                "ended": feed.tokens.ended(),
+                "active": {t: s.hero for t, s in feed().tokens.active().items()},
+                "ended": feed().tokens.ended(),
             },
         )
     )

@@ -128,9 +128,17 @@ class HeroPanelView(CardPanel):
             size_hint_y=None,
         )
         grid.bind(minimum_height=grid.setter("height"))
-        body.bind(width=lambda _b, w: setattr(grid, "cols", max(1, int(w // dp(TILE_DP)))))
+        if not getattr(self, "_columns_bound", False):  # once: a binding per grid kept every
+            body.bind(width=self._columns)  # hand shown alive (its tiles and their textures)
+            self._columns_bound = True
         body.add_widget(grid)
         return grid
+
+    def _columns(self, body: Widget, width: float) -> None:
+        """The card grids shown take as many columns as the panel's width holds."""
+        for child in body.children:
+            if isinstance(child, GridLayout):
+                child.cols = max(1, int(width // dp(TILE_DP)))
 
     @staticmethod
     def _same_height(grid: GridLayout, tile: Widget) -> None:

@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from ui.glyphs import printable
+from ui.scrolling import ScrollArea  # noqa: F401  (registered for every screen's kv lists)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
