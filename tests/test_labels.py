@@ -158,3 +158,21 @@ def test_engine_reasons_name_rooms_ladders_and_directions(language: str) -> None
     assert "Roel" in render(reasons[1])
     # the engine's own words (published events, CLI) keep the ids
     assert reasons[0].text() == "Apprentice teleports from NW to the centre of NE"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tmp/pytest-of-root/pytest-12/test_every_screen_in_every_l0/transcripts/game-2026.json",
+        "/home/pi/.local/share/armata/transcripts/game-1.json",
+        "relative/a-folder-name-longer-than-one-line-of-the-page/x.json",
+        "game.json",
+    ],
+)
+def test_a_shown_path_breaks_after_its_slashes_and_keeps_every_character(path: str) -> None:
+    from ui.screens.history import PATH_LINE, path_lines
+
+    shown = path_lines(path)
+    assert shown.replace("\n", "") == path
+    for line in shown.split("\n"):  # a line is over the width only when one name alone is
+        assert len(line) <= PATH_LINE or "/" not in line.rstrip("/"), line

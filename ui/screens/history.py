@@ -9,6 +9,23 @@ from companion.app.service import GameSummary
 from companion.engine.explain import hero_name
 from ui.screens.page import PageScreen
 
+#: characters a line of a shown path holds at most (a 7" screen's page at large text)
+PATH_LINE = 28
+
+
+def path_lines(path: str, width: int = PATH_LINE) -> str:
+    """A file's path broken into lines after its slashes, so a long folder wraps where a player
+    reads it naturally instead of Kivy cutting a folder's name in two (one name longer than a
+    line keeps its own line)."""
+    parts = [f"{part}/" for part in path.split("/")[:-1]] + [path.rsplit("/", 1)[-1]]
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(part) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return "\n".join(line for line in lines if line)
+
 
 class HistoryScreen(PageScreen):
     def show(
@@ -23,7 +40,7 @@ class HistoryScreen(PageScreen):
         one written, shown on top."""
         self.clear(tr("History"))
         if exported is not None:
-            self.text(tr("Saved for a bug report: {path}").format(path=exported))
+            self.text(tr("Saved for a bug report: {path}").format(path="\n" + path_lines(exported)))
         summaries = games()
         if not summaries:
             self.text(tr("No games yet."))
