@@ -59,7 +59,7 @@ def test_a_second_client_on_one_login_is_detected_and_the_tug_of_war_ends(
     cut off within seconds of connecting three times running takes it for a second device,
     retries only every LONG_RETRY_S (shortened here) and leaves the login to the other. Before,
     both reconnected every 1-2 s for ever, each cutting the other off."""
-    monkeypatch.setattr(mqtt_link, "LONG_RETRY_S", 4)
+    monkeypatch.setattr(mqtt_link, "LONG_RETRY_S", limit(4))  # longer than the sleep below
     caplog.set_level(logging.INFO, logger="firmware_bridge.mqtt_link")
     first = publisher(broker, "app.t1")
     second: GamePublisher | None = None
