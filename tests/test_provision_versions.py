@@ -63,7 +63,8 @@ def test_an_unreadable_version_is_a_clear_error(printed: str) -> None:
 
 @pytest.mark.parametrize("tls", [False, True])
 def test_the_2_1_form_uses_the_plugins_as_documented_and_nothing_deprecated(tls: bool) -> None:
-    files = prov.TlsFiles(*(Path(f"/t/{n}") for n in ("ca", "ca.der", "ca.key", "crt", "key")), 8883)
+    names = ("ca", "ca.der", "ca.key", "crt", "key")
+    files = prov.TlsFiles(*(Path(f"/t/{n}") for n in names), 8883)
     text = prov.config_text(
         1883, "0.0.0.0", PASSWD, ACL, None, "mosquitto", files if tls else None, plugins=PLUGINS
     )
