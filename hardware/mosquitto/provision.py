@@ -24,7 +24,7 @@ Mosquitto 2.1 reads the password file and the ACL through plugins (`mosquitto_pa
 options (removed in 3.0); 2.0 (Debian 12 and 13) knows only the options. The configuration is
 written for the broker installed here (`mosquitto -h` names its version), or for the one given
 with `--broker-version` (provisioning for another machine; `--plugin-dir` where 2.1's plugins
-are). See docs/mosquitto.md.
+are). See hardware/README.md, "Mosquitto 2.0 and 2.1".
 """
 
 from __future__ import annotations
