@@ -16,6 +16,7 @@
 #   --fresh      build the root again from nothing
 #   --keep       leave the clone and its .venv in the root (the next run reuses the .venv)
 #   --log FILE   the run's log (default /var/cache/armata-pi-os/<suite>-<UTC time>.log)
+#   --shared DIR the rules and contracts the tests read beside the checkout (default ../shared)
 #
 # The arguments after -- go to `./setup.sh test` inside the root: none for the whole suite,
 # `-m "not slow"` for the fast tier on the compiled engine, or test ids.
@@ -29,6 +30,7 @@ CACHE=/var/cache/armata-pi-os
 SUITE=trixie
 ROOTFS=
 LOG=
+SHARED=
 SCALE=25
 REF=HEAD
 FRESH=0
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
         --suite) SUITE="$2"; shift 2 ;;
         --root) ROOTFS="$2"; shift 2 ;;
         --log) LOG="$2"; shift 2 ;;
+        --shared) SHARED="$2"; shift 2 ;;
         --scale) SCALE="$2"; shift 2 ;;
         --ref) REF="$2"; shift 2 ;;
         --fresh) FRESH=1; shift ;;
@@ -59,10 +62,12 @@ case "$SUITE" in
 esac
 ROOTFS="${ROOTFS:-$CACHE/$SUITE-arm64}"
 LOG="${LOG:-$CACHE/$SUITE-$(date -u +%Y%m%d-%H%M%S).log}"
+SHARED="$(cd "${SHARED:-$REPO/../shared}" 2>/dev/null && pwd || true)"
 
 if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null 2>&1 || die "needs root (debootstrap, chroot, mounts) and there is no sudo"
     exec sudo -E "$0" --suite "$SUITE" --root "$ROOTFS" --log "$LOG" --scale "$SCALE" --ref "$REF" \
+        ${SHARED:+--shared "$SHARED"} \
         $([ "$FRESH" -eq 1 ] && echo --fresh) $([ "$KEEP" -eq 1 ] && echo --keep) -- "${PYTEST_ARGS[@]}"
 fi
 mkdir -p "$(dirname "$LOG")"
@@ -145,9 +150,11 @@ fi
 rm -rf "$ROOTFS/opt/check/main"
 mv "$ROOTFS/opt/check/main.new" "$ROOTFS/opt/check/main"
 # the tests read the rules and contracts beside the checkout (../shared), as in CI
-if [ -d "$REPO/../shared" ]; then
-    rm -rf "$ROOTFS/opt/check/shared"
-    cp -r "$REPO/../shared" "$ROOTFS/opt/check/shared"
+rm -rf "$ROOTFS/opt/check/shared"
+if [ -n "$SHARED" ]; then
+    cp -r "$SHARED" "$ROOTFS/opt/check/shared"
+else
+    log "no ../shared beside $REPO (--shared DIR): the tests that read the rules are skipped"
 fi
 
 log "running ./setup.sh test $* inside the $SUITE arm64 root (ARMATA_TEST_TIME_SCALE=$SCALE); hours, not minutes"
