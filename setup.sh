@@ -117,7 +117,13 @@ ensure_installed() {
     if [ ! -f "$stamp" ]; then
         log "installing Python packages"
         "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null || die "could not upgrade pip"
-        "$VENV/bin/python" -m pip install -q -e "$ROOT[dev]" || die "could not install Python packages (see pip output above)"
+        # lgpio's source builds against a system liblgpio, which Debian does not package (only
+        # Pi OS's own archive does); PYPI=1 makes its setup.py compile the library it bundles
+        # into the module instead, as for its PyPI wheels: the same build on Pi OS and Debian
+        local lgpio_static=()
+        [ "$(uname -m)" = "aarch64" ] && lgpio_static=(env PYPI=1)
+        "${lgpio_static[@]}" "$VENV/bin/python" -m pip install -q -e "$ROOT[dev]" \
+            || die "could not install Python packages (see pip output above)"
         rm -f "$VENV"/.installed-*
         touch "$stamp"
     fi

@@ -173,8 +173,8 @@ set -e
 elapsed=$(( $(date +%s) - started ))
 
 # pytest's last line ("853 passed, 21 skipped in 6178.12s (1:42:58)"), or where setup.sh stopped
-result="$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?|skipped|deselected)' "$ROOTFS/opt/check.log" | tail -1)"
-[ -n "$result" ] || result="no pytest result: $(grep -E '^setup.sh: ' "$ROOTFS/opt/check.log" | tail -1)"
+result="$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?|skipped|deselected)' "$ROOTFS/opt/check.log" | tail -1 || true)"
+[ -n "$result" ] || result="no pytest result: $(grep -E '^setup.sh: ' "$ROOTFS/opt/check.log" | tail -1 || true)"
 echo
 echo "== Pi OS check summary =="
 echo "suite:    $SUITE (--scale $SCALE; setup.sh test ${PYTEST_ARGS[*]})"
