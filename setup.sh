@@ -18,8 +18,9 @@ VENV="$ROOT/.venv"
 # nothing new. libgl1/libegl1/libmtdev1: Kivy's window; espeak-ng: the voice; xvfb/xauth: a
 # virtual screen when the machine has no display (a server, a container, CI); mosquitto: a real
 # broker for the MQTT tests (started by the tests, never needed by `run`); openssl: the CA and
-# certificate of `provision --tls`.
-APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl)
+# certificate of `provision --tls`. "a|b": the first of the names this release has (Debian 13,
+# Pi OS trixie, renamed libraries in its 64-bit time_t move: libmtdev1 is libmtdev1t64 there).
+APT_PACKAGES=(libgl1 libegl1 "libmtdev1t64|libmtdev1" espeak-ng xvfb xauth mosquitto openssl)
 # For the tests only (a Pi that runs the table does not need a browser): chromium and
 # chromium-driver, the headless browser the table view's tests (tests/test_web_browser.py) and
 # benchmarks/web.py drive through Selenium; fonts-dejavu-core for its text (chromium only
@@ -38,21 +39,39 @@ as_root() {
 }
 
 APT_UPDATED=0
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+
+# The name of "a|b" this release's apt can install (the first with a candidate), after an update.
+candidate() {
+    local name policy
+    for name in ${1//|/ }; do
+        policy="$(apt-cache policy "$name" 2>/dev/null || true)"
+        if grep -q '^  Candidate: [^(]' <<<"$policy"; then echo "$name"; return 0; fi
+    done
+    echo "${1%%|*}"  # none: apt-get names the first in its error
+}
+
 apt_install() {
-    local missing=()
-    for pkg in "$@"; do
+    local missing=() spec name found
+    for spec in "$@"; do
         # "install ok installed" only: a removed package keeps a dpkg entry for its config files
-        [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || missing+=("$pkg")
+        found=0
+        for name in ${spec//|/ }; do
+            if installed "$name"; then found=1; break; fi
+        done
+        [ "$found" -eq 1 ] || missing+=("$spec")
     done
     [ "${#missing[@]}" -eq 0 ] && return 0
     command -v apt-get >/dev/null 2>&1 || die "missing system packages (${missing[*]}) and no apt-get to install them"
-    log "installing system packages: ${missing[*]}"
     if [ "$APT_UPDATED" -eq 0 ]; then
         as_root apt-get update -qq || die "apt-get update failed"
         APT_UPDATED=1
     fi
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
-        || die "could not install system packages: ${missing[*]}"
+    local names=()
+    for spec in "${missing[@]}"; do names+=("$(candidate "$spec")"); done
+    log "installing system packages: ${names[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${names[@]}" \
+        || die "could not install system packages: ${names[*]}"
 }
 
 find_python() {
@@ -99,7 +118,13 @@ ensure_installed() {
     if [ ! -f "$stamp" ]; then
         log "installing Python packages"
         "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null || die "could not upgrade pip"
-        "$VENV/bin/python" -m pip install -q -e "$ROOT[dev]" || die "could not install Python packages (see pip output above)"
+        # lgpio's source builds against a system liblgpio, which Debian does not package (only
+        # Pi OS's own archive does); PYPI=1 makes its setup.py compile the library it bundles
+        # into the module instead, as for its PyPI wheels: the same build on Pi OS and Debian
+        local lgpio_static=()
+        [ "$(uname -m)" = "aarch64" ] && lgpio_static=(env PYPI=1)
+        "${lgpio_static[@]}" "$VENV/bin/python" -m pip install -q -e "$ROOT[dev]" \
+            || die "could not install Python packages (see pip output above)"
         rm -f "$VENV"/.installed-*
         touch "$stamp"
     fi

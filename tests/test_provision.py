@@ -99,6 +99,36 @@ def test_provisioned_as_documented_the_broker_starts_and_reads_its_secrets(open_
         stop(process)
 
 
+def test_the_broker_installed_here_gets_the_form_its_version_reads(open_dir: Path) -> None:
+    """Issue 32, item 5: the version `mosquitto -h` prints picks the configuration's form (2.0's
+    options, 2.1's plugins; tests/test_provision_versions.py checks the 2.1 text); a broker
+    started from it takes a right password and refuses a wrong one."""
+    printed = subprocess.run(["mosquitto", "-h"], capture_output=True, text=True).stdout
+    version = prov.broker_version()
+    assert f"mosquitto version {version[0]}.{version[1]}." in printed
+    out, port = open_dir / "armata", free_port()
+    args = ["--out", str(out), "--table", "t1", "--port", str(port)]
+    if os.geteuid() != 0:
+        args += ["--run-as", documented_run_as()]
+    assert prov.main(args) == 0
+    config = (out / "mosquitto.conf").read_text()
+    if version < prov.PLUGINS_SINCE:
+        assert "\npassword_file " in config and "global_plugin" not in config
+    else:
+        assert "\nplugin_opt_password_file " in config and "\npassword_file" not in config
+    assert "per_listener_settings" not in config  # deprecated by 2.1; 2.0's default is false
+    users = json.loads((out / "credentials.json").read_text())["users"]
+    log = open_dir / "mosquitto.log"
+    process = start_from_drop_in(out / prov.DROP_IN, log)
+    try:
+        wait_listening(port, process, log)
+        assert connect_result(port, "node.t1.room-c", users["node.t1.room-c"]) == "Success"
+        assert connect_result(port, "node.t1.room-c", "wrong") != "Success"
+        assert "deprecated" not in log.read_text().lower()
+    finally:
+        stop(process)
+
+
 def test_tls_listener_takes_the_provisioned_ca_and_refuses_others(open_dir: Path) -> None:
     """Item 4: passwords and commands crossed Wi-Fi in clear text. With --tls a second listener
     speaks TLS with a server certificate signed by the provisioned CA."""

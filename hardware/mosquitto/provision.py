@@ -18,6 +18,13 @@ Passwords are random; they are hashed by `mosquitto_passwd` and written in clear
 for a moment — and owned by the user the broker runs as (`--run-as`, default `mosquitto` when run
 as root), since mosquitto reads its files after dropping root. The tests start their brokers from
 exactly these files.
+
+Mosquitto 2.1 reads the password file and the ACL through plugins (`mosquitto_password_file`,
+`mosquitto_acl_file`) and deprecates the `password_file`, `acl_file` and `per_listener_settings`
+options (removed in 3.0); 2.0 (Debian 12 and 13) knows only the options. The configuration is
+written for the broker installed here (`mosquitto -h` names its version), or for the one given
+with `--broker-version` (provisioning for another machine; `--plugin-dir` where 2.1's plugins
+are). See hardware/README.md, "Mosquitto 2.0 and 2.1".
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ import ipaddress
 import json
 import os
 import pwd
+import re
 import secrets
 import shutil
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +63,20 @@ DROP_IN = "systemd-dropin.conf"  # goes to /etc/systemd/system/mosquitto.service
 CERT_DAYS = 3650
 MAX_LOGINS = 99  # screens or apps per table: far more than a table has, few enough to check
 
+BrokerVersion = tuple[int, int]  # (major, minor) of the Mosquitto the configuration is for
+#: The first Mosquitto that reads the password file and the ACL through its bundled plugins.
+PLUGINS_SINCE: BrokerVersion = (2, 1)
+PASSWORD_PLUGIN = "mosquitto_password_file.so"
+ACL_PLUGIN = "mosquitto_acl_file.so"
+
+
+@dataclass(frozen=True)
+class AuthPlugins:
+    """Where Mosquitto 2.1's password-file and ACL-file plugins are (shared libraries)."""
+
+    password_file: Path
+    acl_file: Path
+
 
 @dataclass(frozen=True)
 class TlsFiles:
@@ -74,6 +97,52 @@ class BrokerFiles:
     port: int
     drop_in: Path
     tls: TlsFiles | None = None
+
+
+def parse_version(text: str) -> BrokerVersion:
+    """(major, minor) from the first line `mosquitto -h` prints: "mosquitto version 2.0.11"."""
+    found = re.search(r"mosquitto version (\d+)\.(\d+)", text)
+    if found is None:
+        first = text.strip().splitlines()[0] if text.strip() else "nothing"
+        raise ProvisionError(f"cannot read the Mosquitto version from {first!r}")
+    return int(found[1]), int(found[2])
+
+
+def broker_version(mosquitto: str | None = None) -> BrokerVersion:
+    """The version of the broker installed here (`mosquitto -h` exits non-zero but says it)."""
+    tool = mosquitto or shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    try:
+        done = subprocess.run([tool, "-h"], capture_output=True, text=True, timeout=30)
+    except OSError as exc:
+        raise ProvisionError(
+            f"cannot run {tool} to read its version ({exc.strerror}): install the mosquitto "
+            "package, or say which version the files are for with --broker-version"
+        ) from None
+    return parse_version(done.stdout + done.stderr)
+
+
+def plugin_dirs() -> list[Path]:
+    """Where Mosquitto installs its plugins: Debian's multiarch library folder (next to
+    mosquitto_dynamic_security.so), then the plain and the local library folders."""
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    dirs = [Path("/usr/lib") / multiarch] if multiarch else []
+    dirs += [Path("/usr/lib"), Path("/usr/lib/mosquitto"), Path("/usr/local/lib")]
+    return dirs
+
+
+def find_plugins(plugin_dir: Path | None = None) -> AuthPlugins:
+    """The two plugins in `plugin_dir` as given (they may be for another machine), else the
+    first of plugin_dirs() that has both: ProvisionError naming the folders looked in."""
+    if plugin_dir is not None:
+        return AuthPlugins(plugin_dir / PASSWORD_PLUGIN, plugin_dir / ACL_PLUGIN)
+    for folder in plugin_dirs():
+        if (folder / PASSWORD_PLUGIN).is_file() and (folder / ACL_PLUGIN).is_file():
+            return AuthPlugins(folder / PASSWORD_PLUGIN, folder / ACL_PLUGIN)
+    looked = ", ".join(str(d) for d in plugin_dirs())
+    raise ProvisionError(
+        f"Mosquitto 2.1 needs {PASSWORD_PLUGIN} and {ACL_PLUGIN}; not found in {looked} "
+        "(give their folder with --plugin-dir)"
+    )
 
 
 def check_tables(tables: Mapping[str, Sequence[str]], screens: int, apps: int) -> None:
@@ -123,14 +192,26 @@ def config_text(
     persistence: Path | None,
     run_as: str | None = None,
     tls: TlsFiles | None = None,
+    plugins: AuthPlugins | None = None,
 ) -> str:
+    """`plugins`: Mosquitto 2.1's form (the password file and the ACL read by its plugins,
+    loaded for every listener); None: 2.0's `password_file` and `acl_file` options. Either way
+    the settings are global (2.0's default `per_listener_settings false`, not written: 2.1
+    deprecates the option)."""
+    if plugins is None:
+        auth = [f"password_file {passwords}", f"acl_file {acl}"]
+    else:
+        auth = [
+            f"global_plugin {plugins.password_file}",
+            f"plugin_opt_password_file {passwords}",
+            f"global_plugin {plugins.acl_file}",
+            f"plugin_opt_acl_file {acl}",
+        ]
     lines = [
         "# generated by hardware/mosquitto/provision.py",
         *([f"user {run_as}"] if run_as else []),
-        "per_listener_settings false",
         "allow_anonymous false",
-        f"password_file {passwords}",
-        f"acl_file {acl}",
+        *auth,
         f"max_packet_size {MAX_PACKET_BYTES}",
         "set_tcp_nodelay true",  # small messages at once: without it Nagle adds ~40 ms a hop
         "max_inflight_messages 100",
@@ -266,14 +347,20 @@ def provision(
     apps: int = DEFAULT_APPS,
     tls_port: int | None = None,
     tls_host: str = "localhost",
+    version: BrokerVersion | None = None,
+    plugin_dir: Path | None = None,
 ) -> BrokerFiles:
     """`run_as`: the user mosquitto runs as when started as root (it must read these files).
     `screens`, `apps`: how many screen and app logins each table gets (one per device).
-    `tls_port`: also listen with TLS there (a CA and a server certificate for `tls_host`)."""
+    `tls_port`: also listen with TLS there (a CA and a server certificate for `tls_host`).
+    `version`: the Mosquitto the configuration is for (default: the one installed here);
+    `plugin_dir`: where 2.1's plugins are (default: looked for, see plugin_dirs())."""
     check_tables(tables, screens, apps)
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise ProvisionError("mosquitto_passwd not found: install the mosquitto package")
+    version = version or broker_version()
+    plugins = find_plugins(plugin_dir) if version >= PLUGINS_SINCE else None
     owner = _owner(run_as)
     out.mkdir(parents=True, exist_ok=True)
     users = {app_user(t, k): secrets.token_urlsafe(18) for t in tables for k in range(1, apps + 1)}
@@ -299,7 +386,10 @@ def provision(
     tls = make_tls(out, tls_host, tls_port, owner) if tls_port is not None else None
     config = out / "mosquitto.conf"
     write_public(
-        config, config_text(port, bind, passwords.resolve(), acl.resolve(), store, run_as, tls)
+        config,
+        config_text(
+            port, bind, passwords.resolve(), acl.resolve(), store, run_as, tls, plugins=plugins
+        ),
     )
     drop_in = out / DROP_IN
     write_public(drop_in, drop_in_text(config.resolve()))
@@ -340,9 +430,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls", action="store_true", help="also listen with TLS (own CA)")
     parser.add_argument("--tls-port", type=int, default=8883)
     parser.add_argument("--tls-host", default="localhost", help="the Pi's name or address")
+    parser.add_argument(
+        "--broker-version",
+        default="auto",
+        help="the Mosquitto the files are for: 2.0, 2.1 (plugins) or auto (the one installed here)",
+    )
+    parser.add_argument(
+        "--plugin-dir", type=Path, help="where Mosquitto 2.1's plugins are (default: looked for)"
+    )
     args = parser.parse_args(argv)
     nodes = [n for n in args.nodes.split(",") if n]
     try:
+        version = None
+        if args.broker_version != "auto":
+            if re.fullmatch(r"\d+\.\d+(\.\d+)?", args.broker_version) is None:
+                raise ProvisionError(f"--broker-version {args.broker_version}: 2.0, 2.1 or auto")
+            version = parse_version(f"mosquitto version {args.broker_version}")
         files = provision(
             args.out,
             {t: nodes for t in args.table},
@@ -354,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
             apps=args.apps,
             tls_port=args.tls_port if args.tls else None,
             tls_host=args.tls_host,
+            version=version,
+            plugin_dir=args.plugin_dir,
         )
     except (ProvisionError, BadId) as exc:
         print(f"provision: {exc}", file=sys.stderr)
