@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 
-import segno
-
 from companion.app.i18n import N_, tr
 
 #: the touchscreen's words around the codes
@@ -38,6 +36,8 @@ def phone_word(key: str) -> str:
 
 def qr_modules(text: str, border: int = 2) -> list[list[bool]]:
     """The code's modules, quiet zone included; True is dark."""
+    import segno  # loaded with the first code shown, not before the first frame
+
     code = segno.make(text, error="m", micro=False)
     return [[bool(v) for v in row] for row in code.matrix_iter(border=border)]
 
@@ -57,6 +57,8 @@ def qr_terminal(text: str) -> str:
     """The code as text for a terminal (`serve`): two rows of modules a line in block
     characters, light on the terminal's dark, read by a phone's camera off the screen."""
     out = io.StringIO()
+    import segno
+
     segno.make(text, error="m", micro=False).terminal(out=out, compact=True, border=2)
     return out.getvalue()
 

@@ -43,7 +43,6 @@ from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, situation
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
-from companion.rules_text import RuleNotFound, section_of
 from companion.store.gamelog import CommandRecord
 
 JSON = dict[str, Any]
@@ -240,7 +239,9 @@ def why_line(text: str, rules: str) -> JSON:
     it by a tap on the line: no rule id in the sentence)."""
     first = rules.split()[0] if rules else ""
     rule = ""
-    if first:
+    if first:  # the rules reference (markdown-it) loads with the first Why?, not at start
+        from companion.rules_text import RuleNotFound, section_of
+
         try:
             section = section_of(first, i18n.words_language())
         except RuleNotFound:
