@@ -160,13 +160,13 @@ class SerialLink:
             self._scanner.start()
 
     def _add(self, path: str) -> None:
-        with self._lock:
+        with self._lock:  # started under the lock: `stop` never sees a port not yet running
             current = self._ports.get(path)
-            if current is not None and current.thread.is_alive():
+            if self.stopping.is_set() or (current is not None and current.thread.is_alive()):
                 return
             port = _Port(path, self)
             self._ports[path] = port
-        port.thread.start()
+            port.thread.start()
 
     def _scan(self) -> None:
         assert self.pattern is not None
@@ -183,7 +183,9 @@ class SerialLink:
 
     def stop(self) -> None:
         self.stopping.set()
-        for port in list(self._ports.values()):
+        with self._lock:  # the scanner may be adding a port right now
+            ports = list(self._ports.values())
+        for port in ports:
             port.thread.join(timeout=2)
         if self._scanner is not None:
             self._scanner.join(timeout=2)

@@ -266,3 +266,23 @@ def test_a_node_that_stops_reading_never_blocks_the_caller(tmp_path: Path) -> No
         bridge.stop()
         os.close(master)
         os.close(slave)
+
+
+def test_stopping_while_a_port_is_being_added_never_fails(tmp_path: Path) -> None:
+    """A port plugged in while the table closes: the scanner adds it as `stop` runs. `stop`
+    used to find it registered but not yet started and fail to join it (seen on a loaded
+    machine); no port is started once the link stops."""
+    import threading
+
+    for attempt in range(60):
+        link = SerialLink()
+        link.start(lambda source, payload: None, lambda source, up: None)
+        paths = [str(tmp_path / f"tty-{attempt}-{n}") for n in range(20)]  # absent: retried
+        adding = threading.Thread(target=lambda x=link, ps=paths: [x._add(p) for p in ps])
+        adding.start()
+        link.stop()  # raced with the adding thread
+        adding.join()
+        started = list(link._ports.values())
+        assert all(port.thread.ident is not None for port in started)
+        link.stop()  # again: joins whatever was started after the first stop (none may be)
+        assert len(link._ports) == len(started)
