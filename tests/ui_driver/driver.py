@@ -190,7 +190,7 @@ class Driver:
     def tap_first_chip(self) -> None:
         """A finger on the first hero's wound chip: that hero's panel."""
         box = self.app._screen().ids.wounds
-        tap(list(reversed(box.children))[0])
+        tap(box.children[-1])  # children are kept last first
 
     def steps(self, *touches: Callable[[], None]) -> None:
         """Several touches, each in its own settled frame, before anything queued after."""

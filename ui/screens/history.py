@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from companion.app.i18n import tr
@@ -23,7 +24,9 @@ class HistoryScreen(PageScreen):
         one written, shown on top."""
         self.clear(tr("History"))
         if exported is not None:
-            self.text(tr("Saved for a bug report: {path}").format(path=exported))
+            folder, _, name = exported.rpartition(os.sep)  # the file's name on a line of its own
+            shown = f"{folder}{os.sep}\n{name}" if folder else name
+            self.text(tr("Saved for a bug report: {path}").format(path=shown))
         summaries = games()
         if not summaries:
             self.text(tr("No games yet."))

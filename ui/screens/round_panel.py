@@ -331,4 +331,6 @@ class RoundPanel:
             button.background_color = theme.COMMIT
         if commit or beside:
             box = self.ids.commit_box
+            if muted:  # a button of its own there, not a line of the list: seen as one
+                button.background_color = theme.PANEL
         box.add_widget(button)

@@ -1,5 +1,5 @@
-"""Settings: language (the voice follows it), text size (normal or large), voice on/off, volume and speed; stored in the
-database so they come back after a restart."""
+"""Settings: language (the voice follows it), text size (normal or large), voice on/off,
+volume and speed; stored in the database so they come back after a restart."""
 
 from __future__ import annotations
 
