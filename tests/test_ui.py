@@ -293,6 +293,47 @@ def test_the_fortress_view_resizes_its_offscreen_buffer_instead_of_replacing_it(
     assert [row["texture"] for row in seen] == [[400, 300], [420, 300], [420, 320], [400, 300]]
 
 
+CLIP_PROBE = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from kivy.uix.label import Label
+from ui.checks import clipped, cramped_lists
+
+def label(text, width, height=None, **kw):
+    made = Label(text=text, font_size=27, bold=True, size=(width, height or 38), **kw)
+    made.text_size = (width, height)
+    made.texture_update()
+    return made
+
+rows = {
+    # the Inferno counter at large text before it was sized to its words: "0/3" dropped
+    "fixed_height": clipped(label("Inferno 0/3", 120, 38)),
+    "fits": clipped(label("Inferno 0/3", 200, 38)),
+    "shortened": clipped(label("Hardware del tabellone", 120, 38, shorten=True)),
+    "free": clipped(label("Inferno 0/3", 200, None)),
+}
+print(json.dumps(rows))
+"""
+
+
+def test_the_overflow_check_sees_lines_and_letters_kivy_drops_without_a_sign() -> None:
+    """A label with a fixed text height or `shorten` never grows its texture past its
+    widget: the lines it loses ("Inferno" over a lost "0/3") are found by laying the text out
+    again with room for all of it."""
+    done = run_group(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", CLIP_PROBE],
+        120,
+        cwd=ROOT,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    assert rows["fixed_height"] and rows["fixed_height"].startswith("lines lost")
+    assert rows["shortened"] and rows["shortened"].startswith("shortened")
+    assert rows["fits"] is None and rows["free"] is None
+
+
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
     report = ui("play", "40", data=tmp_path)
     game = report["game"]

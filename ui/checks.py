@@ -53,8 +53,8 @@ def overflowing_labels(root: Widget) -> list[str]:
 
 def clipped(label: Label) -> str | None:
     """What Kivy drops without a sign when a text does not fit: the lines below a fixed text
-    height or past `max_lines` ("Inferno" over a lost "0/3"), the letters `shorten` replaces
-    by an ellipsis. Measured by laying the text out again with room for all of it."""
+    height ("Inferno" over a lost "0/3"), the letters `shorten` replaces by an ellipsis.
+    Measured by laying the text out again with room for all of it."""
     from kivy.core.text import Label as CoreLabel
     from kivy.core.text.markup import MarkupLabel
 
