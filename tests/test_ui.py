@@ -435,8 +435,15 @@ def test_every_screen_fits_at_every_display_and_text_size(
     # the Touch Display 2's pixels are about 1.6 times denser than the first one's: as on the
     # Pi (hardware/pi/README.md, Displays), Kivy's density makes its texts as large to the eye
     upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
-    report = ui(*script, data=tmp_path, size=size, timeout_s=480, env=upright)["screens"]
+    run = ui(*script, data=tmp_path, size=size, timeout_s=480, env=upright)
+    report = run["screens"]
     assert sorted(report) == sorted(f"{s}-{lang}" for s in SCREENS for lang in LANGS)
+    layout = run["round_layout"]  # chosen from the window's shape at runtime
+    (bx, by, bw, bh), (px, py, _pw, ph) = layout["board"], layout["panel"]
+    if size == "720x1280":
+        assert layout["portrait"] and by >= py + ph - 1 and bw >= 700  # the board above
+    else:
+        assert not layout["portrait"] and bx + bw <= px + 1 and bh > ph * 0.8  # beside
     for name, result in report.items():
         assert Path(result["png"]).stat().st_size > 5_000, (size, name)
         for check in CHECKS:

@@ -74,6 +74,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             driver.then(lambda lang=lang: driver.language(lang))
             driver.shots_of_every_screen(lang, seed)
         driver.then(lambda: driver.language("en"))
+        driver.then(driver.note_round_layout)
     elif name in ("play", "hold"):
         count = int(rest[0])
         driver.then(lambda: app.new_game(seed))

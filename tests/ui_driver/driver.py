@@ -184,6 +184,16 @@ class Driver:
         self.then(self.finish_game)
         self.then(lambda: self.shoot(f"gameover-{lang}"))
 
+    def note_round_layout(self) -> None:
+        """Report where the round screen put its board against its panel (window px)."""
+        ids = self.app._screen().ids
+        board, panel = ids.board_area, ids.panel
+        self.report["round_layout"] = {
+            "portrait": self.app.portrait,
+            "board": [*board.to_window(*board.pos), *board.size],
+            "panel": [*panel.to_window(*panel.pos), *panel.size],
+        }
+
     def tap_setup_room(self, room: str = "NW") -> None:
         """A finger on a room's centre on the setup wizard's whole fortress (it zooms in)."""
         view = self.app.manager.get_screen("setup").view
