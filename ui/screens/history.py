@@ -24,8 +24,7 @@ class HistoryScreen(PageScreen):
         one written, shown on top."""
         self.clear(tr("History"))
         if exported is not None:
-            folder, _, name = exported.rpartition(os.sep)  # the file's name on a line of its own
-            shown = f"{folder}{os.sep}\n{name}" if folder else name
+            shown = wrapped_path(exported)
             self.text(tr("Saved for a bug report: {path}").format(path=shown))
         summaries = games()
         if not summaries:
@@ -53,3 +52,20 @@ class HistoryScreen(PageScreen):
                     tr("Export this game as a transcript"),
                     lambda game_id=game.game_id: self.show(games, resume, export, export(game_id)),
                 )
+
+
+#: characters of a path's line: at large text about 450 px, less than the narrowest page's line
+PATH_LINE = 36
+
+
+def wrapped_path(path: str, limit: int = PATH_LINE) -> str:
+    """A path on lines broken after a separator (a window wraps only at spaces: a long path
+    would be broken between two letters), the file's name on a line of its own."""
+    folder, _, name = path.rpartition(os.sep)
+    lines: list[str] = []
+    for part in folder.split(os.sep):
+        if lines and len(lines[-1]) + len(part) + 1 <= limit:
+            lines[-1] += part + os.sep
+        else:
+            lines.append(part + os.sep)
+    return "\n".join([*lines, name]) if folder or path.startswith(os.sep) else name
