@@ -23,8 +23,9 @@ APT_PACKAGES=(libgl1 libegl1 libmtdev1 espeak-ng xvfb xauth mosquitto openssl)
 # For the tests only (a Pi that runs the table does not need a browser): chromium and
 # chromium-driver, the headless browser the table view's tests (tests/test_web_browser.py) and
 # benchmarks/web.py drive through Selenium; fonts-dejavu-core for its text (chromium only
-# recommends a font, and installs here skip recommendations).
-TEST_APT_PACKAGES=(chromium chromium-driver fonts-dejavu-core)
+# recommends a font, and installs here skip recommendations); zbar-tools: zbarimg, the QR reader
+# that reads the touchscreen's "my phone" code back off its screenshot (tests/test_phones_ui.py).
+TEST_APT_PACKAGES=(chromium chromium-driver fonts-dejavu-core zbar-tools)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
 log() { echo "setup.sh: $*" >&2; }

@@ -4,7 +4,8 @@ redraw after an event, whole and zoomed to a room (goal median <= 16 ms; baselin
 drawing one rectangle), tap to the first card of a Strigoi step's story (card and banner), until
 the frame showing it is drawn (goal p99 <= 17 ms, one frame; engine and commit included;
 baselines: a frame where only the banner text changes, and the engine's decide alone), resident
-memory after a long game (goal <= 120 MB; baseline: at start).
+memory after a long game (goal <= 120 MB; baseline: at start). Tap to the first card again with
+ten headless Chromium pages following the table view (goal: no slower than the run without).
 
     python benchmarks/ui.py [--quick]
 """
@@ -15,17 +16,20 @@ import argparse
 import json
 import os
 import platform
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24"]
+VIEWERS = 10  # browser pages on the table view in the second tap -> card run
 BARE = """
 import os, json, time
 os.environ["KIVY_NO_ARGS"] = "1"; os.environ["KIVY_NO_CONSOLELOG"] = "1"
@@ -67,6 +71,62 @@ def first_frame(command: list[str], data: Path) -> float:
     return float(json.loads(line)["first_frame"]) - start
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def with_viewers(
+    command: list[str], port: int, data: Path, standin: Any, viewers: int
+) -> dict[str, Any] | None:
+    """The bench script again, `viewers` headless Chromium pages on its table view (they
+    connect before the first tap: the script waits for them); its report, or None without
+    Chromium."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from web import close_pages, open_pages
+
+    from tests.browser import chromium, have_chromium
+
+    if not have_chromium():
+        print("(tap to card with browser pages: needs chromium and chromium-driver)")
+        return None
+    data.mkdir()
+    env = {**os.environ, "ARMATA_DATA_DIR": str(data), "ARMATA_BENCH_VIEWERS": str(viewers)}
+    app = subprocess.Popen(
+        [*XVFB, *command],
+        cwd=ROOT,
+        env={**env, **standin.env()},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    driver = chromium(1024, 768)
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # the app's table view listening
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or app.poll() is not None:
+                    raise RuntimeError("the app's table view never listened") from None
+                time.sleep(0.2)
+        handles = open_pages(driver, port, viewers)
+        out, err = app.communicate(timeout=900)
+        if app.returncode != 0:
+            raise RuntimeError(err[-2000:])
+        close_pages(driver, handles)
+    finally:
+        driver.quit()
+        if app.poll() is None:
+            os.killpg(app.pid, 9)
+            app.wait()
+    report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])["bench"]
+    return report
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -95,13 +155,16 @@ def main() -> int:
         from tests.voice_standin import StandIn
 
         standin = StandIn(data / "voice")
-        out = under_xvfb(
-            [sys.executable, "-m", "tests.ui_driver", "--voice", "--script", "bench", str(steps)],
-            data,
-            900,
-            standin.env(),
-        )
+        port = free_port()
+        bench_app = [
+            *(sys.executable, "-m", "tests.ui_driver", "--voice"),
+            *("--web", f"127.0.0.1:{port}", "--script", "bench", str(steps)),
+        ]
+        out = under_xvfb(bench_app, data, 900, standin.env())
         bench = json.loads(out.strip().splitlines()[-1])["bench"]
+        # the same again with ten browser pages following the table view (benchmarks/web.py's
+        # headless Chromium), the touchscreen's tap -> card next to the run without them
+        watched = with_viewers(bench_app, port, data / "viewers", standin, VIEWERS)
     redraw, bare = bench["redraw_ms"], bench["bare_redraw_ms"]
     print(
         f"{'fortress redraw after an event':32} median {statistics.median(redraw):6.2f} ms  "
@@ -128,6 +191,18 @@ def main() -> int:
             f"(median {statistics.median(frame):.2f}), engine decide p99 "
             f"{percentile(engine, 0.99):.2f} ms   ({len(taps)} Strigoi steps, each from the "
             "touch to its drawn frame: card, banner, the command's commit)"
+        )
+    if watched is not None and taps:
+        seen = watched["tap_to_banner_ms"]
+        print(
+            f"{f'tap to card, {VIEWERS} pages follow':32} "
+            f"median {statistics.median(seen):6.2f} ms  p99 {percentile(seen, 0.99):6.2f} ms   "
+            f"goal: no slower than without   baseline: the run above, no page "
+            f"(median {statistics.median(taps):.2f}, p99 {percentile(taps, 0.99):.2f})   "
+            f"({len(seen)} Strigoi steps, {watched['viewers']} pages connected at the end; "
+            f"the banner-only frame in this run: median "
+            f"{statistics.median(watched['banner_frame_ms']):.2f}, p99 "
+            f"{percentile(watched['banner_frame_ms'], 0.99):.2f})"
         )
     voice, spawn = bench["tap_to_voice_ms"], bench["spawn_ms"]
     if voice:

@@ -9,6 +9,11 @@ Also: the command plus the view's build on the service's thread (the touchscreen
 with 0 and 10 viewers connected: the viewers must not slow the touchscreen down.
 Goal: p99 <= 100 ms with 10 viewers.
 
+The clock starts when the service begins the command (not when this script's thread posted it:
+that hop is the benchmark's own). Each figure is split: the command (its durable commit), the
+views' build, the server's fan-out, the page's event arriving, the page's frame; and the
+bytes sent a command (patches: only what changed).
+
     python benchmarks/web.py [--quick]
 """
 
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import platform
 import random
 import statistics
@@ -24,7 +30,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -133,11 +138,14 @@ def open_pages(driver: webdriver.Chrome, port: int, count: int) -> list[str]:
     return handles
 
 
-def shown(driver: webdriver.Chrome, handles: list[str]) -> list[dict[str, float]]:
+def shown(
+    driver: webdriver.Chrome, handles: list[str], what: str = "ShownAt"
+) -> list[dict[str, float]]:
+    """Each page's `window.armata<what>`: view version -> when (ms since the epoch)."""
     found = []
     for handle in handles:
         driver.switch_to.window(handle)
-        times: dict[str, float] = driver.execute_script("return window.armataShownAt || {}")
+        times: dict[str, float] = driver.execute_script(f"return window.armata{what} || {{}}")
         found.append(times)
     return found
 
@@ -180,11 +188,25 @@ def bare_run(driver: webdriver.Chrome, viewers: int, count: int) -> list[float]:
         server.close()
 
 
-def table_run(
-    driver: webdriver.Chrome, viewers: int, count: int, seed: int
-) -> tuple[list[float], int, list[float], list[float]]:
-    """(command → page drawn, views missed, command + build on the service's thread,
-    command → written to every stream)."""
+class Run:
+    """One run's samples (ms), each from the command's start unless said."""
+
+    def __init__(self) -> None:
+        self.drawn: list[float] = []  # command -> page drawn (every page)
+        self.missed = 0
+        self.service: list[float] = []  # command + view build on the service's thread
+        self.command: list[float] = []  # the command alone (its durable commit included)
+        self.build: list[float] = []  # the views' build and encoding, after the command
+        self.written: list[float] = []  # command -> written on every stream
+        self.fan_out: list[float] = []  # build done -> written on every stream
+        self.arrived: list[float] = []  # written on every stream -> the page's event handler
+        self.draw: list[float] = []  # the page's event -> its frame drawn
+        self.after: list[float] = []  # the command done -> page drawn: the view's own share
+        self.sizes: list[int] = []  # bytes of the frame a page was sent, per command
+
+
+def table_run(driver: webdriver.Chrome, viewers: int, count: int, seed: int) -> Run:
+    run = Run()
     with tempfile.TemporaryDirectory() as data, WebTable(Path(data)) as table:
         table.call(lambda: table.service.new_game(seed=seed))
         table.settle()
@@ -192,36 +214,52 @@ def table_run(
         wait_for(lambda: len(table.server._viewers) == viewers, 10, "the pages' streams")
         rng = random.Random(seed)
         sent: dict[int, float] = {}
-        service_ms: list[float] = []
+        done: dict[int, float] = {}  # version -> command done (ms since the epoch)
+        built: dict[int, float] = {}  # version -> views built and pushed
 
-        def one() -> float:
+        def one() -> tuple[int, float, float]:
             session = table.service.session
             assert session is not None
-            start = time.perf_counter()
+            start = time.time()
             table.service.execute(rng.choice(session.legal_commands()))
-            table.feed._build()  # at once (the post it queued finds nothing more to do)
-            return (time.perf_counter() - start) * 1000
+            middle = time.time()
+            table.feed._build()  # at once: the build the command posted then finds it made
+            end = time.time()
+            done[table.feed.version] = middle * 1000
+            built[table.feed.version] = end * 1000
+            sent[table.feed.version] = start * 1000  # the command begins: the tap's moment
+            return table.feed.version, (middle - start) * 1000, (end - middle) * 1000
 
         for _ in range(count):
             if table.call(lambda: table.service.session.state.phase) == "over":  # type: ignore[union-attr]
                 break
-            at = time.time() * 1000
-            service_ms.append(table.call(one))
-            sent[table.feed.version] = at
+            version, command_ms, build_ms = table.call(one)
+            run.command.append(command_ms)
+            run.build.append(build_ms)
+            run.service.append(command_ms + build_ms)
+            snapshot = table.server.snapshot
+            if snapshot.version == version:
+                patch = snapshot.patches.get("en")
+                run.sizes.append(len(patch if patch is not None else snapshot.tables["en"]))
             time.sleep(PACE_S)
         table.settle()
         time.sleep(0.5)
-        found: list[float] = []
-        missed = 0
-        written = [
-            table.server.written[v] * 1000 - at
-            for v, at in sent.items()
-            if v in table.server.written
-        ]
+        written = table.server.written
+        run.written = [written[v] * 1000 - at for v, at in sent.items() if v in written]
+        run.fan_out = [written[v] * 1000 - built[v] for v in sent if v in written]
         if viewers:
-            found, missed = latencies(sent, shown(driver, handles))
+            drawn = shown(driver, handles)
+            arrived = shown(driver, handles, "ArrivedAt")
+            run.drawn, run.missed = latencies(sent, drawn)
+            for page_drawn, page_arrived in zip(drawn, arrived, strict=True):
+                for v in sent:
+                    key = str(v)
+                    if key in page_drawn and key in page_arrived and v in written:
+                        run.arrived.append(page_arrived[key] - written[v] * 1000)
+                        run.draw.append(page_drawn[key] - page_arrived[key])
+                        run.after.append(page_drawn[key] - done[v])
             close_pages(driver, handles)
-        return found, missed, service_ms, written
+    return run
 
 
 def row(label: str, samples: list[float], extra: str = "") -> None:
@@ -241,33 +279,40 @@ def main() -> int:
     count = 20 if args.quick else 120
     print(
         f"armata web benchmark - Python {platform.python_version()}, {platform.machine()}, "
-        f"headless Chromium, {count} commands a run, one every {PACE_S * 1000:.0f} ms"
+        f"headless Chromium, {count} commands a run, one every {PACE_S * 1000:.0f} ms, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     driver = chromium(1024, 768)
     try:
-        results: dict[int, Any] = {}
+        results: dict[int, Run] = {}
         for viewers in (1, 10):
             bare = bare_run(driver, viewers, count)
-            found, missed, service_ms, written = table_run(driver, viewers, count, seed=5)
-            results[viewers] = service_ms
+            run = table_run(driver, viewers, count, seed=5)
+            results[viewers] = run
+            many = f"{viewers} viewer{'s' if viewers > 1 else ''}"
             row(
-                f"command -> browser drawn, {viewers} viewer{'s' if viewers > 1 else ''}",
-                found,
+                f"command -> browser drawn, {many}",
+                run.drawn,
                 f"goal p99 <= {GOAL_MS:.0f} ms   baseline: bare SSE push -> page drawn "
                 f"p50 {statistics.median(bare):.2f} ms, p99 {percentile(bare, 0.99):.2f} ms   "
-                f"({len(found)} views drawn, {missed} missed)",
+                f"({len(run.drawn)} views drawn, {run.missed} missed)",
             )
-            row(
-                f"command -> sent on every stream, {viewers} viewer{'s' if viewers > 1 else ''}",
-                written,
-                "(the server's share: the rest is the pages' own drawing)",
+            row("  of which: the command (durable commit)", run.command)
+            row("  of which: the views built (4 languages)", run.build)
+            row("  of which: built -> written on every stream", run.fan_out)
+            row("  of which: written -> the page's handler", run.arrived)
+            row("  of which: the page's handler -> frame drawn", run.draw)
+            row(f"command done -> browser drawn, {many}", run.after, "(the view's own share)")
+            print(
+                f"{'':46} bytes sent per command: p50 {statistics.median(run.sizes):.0f}, "
+                f"max {max(run.sizes)} (a patch; a page that connects gets the whole view)"
             )
-        _, _, alone, _ = table_run(driver, 0, count, seed=5)
+        alone = table_run(driver, 0, count, seed=5)
         row(
             "command + view build, service thread, 10 viewers",
-            results[10],
-            f"baseline: the same with no viewer p50 {statistics.median(alone):.2f} ms, "
-            f"p99 {percentile(alone, 0.99):.2f} ms",
+            results[10].service,
+            f"baseline: the same with no viewer p50 {statistics.median(alone.service):.2f} ms, "
+            f"p99 {percentile(alone.service, 0.99):.2f} ms",
         )
     finally:
         driver.quit()

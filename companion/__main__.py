@@ -199,6 +199,7 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from companion.app.service import TableService, open_log, start_fresh_log
     from companion.app.stopping import stop_on_signals
     from companion.app.voice import Silent, Speaker
+    from companion.app.web_feed import WebFeed, parse_web_address
     from companion.boardfile import load_board_file
     from companion.store.location import data_dir
 
@@ -210,11 +211,26 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             aside = start_fresh_log(data)
             print(f"{exc}: kept aside as {aside}; starting a fresh log", flush=True)
     open_log(data).close()  # a log that cannot be played stops here, before any node starts
+    try:
+        web = parse_web_address(args.web)
+    except ValueError as problem:
+        parser.error(f"--web: {problem}")
     hardware, publisher = hardware_from_args(parser, args, load_board_file())
 
     def make(post):  # type: ignore[no-untyped-def]
         speaker: Speaker | None = Silent() if args.silent else None  # None: the settings' voice
-        return TableService(data, post, hardware=hardware, speaker=speaker, publisher=publisher)
+        feed = None
+        if web is not None:
+            # the same web server as the touchscreen's (ui/web): this command line is the one
+            # place that wires a front end of ui/ to the headless table
+            from ui.web.server import TableWebServer
+
+            server = TableWebServer(*web)
+            feed = WebFeed(server, post, lambda command: table.execute(command))
+            server.choose = feed.request_choice
+        return TableService(
+            data, post, hardware=hardware, speaker=speaker, publisher=publisher, web=feed
+        )
 
     def say(text: str) -> None:
         print(f"said: {text}", flush=True)
@@ -238,6 +254,7 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "exported, not played on",
             flush=True,
         )
+    table.post(table.show_address)  # once the service (and its web server) started
     if args.play:
         table.post(lambda: table.start_or_resume(args.seed))
     if args.keys:
@@ -337,9 +354,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--silent", action="store_true", help="print the sentences, no voice")
     serve.add_argument(
+        "--web",
+        default=None,
+        metavar="HOST:PORT|off",
+        help="the table view in browsers, its address and QR code printed (default "
+        "127.0.0.1:8421, this machine only; 0.0.0.0:8421 opens it to the local network); off: none",
+    )
+    serve.add_argument(
         "--keys",
         action="store_true",
-        help="lines on standard input press the buttons: c (Confirm), n (Next), u (Undo)",
+        help="lines on standard input press the buttons: c (Confirm), n (Next), u (Undo); "
+        "phone HERO prints that hero's seat link and QR code, revoke HERO ends it",
     )
     serve.set_defaults(func=lambda args: cmd_serve(args, parser))
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")

@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from tests.browser import have_chromium
 from tests.conftest import PYTHON, ROOT
 
 pytestmark = pytest.mark.slow  # each benchmark script runs
@@ -106,6 +107,9 @@ def test_ui_benchmark_prints_every_figure_with_its_baseline() -> None:
     assert "baseline: bare Kivy window" in out and "engine decide" in out
     assert "baseline: a frame changing only the banner" in out
     assert "baseline: starting the program directly" in out
+    if have_chromium():  # the run with ten browser pages on the table view
+        row = next(x for x in out.splitlines() if x.startswith("tap to card, 10 pages follow"))
+        assert "10 pages connected at the end" in row, row
     medians = [float(x) for x in re.findall(r"median +([\d.]+) ms", out)]
     assert len(medians) >= 3 and all(0 < m < 1000 for m in medians), out  # measured, sane
     memory = float(re.search(r"after the game +([\d.]+) MB", out).group(1))  # type: ignore[union-attr]
@@ -141,3 +145,7 @@ def test_web_benchmark_prints_each_viewer_count_with_its_baseline() -> None:
         row = next(line for line in out.splitlines() if line.startswith(label))
         assert "baseline: bare SSE push -> page drawn" in row and " 0 missed" in row
     timings(out, "command + view build, service thread", "ms")
+    for label in ("  of which: the command", "  of which: the page's handler -> frame drawn"):
+        timings(out, label, "ms")
+    sizes = re.findall(r"bytes sent per command: p50 (\d+), max (\d+)", out)
+    assert len(sizes) == 2 and all(0 < int(p50) <= int(top) for p50, top in sizes), out

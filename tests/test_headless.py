@@ -7,11 +7,15 @@ from __future__ import annotations
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from companion.app.headless import HeadlessTable
+from companion.app.labels import item_name
+from companion.app.spoken_menu import SPACES_READ_ONE_BY_ONE
+from companion.engine.game import commands as c
 from firmware_bridge.node_sim import CARD_READER
 from tests.conftest import PYTHON, ROOT
 from tests.headless_table import headless_table
@@ -40,29 +44,53 @@ def press(table: HeadlessTable, button: str) -> None:
 
 
 def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> None:  # type: ignore[no-untyped-def]
+    """R-RND-1: the cards are chosen in secret: the voice names who chooses, never a card.
+    The spaces to move to are read as one sentence, then by room; Undo says what it undid."""
     headless, said = table
     service = headless.service
     press(headless, "confirm")  # no game yet: Confirm starts one
     wait("a new game", lambda: service.session is not None and len(said) >= 2)
-    assert said[:2] == ["A new game.", "Waiting for: every player to choose a card"]
     session = service.session
     assert session is not None and session.head == 0
+    heroes = [h.hero for h in session.state.heroes]
+    wait("who chooses", lambda: len(said) >= 2 + len(heroes))
+    assert said[:2] == ["A new game.", "Waiting for every player to choose a card."]
+    first = said[2]
+    assert first.endswith("choose your card in secret: tap it on the card reader."), first
+    press(headless, "next")  # nothing to read: the choice is made on the card reader
+    cards = {item_name(service.catalog, x) for h in session.state.heroes for x in h.hand}
+    choices = [x for x in session.legal_commands() if isinstance(x, c.ChooseCard)]
+    for hero in heroes:  # each holder taps a card (the reader's path: test below)
+        chosen = next(x for x in choices if x.hero == hero)
+        headless.post(partial(headless._do, chosen))
+    wait("the cards revealed", lambda: service.session.state.phase == "turns")  # type: ignore[union-attr]
+    head = service.session.head  # type: ignore[union-attr]
+    secret = ("choose your card in secret", "Waiting for every player to choose a card.")
+    until = next(i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret))
+    assert until >= 2 + 2 * len(heroes) - 1  # one sentence each while choosing, no card named
+    assert not any(card in line for line in said[:until] for card in cards), said[:until]
+    wait("what the game waits for next", lambda: said[-1].startswith("Waiting for"))
+    moves = [x for x in service.session.legal_commands() if isinstance(x, c.Move)]  # type: ignore[union-attr]
+    assert len(moves) > SPACES_READ_ONE_BY_ONE  # the first hero may go far
+    heard = start = len(said)
+    for _ in range(len(headless.options)):  # Stay, then the spaces as one sentence
+        press(headless, "next")
+        wait("a choice", partial(lambda before: len(said) > before, heard))
+        heard = len(said)
+        if "can move to" in said[-1]:
+            break
+    spoken = [line for line in said[start:] if "can move to" in line]
+    assert spoken and f"{len(moves)} spaces" in spoken[0], said[start:]
+    press(headless, "confirm")  # opens the spaces by room
+    heard = len(said)
     press(headless, "next")
-    press(headless, "next")
-    wait("two choices read out", lambda: len(said) >= 4)
-    count = len(session.legal_commands())
-    assert said[2].startswith(f"1/{count}: ") and said[3].startswith(f"2/{count}: ")
-    press(headless, "confirm")  # the second choice
-    wait("the command", lambda: service.session.head == 1)  # type: ignore[union-attr]
-    assert service.session.state.heroes[0].chosen is not None or any(  # type: ignore[union-attr]
-        h.chosen
-        for h in service.session.state.heroes  # type: ignore[union-attr]
-    )
-    wait("what the game waits for next", lambda: said[-1].startswith("Waiting for:"))
+    wait("a room", lambda: len(said) > heard)
+    assert said[-1].startswith("1 of ") and "In the " in said[-1] and "space" in said[-1], said[-1]
     press(headless, "undo")
-    wait("the undo", lambda: service.session.head == 0)  # type: ignore[union-attr]
-    wait("said so", lambda: "Undone." in said)
-    assert all(h.chosen is None for h in service.session.state.heroes)  # type: ignore[union-attr]
+    wait("the undo", lambda: service.session.head == head - 1)  # type: ignore[union-attr]
+    wait("said so", lambda: any(x.startswith("Undone: ") for x in said))
+    undone = next(x for x in said if x.startswith("Undone: "))
+    assert undone.endswith("chose a card.") and not any(card in undone for card in cards), undone
 
 
 def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # type: ignore[no-untyped-def]
@@ -95,5 +123,5 @@ def test_serve_runs_as_a_command(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "said: A new game." in done.stdout
-    assert "said: Waiting for: every player to choose a card" in done.stdout
+    assert "said: Waiting for every player to choose a card." in done.stdout
     assert (tmp_path / "companion.db").exists()

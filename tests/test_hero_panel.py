@@ -168,11 +168,19 @@ def test_an_ability_from_the_panel_is_accepted_and_changes_the_state() -> None: 
 def test_plural_forms_in_every_language() -> None:
     t = Table(FIVE[:2], physical=frozenset())
     t.do(c.AddWound(hero="roel", token="wound-1"))
-    for lang, one in (("en", "1 wound of 3"), ("de", "1 Wunde von 3"), ("fr", "1 blessure sur 3")):
+    for lang, one in (
+        ("en", "1 wound of 3"),
+        ("de", "1 Verletzung von 3"),
+        ("fr", "1 blessure sur 3"),
+    ):
         i18n.set_language(lang)
         assert hero_panel(t.rules, t.state, "roel", []).summary.startswith(one)
     t.do(c.AddWound(hero="roel", token="wound-2"))
-    for lang, two in (("en", "2 wounds of 3"), ("de", "2 Wunden von 3"), ("it", "2 ferite su 3")):
+    for lang, two in (
+        ("en", "2 wounds of 3"),
+        ("de", "2 Verletzungen von 3"),
+        ("it", "2 ferite su 3"),
+    ):
         i18n.set_language(lang)
         assert hero_panel(t.rules, t.state, "roel", []).summary.startswith(two)
 

@@ -4,12 +4,15 @@ touch. The codes are segno's; the pixels handed to the screen are checked agains
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from companion.app.qr import qr_modules, qr_rgba
-from tests.conftest import ROOT
+from companion.app.qr import phone_word, qr_modules, qr_rgba
+from tests.browser import have_chromium
+from tests.conftest import IN_CI, ROOT
 from tests.test_ui import ui
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "phones"
@@ -28,7 +31,21 @@ def test_the_pixels_follow_the_codes_modules_top_row_first() -> None:
     assert modules[2][2] and not modules[0][0]  # a finder pattern's corner, inside the border
 
 
+def scanned(png: Path) -> str:
+    """What a QR reader (zbar's zbarimg, Debian's zbar-tools) reads off a screenshot."""
+    assert shutil.which("zbarimg"), "zbarimg missing: run ./setup.sh test"
+    done = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(png)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(not have_chromium() and not IN_CI, reason="needs chromium and chromium-driver")
 def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) -> None:
     report = ui("phones", str(ARTIFACTS), data=tmp_path, flags=("--web", "127.0.0.1:0"))
     address = report["address"]
@@ -50,3 +67,24 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     assert after["chosen"] == report["phone_card"]
     assert after["last"].startswith("ChooseCard(hero='matthew'")
     assert after["options"] and not any(after["hero_name"] in text for text in after["options"])
+    # "My phone" on Roel's panel of the round screen: the code a phone scans is Roel's seat link
+    mine = report["my_phone"]
+    assert phone_word("seat").format(hero="Roel") in mine["panel"]
+    link = mine["link"]
+    assert link.startswith(address + "seat/") and link != seat  # a new token: the old one ended
+    assert scanned(Path(mine["code_png"])) == link
+    panel = screens["hero-panel-my-phone"]
+    for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+        assert panel[check] == [], ("hero panel", check, panel[check])
+    for name in ("my-phone", "my-phone-revoked"):
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert screens[name][check] == [], (name, check, screens[name][check])
+    # a real Chromium page on the scanned link: Roel's hand, nobody else's, and the seat
+    page = mine["page"]
+    assert "error" not in page, page
+    assert page["seatShown"] and page["live"] and page["hands"] == len(mine["hand"])
+    assert "Roel" in page["text"] and "Matthew" not in page["text"]
+    # revoked on the touchscreen: the page closes the seat and says why
+    ended = mine["ended_page"]
+    assert "error" not in ended, ended
+    assert not ended["seatShown"] and "revoked" in ended["text"].lower()

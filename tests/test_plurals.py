@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.app import i18n
-from companion.app.wording import describe
+from companion.app.wording import describe, waiting_sentence
 from companion.engine.explain import Reason
 from companion.engine.game.tasks import ProtectTask
 from tests.conftest import ROOT
@@ -80,7 +80,7 @@ def test_every_counted_message_has_each_plural_form_of_its_language(language: st
     ("language", "one", "two"),
     [
         ("en", "1 wound: card damage 1", "2 wounds: card damage 2"),
-        ("de", "1 Wunde: Kartenschaden 1", "2 Wunden: Kartenschaden 2"),
+        ("de", "1 Verletzung: Kartenschaden 1", "2 Verletzungen: Kartenschaden 2"),
         ("it", "1 ferita: danno della carta 1", "2 ferite: danno della carta 2"),
         ("fr", "1 blessure : dégâts de la carte 1", "2 blessures : dégâts de la carte 2"),
     ],
@@ -92,7 +92,9 @@ def test_a_strigois_wounds_are_counted_in_each_language(language: str, one: str,
             reason = Reason("R-LOS-4", "wounds", {"wounds": wounds, "damage": wounds, "bonus": 0})
             text = reason.text(i18n.tr, None, i18n.ngettext).replace("\u00a0", " ")
             assert text.startswith(expected), text
-        waiting = describe(ProtectTask(hero="roel", wounds=1), i18n.tr, plural=i18n.ngettext)
+        waiting = waiting_sentence(
+            ProtectTask(hero="roel", wounds=1), i18n.tr, plural=i18n.ngettext
+        )
         assert "(" not in waiting and "1" in waiting
     finally:
         i18n.set_language("en")

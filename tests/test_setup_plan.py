@@ -65,13 +65,13 @@ def test_hero_button_cycles_through_free_heroes_and_seats_reorder(plan: SetupPla
 @pytest.mark.rule("R-SET-2")
 def test_ladders_refused_with_reasons_and_one_per_side(plan: SetupPlan) -> None:
     plan.place_ladder(0, "E", 0)
-    with pytest.raises(SetupError, match="Roel's ladder stands here"):
+    with pytest.raises(SetupError, match="Roel's ladder stands there"):
         plan.place_ladder(1, "E", 0)
     with pytest.raises(  # the side in words, never "NW NE"
-        SetupError, match=r"^north-west room, north-east side: the room's platform has the Strig"
+        SetupError, match=r"^No ladder in the north-west room: its platform has the Strigoi mark"
     ):
         plan.place_ladder(1, "NW", 1)
-    with pytest.raises(SetupError, match=r"^east room, north-west side is not an outer side"):
+    with pytest.raises(SetupError, match=r"^East room, north-west side is not an outer side"):
         plan.place_ladder(1, "E", 2)
     assert plan.problems() == ["Attila has no ladder yet"]
     assert plan.problems(lambda template: "«" + template + "»") == [  # the app's language

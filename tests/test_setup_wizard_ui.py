@@ -20,7 +20,7 @@ ROOM_WORDS = {  # the tapped room (NW) by name (a heading), its platform's Strig
     "en": ("North-west room", "Strigoi mark, books A B C D E F", "2 red spaces, 1 grey space"),
     "de": ("Raum Nordwest", "Strigoi-Zeichen, Bücher A B C D E F", "2 rote Felder, 1 graues Feld"),
     "it": ("Stanza nord-ovest", "segno degli Strigoi, libri A B C D E F", "2 caselle rosse"),
-    "fr": ("Chambre nord-ouest", "marque des Strigoi, livres A B C D E F", "2 cases rouges"),
+    "fr": ("Chambre nord-ouest", "marque des Strigoï, livres A B C D E F", "2 cases rouges"),
 }
 
 

@@ -247,7 +247,7 @@ def test_french_counts_zero_in_the_singular() -> None:
     assert i18n.ngettext("{count} wound", "{count} wounds", 0).format(count=0) == "0 blessure"
     assert i18n.ngettext("{count} wound", "{count} wounds", 2).format(count=2) == "2 blessures"
     i18n.set_language("de")
-    assert i18n.ngettext("{count} wound", "{count} wounds", 0).format(count=0) == "0 Wunden"
+    assert i18n.ngettext("{count} wound", "{count} wounds", 0).format(count=0) == "0 Verletzungen"
 
 
 def test_the_voice_says_each_card_s_words_in_order() -> None:

@@ -76,6 +76,7 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
         assert result["cramped_lists"] == [], (name, result["cramped_lists"])  # 2 rows seen
         assert result["broken_words"] == [], (name, result["broken_words"])
+        assert result["board_overlaps"] == [], (name, result["board_overlaps"])
     from companion.transcript import replay_file
 
     exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
@@ -408,6 +409,7 @@ CHECKS = (
     "internal_ids",  # names, not ids
     "cramped_lists",  # a scrolled list shows 2 rows
     "broken_words",  # no word broken between two letters
+    "board_overlaps",  # no two figures or room names covering each other on the board
 )
 
 
@@ -726,7 +728,7 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
     assert sorted(shots) == sorted(f"{k}-{lang}" for k in CARDS for lang in LANGS)
     for name, result in shots.items():
         assert Path(result["png"]).stat().st_size > 5_000, name
-        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids", "board_overlaps"):
             assert result[check] == [], (size, name, check, result[check])
         assert result["cramped_lists"] == [] and result["broken_words"] == [], (size, name)
         card = told[name]
@@ -757,7 +759,7 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
     assert report.get("error") is None, report.get("error")
     for name, result in report["screens"].items():
         assert Path(result["png"]).stat().st_size > 5_000, name
-        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids", "board_overlaps"):
             assert result[check] == [], (size, name, check, result[check])
         assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
         assert result["broken_words"] == [], (size, name, result["broken_words"])

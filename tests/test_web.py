@@ -226,6 +226,73 @@ def test_the_table_stream_sends_the_view_at_once(table: WebTable) -> None:
     assert shown["status"] == view(table, "it")["status"]
 
 
+def events(stream: Any, count: int) -> list[tuple[str, bytes]]:
+    """The next `count` events of a Server-Sent Events stream but pings: (name, data)."""
+    found: list[tuple[str, bytes]] = []
+    name = ""
+    while len(found) < count:
+        line = stream.readline()
+        if line.startswith(b"event: "):
+            name = line[7:].strip().decode()
+        elif line.startswith(b"data: ") and name != "ping":
+            found.append((name, line[6:].rstrip(b"\n")))
+    return found
+
+
+def merged(whole: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """A patch applied as the page applies it (ui/web/static/app.js)."""
+    out = {**whole}
+    for key, value in patch.items():
+        if key == "board":
+            out["board"] = {**whole["board"], **value}
+        elif key != "base":
+            out[key] = value
+    return out
+
+
+def test_after_the_whole_view_a_page_gets_only_what_changed(table: WebTable) -> None:
+    with urllib.request.urlopen(table.address + "events?lang=de", timeout=10) as stream:
+        (_, _boot), (kind, data) = events(stream, 2)
+        assert kind == "view"
+        shown = json.loads(data)
+        for _ in range(6):  # commands that move figures, choose cards, turn platforms
+            table.call(
+                lambda: table.service.execute(table.service.session.legal_commands()[0])  # type: ignore[union-attr]
+            )
+            table.settle()
+            kind, data = events(stream, 1)[0]
+            assert kind == "patch", kind
+            patch = json.loads(data)
+            assert patch["base"] == shown["version"] and patch["version"] > shown["version"]
+            assert "spaces" not in patch.get("board", {})  # the 600 spaces did not change
+            assert len(data) < len(table.server.snapshot.tables["de"]) / 3
+            shown = merged(shown, patch)
+            # the page's view, patched, is the whole view of that version
+            if table.server.snapshot.version == patch["version"]:
+                assert shown == view(table, "de")
+    # a page that connects now gets the whole view, not a patch it could not apply
+    with urllib.request.urlopen(table.address + "events?lang=de", timeout=10) as stream:
+        (_, _boot), (kind, data) = events(stream, 2)
+        assert kind == "view" and json.loads(data) == view(table, "de")
+
+
+def test_a_page_that_missed_a_version_gets_the_whole_view(table: WebTable) -> None:
+    from ui.web.server import Viewer
+
+    table.call(lambda: table.service.execute(table.service.session.legal_commands()[0]))  # type: ignore[union-attr]
+    table.settle()  # a view after the game's first: a patch exists
+    viewer = Viewer("en", None)
+    server = table.server
+    snapshot = server.snapshot
+    assert "en" in snapshot.patches and snapshot.base == snapshot.version - 1
+    whole = snapshot.tables["en"]
+    assert server._frame(viewer, whole, snapshot.base).startswith(b"event: patch\n")
+    assert (
+        server._frame(viewer, whole, snapshot.base - 1) == b"event: view\ndata: " + whole + b"\n\n"
+    )
+    assert server._frame(viewer, whole, -1).startswith(b"event: view\n")  # a new stream
+
+
 def test_a_busy_port_gives_way_to_a_free_one(table: WebTable) -> None:
     from ui.web.server import TableWebServer
 

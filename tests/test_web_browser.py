@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -249,6 +250,21 @@ def _play_until_a_strigoi_card(t: WebTable) -> None:
     raise AssertionError("no Strigoi step while a hero was on the move")
 
 
+def _why_opens_each_rule_apart(driver: webdriver.Chrome, language: str) -> None:
+    """A card's Why?: plain sentences with no rule id; a tap on a line unfolds its rule."""
+    why = driver.find_element(By.CSS_SELECTOR, "#cards details.why > summary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", why)
+    why.click()
+    lines = driver.find_elements(By.CSS_SELECTOR, "#cards details.why-rule > summary")
+    assert lines, "no Why? line opens a rule"
+    assert not any(re.search(r"\bR-[A-Z]{3}", x.text) for x in lines), [x.text for x in lines]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", lines[0])
+    lines[0].click()
+    rule = driver.find_element(By.CSS_SELECTOR, "#cards details.why-rule[open] .rule")
+    assert rule.is_displayed() and len(rule.text) > 10, rule.text
+    driver.save_screenshot(str(ARTIFACTS / f"why-{language}-360x780.png"))
+
+
 @pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
 def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
     """The table mid-game (a Strigoi's card, the threat map on) and a seat, at a phone's
@@ -279,6 +295,7 @@ def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
                 board.screenshot(str(ARTIFACTS / f"room-{language}-{width}x{height}.png"))
                 driver.find_element(By.ID, "whole").click()
                 assert not driver.find_element(By.ID, "whole").is_displayed()
+                _why_opens_each_rule_apart(driver, language)
         size(driver, 360, 780)
         driver.get(str(link))
         wait_for(lambda: page_state(driver)["seatShown"], 5.0, "the seat")

@@ -42,15 +42,12 @@ def web_address(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
-    from ui.web.server import DEFAULT_PORT
+    from companion.app.web_feed import parse_web_address
 
-    given = args.web or ("0.0.0.0" if args.kiosk else "127.0.0.1") + f":{DEFAULT_PORT}"
-    if given == "off":
-        return None
-    host, _, port = given.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        parser.error(f"--web: expected HOST:PORT or off, got {given!r}")
-    return host, int(port)
+    try:
+        return parse_web_address(args.web, public=args.kiosk)
+    except ValueError as problem:
+        parser.error(f"--web: {problem}")
 
 
 def configure_window(args: argparse.Namespace) -> None:

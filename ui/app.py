@@ -295,6 +295,7 @@ class ArmataApp(App):
         if self.web_feed is not None and self.say_address:
             print(f"Table view in a browser: {self.web_feed.address}", flush=True)
         self.lang = self.service.language
+        self.bind(text_scale=self._board_text)  # the boards' names and legends grow with it
         self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
         round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
         round_screen.app_showing = self.service.showing
@@ -305,6 +306,11 @@ class ArmataApp(App):
         # systemd stopping the kiosk, Ctrl+C: leave through on_stop (rings off, log closed)
         stop_on_signals(lambda: Clock.schedule_once(lambda _dt: self.stop(), 0))
         return self.manager
+
+    def _board_text(self, _app: object, scale: float) -> None:
+        for view in (self.fortress_view, self.game_view, self.setup_view):
+            view.text_scale = scale
+            view.redraw()
 
     def _poll_hardware(self, _dt: float = 0) -> None:
         leds = self.service.ring_colours()

@@ -1,6 +1,6 @@
 """Layout checks run on the live widget tree: text that does not fit its widget, a word broken
 between two of its letters, touch targets smaller than 48 px, tiny texts, internal ids,
-squeezed lists."""
+squeezed lists, figures and room names that cover each other on the board."""
 
 from __future__ import annotations
 
@@ -245,3 +245,17 @@ def _under_a_card(root: Widget, widget: Widget) -> bool:
         and card.collide_point(*card.to_widget(x, y))
         for card in walk(root)
     )
+
+
+def board_overlaps(root: Widget) -> list[str]:
+    """Figures and room names that cover each other on a shown board: the view keeps where its
+    last redraw put each of them (`FortressView.drawn`), compared two by two
+    (ui/board_layout.overlaps)."""
+    from ui.board_layout import overlaps
+    from ui.fortress_view import FortressView
+
+    found = []
+    for view in walk(root):
+        if isinstance(view, FortressView) and shown(view):
+            found += [f"board: {problem}" for problem in overlaps(view.drawn)]
+    return found

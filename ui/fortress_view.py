@@ -11,7 +11,12 @@ Overlays the screens set: `highlight` rings the spaces that can be chosen (keepi
 own fill and mark), `selected` marks the one chosen and waiting for confirmation, `tints` shade
 spaces and `crosses` mark the deadly ones (threat map), `markers` are dots on any cell (ladder
 sites beside the fortress), `lines` are drawn through cell centres (a Strigoi's teleport arrow,
-its line of sight), `outlined` rings whole rooms (the room being edited)."""
+its line of sight), `outlined` rings whole rooms (the room being edited).
+
+No two figures and no two names cover each other (ui/board_layout.py): crowded figures are
+pushed apart beside their spaces, each room's name goes where no figure and no other name is;
+`drawn` keeps where each went, for the layout check. Names and the legend grow with the Text
+size setting (`text_scale`)."""
 
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from ui import theme
+from ui.board_layout import GAP, Box, Circle, Item, Name, Placed, place_names, split_in_two, spread
 from ui.mesh_batch import RGBA, MeshBatch, Shape
 
 #: a line through cell centres: the cells, its colour, whether it ends in an arrow head
@@ -60,6 +66,9 @@ BOOK_PX = 14  # book letters on the platforms (in a disc, read at a glance)
 FIGURE_TEXT_PX = 16  # a figure's mark
 LEGEND_TEXT_PX = 16
 LEGEND_PX = 30.0  # the legend's strip along the bottom
+#: what a room's name costs over a space of another room (over its own: a fifth of it), a book
+#: letter, a ladder (ui/board_layout.place_names)
+SPACE_COST, BOOK_COST, LADDER_COST = 1.0, 2.0, 6.0
 
 
 def axial_round(q: float, r: float) -> Cell:
@@ -107,9 +116,21 @@ class FortressView(Widget):
         self.origin = (0.0, 0.0)
         self._textures: dict[tuple[str, int, bool], Texture] = {}
         self._fbo: Fbo | None = None
-        self._static: Fbo | None = None  # spaces, books, names, ladders: redrawn when they change
+        self._static: Fbo | None = None  # spaces, books, ladders: redrawn when they change
         self._static_key: tuple[object, ...] | None = None
         self.static_builds = 0  # how often the static layer was drawn (benchmarks/ui.py)
+        self.text_scale = 1.0  # the Text size setting: room names and the legend grow with it
+        #: what the last redraw placed, for the layout check (ui/checks.py): each figure as a
+        #: circle, each room name as a box, where they were drawn (in the coordinates of `pos`)
+        self.drawn: list[Item] = []
+        self._figures_at: dict[Cell, Circle] = {}  # where each figure's disc went
+        self._soft: list[tuple[Circle, float]] = []  # what a name had better not cover
+        self._names_key: tuple[object, ...] | None = None
+        self._names_placed: list[Placed] = []
+        self._legend_h = 0.0
+        #: parts of the view the screen covers with its own buttons (the round screen's "Whole
+        #: fortress" while zoomed), in the view's coordinates: room names stay off them
+        self.covered: Callable[[], list[Box]] = lambda: []
         self.bind(pos=self.redraw, size=self.redraw)
 
     # ----- geometry ----------------------------------------------------------------------------
@@ -166,9 +187,9 @@ class FortressView(Widget):
     def redraw(self, *_: object) -> None:
         """Draw the board into an offscreen buffer, shown as one texture: the frames between
         two events (a banner, a button press) cost one rectangle instead of every space. What
-        changes only with the board, the zoom or the size (spaces, books, room names, ladders)
-        is drawn into a buffer of its own, kept until one of those changes: an event redraws
-        only the figures, choices and overlays over it."""
+        changes only with the board, the zoom or the size (spaces, books, ladders) is drawn
+        into a buffer of its own, kept until one of those changes: an event redraws only the
+        figures, room names (placed around the figures), choices and overlays over it."""
         if self.width <= 1 or self.height <= 1:
             return
         self._layout()
@@ -184,7 +205,6 @@ class FortressView(Widget):
             tuple(sorted(board.rotations.items())),
             board.collapsed,
             board.ladders,
-            tuple(sorted(self.names.items())),
             tuple(sorted(self.ladder_owners.items())),
         )
         if static_key != self._static_key:
@@ -193,6 +213,7 @@ class FortressView(Widget):
             self._paint(self._static, self._draw_static)
             self._static.draw()  # rendered now, once: it is in no canvas, only its texture is
             self._static_key = static_key
+            self._soft = self._soft_things()
         self._paint(self._fbo, self._draw)
         self.canvas.clear()
         self.canvas.add(self._fbo)
@@ -227,7 +248,6 @@ class FortressView(Widget):
         with target:
             for room in self.fortress.rooms:
                 self._books(room)
-                self._room_name(room)
             for ladder in self.fortress.ladders.values():
                 if ladder.id in self.situation.board.ladders:
                     self._ladder(ladder.id, ladder.cell)
@@ -253,12 +273,21 @@ class FortressView(Widget):
                         self._segment(room, direction, edge)
             for cell, colour in self.markers.items():
                 self._marker(cell, colour)
+            self._legend_h = self.legend_height()
+            self._figures_at = self._place_figures(figures)
             for cells, colour, arrow in self.lines:
                 self._line(cells, colour, arrow, figures)
             for cell in self.marked:
                 self._mark(cell)
             for cell, figure in figures.items():
                 self._figure(cell, figure)
+            names = self._place_names()
+            for placed in names:
+                self._room_name(placed)
+            self.drawn = [
+                *(c for c in self._figures_at.values() if self._in_view(c)),
+                *(p.box for p in names),
+            ]
             if self.show_legend:
                 self._legend(figures)
 
@@ -396,7 +425,7 @@ class FortressView(Widget):
 
     def _mark(self, cell: Cell) -> None:
         """A figure the card names (the hero attacked, cursed or fighting): a thick ring."""
-        cx, cy = self.to_pixel(cell)
+        cx, cy = self.figure_at(cell)
         radius = self.figure_radius() + max(5.0, self.size_px * 0.25)
         Color(*theme.MARKED)
         Line(circle=(cx, cy, radius), width=max(3.0, self.size_px * 0.14))
@@ -446,13 +475,13 @@ class FortressView(Widget):
         """An arrow from one cell to another that covers no figure: it starts and stops short
         of the figures at its ends, and bends aside (a gentle arc) around any figure on the
         way; the straightest such arc is taken."""
-        (x0, y0), (x1, y1) = self.to_pixel(cells[0]), self.to_pixel(cells[1])
+        (x0, y0), (x1, y1) = self.figure_at(cells[0]), self.figure_at(cells[1])
         clear = self.figure_radius() + self.size_px * 0.2
         if cells[0] in figures:
             x0, y0 = _toward(x0, y0, x1, y1, clear)
         if cells[1] in figures:
             x1, y1 = _toward(x1, y1, x0, y0, clear)
-        others = [self.to_pixel(c) for c in figures if c not in cells]
+        others = [self.figure_at(c) for c in figures if c not in cells]
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         nx, ny = -(y1 - y0) / length, (x1 - x0) / length  # the normal: which side to bend
         best: list[float] = [x0, y0, x1, y1]
@@ -474,16 +503,57 @@ class FortressView(Widget):
         return best
 
     def figure_radius(self) -> float:
-        """Figures stay readable when the whole fortress is shown: never under 13 px."""
-        return max(13.0, self.size_px * 0.8)
+        """Figures stay readable when the whole fortress is shown: never under 13 px. Zoomed,
+        a hero beside a Strigoi (its diamond reaches 1.25 radii) still clears it."""
+        return max(13.0, min(self.size_px * 0.8, (SQRT3 * self.size_px - 2 * GAP - 4) / 2.25))
+
+    def _figure_circle(self, cell: Cell, figure: str) -> Circle:
+        """The figure as drawn, its outline included: a hero's disc, a Strigoi's diamond
+        (taken as the circle through its corners)."""
+        kind, _, name = figure.partition(":")
+        x, y = self.to_pixel(cell)
+        reach = self.figure_radius() * 1.25 if kind == "strigoi" else self.figure_radius() + 2
+        return Circle(theme.FIGURE_MARKS.get(name, name[:2].upper()), x, y, reach)
+
+    def _place_figures(self, figures: Mapping[Cell, str]) -> dict[Cell, Circle]:
+        """Where each figure's disc goes: its space's centre, or beside it when that disc would
+        cover another (ui/board_layout.spread)."""
+        cells = list(figures)
+        wanted = [self._figure_circle(cell, figures[cell]) for cell in cells]
+        return dict(zip(cells, spread(wanted), strict=True))
+
+    def figure_at(self, cell: Cell) -> tuple[float, float]:
+        """Where the figure on `cell` is drawn (its space's centre unless it was moved aside;
+        any other cell: its centre)."""
+        placed = self._figures_at.get(cell)
+        return self.to_pixel(cell) if placed is None else (placed.x, placed.y)
+
+    def _in_view(self, item: Circle) -> bool:
+        return bool(
+            self.x < item.x + item.r
+            and item.x - item.r < self.right
+            and self.y + self._legend_h < item.y + item.r
+            and item.y - item.r < self.top
+        )
 
     def _figure(self, cell: Cell, figure: str) -> None:
         """A hero: a disc in the hero's colour with a two-letter mark; a Strigoi: a diamond
-        with a one-letter mark. Colour and shape and letters: never colour alone."""
+        with a one-letter mark. Colour and shape and letters: never colour alone. A disc moved
+        aside from its space (a crowd) points at it: a line from the disc to a dot on the
+        space, in the figure's colour."""
         kind, _, name = figure.partition(":")
-        cx, cy = self.to_pixel(cell)
+        cx, cy = self.figure_at(cell)
         radius = self.figure_radius()
         colour = theme.FIGURE_COLOURS.get(name, theme.HERO if kind == "hero" else theme.STRIGOI)
+        sx, sy = self.to_pixel(cell)
+        if math.hypot(cx - sx, cy - sy) > 2.0:
+            dot = max(3.0, self.size_px * 0.3)
+            Color(*theme.OUTLINE)
+            Line(points=[sx, sy, cx, cy], width=2.5)
+            Ellipse(pos=(sx - dot - 1.5, sy - dot - 1.5), size=(2 * dot + 3, 2 * dot + 3))
+            Color(*colour)
+            Line(points=[sx, sy, cx, cy], width=1.2)
+            Ellipse(pos=(sx - dot, sy - dot), size=(2 * dot, 2 * dot))
         Color(*theme.OUTLINE)
         if kind == "strigoi":
             outer = radius * 1.25
@@ -523,18 +593,96 @@ class FortressView(Widget):
             Ellipse(pos=(x - size * 0.62, y - size * 0.62), size=(size * 1.24,) * 2)
             self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
 
-    def _room_name(self, room: str) -> None:
-        """The room's name above it (the zoomed room's at the view's top)."""
-        name = self.names.get(room)
-        if not name:
-            return
-        cx, cy = self.to_pixel(self.fortress.centre(room))
-        top = cy + self.size_px * 1.5 * (self.fortress.room_radius + 0.55)
-        if self.zoom_room == room:
-            top = min(top, self.top - NAME_PX)
-        elif self.zoom_room is not None:
-            return
-        self._text(name, cx, top, NAME_PX, colour=theme.TEXT, shadow=True)
+    def name_px(self) -> int:
+        """The room names' size: larger with the Text size setting."""
+        return round(NAME_PX * self.text_scale)
+
+    def _soft_things(self) -> list[tuple[Circle, float]]:
+        """What a room's name had better not cover (weighted): book letters and ladders more
+        than spaces (the static layer's things, found when it is drawn)."""
+        board = self.situation.board
+        things: list[tuple[Circle, float]] = []
+        if self.size_px >= 10:  # the book letters are drawn (see _books)
+            for room in self.fortress.rooms:
+                if room != self.fortress.centre_room and (
+                    room not in self.fortress.platforms or room in board.collapsed
+                ):
+                    continue
+                cx, cy, radius, disc = self._book_ring(room)
+                if room == self.fortress.centre_room:
+                    radius = self.size_px * SQRT3 * 1.0
+                for direction in range(6):
+                    angle = math.radians(60 * direction)
+                    x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+                    things.append((Circle("book", x, y, disc), BOOK_COST))
+        for ladder in self.fortress.ladders.values():
+            if ladder.id in board.ladders:
+                x, y = self.to_pixel(ladder.cell)
+                things.append((Circle("ladder", x, y, self.size_px * 0.6), LADDER_COST))
+        for cell in self.fortress.tables(board).spaces:  # named by their room (see place_names)
+            x, y = self.to_pixel(cell)
+            room = self.fortress.room_at(cell) or ""
+            things.append((Circle(f"space:{room}", x, y, self.size_px * 0.8), SPACE_COST))
+        return things
+
+    def _lines_of(self, text: str) -> tuple[tuple[str, float, float], ...]:
+        size = self.name_px()
+        measured = []
+        for line in text.split("\n"):
+            texture = self._texture(line, size, False)
+            measured.append((line, float(texture.width), float(texture.height)))
+        return tuple(measured)
+
+    def _place_names(self) -> list[Placed]:
+        """Where each room's name goes (the zoomed room's alone, at the view's top or bottom):
+        clear of the figures and of each other (ui/board_layout.place_names)."""
+        rooms = [r for r in self.fortress.rooms if self.names.get(r)]
+        if self.zoom_room is not None:
+            rooms = [r for r in rooms if r == self.zoom_room]
+        figures: list[Item] = [c for c in self._figures_at.values() if self._in_view(c)]
+        figures += self.covered()
+        legend = self._legend_h
+        bounds = Box(
+            "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4
+        )
+        key = (
+            self._static_key,
+            tuple(rooms),
+            tuple((r, self.names[r]) for r in rooms),
+            tuple(figures),
+            self.name_px(),
+            legend,
+        )
+        if key == self._names_key:
+            return self._names_placed
+        middle = self.to_pixel(self.fortress.centre(self.fortress.centre_room))[0]
+        wanted = []
+        for room in rooms:
+            text = self.names[room]
+            lines = self._lines_of(text)
+            halves = split_in_two(text)
+            two = self._lines_of("\n".join(halves)) if halves else lines
+            cx, cy = self.to_pixel(self.fortress.centre(room))
+            if self.zoom_room == room:
+                wanted.append(Name(room, lines, lines, self.center_x, cy, zoomed=True))
+                continue
+            side = 0 if abs(cx - middle) < self.size_px else (1 if cx > middle else -1)
+            radius = self.fortress.room_radius
+            rx = self.size_px * SQRT3 * (radius + 0.5)
+            ry = self.size_px * (1.5 * radius + 0.8)
+            wanted.append(Name(room, lines, two, cx, cy, rx, ry, side))
+        apart = self.name_px() * 0.6  # about a space's width between two names
+        self._names_placed = place_names(wanted, figures, self._soft, bounds, GAP + 1, apart)
+        self._names_key = key
+        return self._names_placed
+
+    def _room_name(self, placed: Placed) -> None:
+        """A room's name where `_place_names` put it, line under line, each centred."""
+        top = placed.box.top
+        for text, _, height in placed.lines:
+            top -= height
+            self._text(text, placed.box.x + placed.box.w / 2, top + height / 2, self.name_px(),
+                       colour=theme.TEXT, shadow=True)  # fmt: skip
 
     def _ladder(self, ladder: str, cell: Cell) -> None:
         """A ladder: two rails and rungs in its hero's colour (stairs have plain steps)."""
@@ -577,7 +725,7 @@ class FortressView(Widget):
         rows: list[list[int]] = [[]]
         x = 8.0
         for i, (_, _, _, words) in enumerate(entries):
-            width = 28 + self._texture(words, LEGEND_TEXT_PX, False).width + 14
+            width = 28 + self._texture(words, self.legend_px(), False).width + 14
             if rows[-1] and x + width > self.width:
                 if len(rows) >= most:
                     continue
@@ -591,7 +739,11 @@ class FortressView(Widget):
         if not self.show_legend:
             return 0.0
         figures = self.situation.occupants(self.fortress)
-        return LEGEND_PX * len(self._legend_rows(self._legend_entries(figures)))
+        return LEGEND_PX * self.text_scale * len(self._legend_rows(self._legend_entries(figures)))
+
+    def legend_px(self) -> int:
+        """The legend's text size: larger with the Text size setting."""
+        return round(LEGEND_TEXT_PX * self.text_scale)
 
     def _legend(self, figures: Mapping[Cell, str]) -> None:
         """Who is who, along the bottom of the view: each figure's glyph mark and its name;
@@ -601,7 +753,8 @@ class FortressView(Widget):
         mark_names = {theme.FIGURE_MARKS.get(n, ""): n for n in STRIGOI_COLOUR}
         for row_index, row in enumerate(rows):
             x = self.x + 8.0
-            y = self.y + LEGEND_PX * (len(rows) - row_index) - LEGEND_PX / 2
+            row_px = LEGEND_PX * self.text_scale
+            y = self.y + row_px * (len(rows) - row_index) - row_px / 2
             for i in row:
                 shape, colour, mark, words = entries[i]
                 Color(*colour)
@@ -622,7 +775,7 @@ class FortressView(Widget):
                     Line(circle=(x + 11, y, 8), width=2.5)
                 if mark:
                     self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
-                texture = self._texture(words, LEGEND_TEXT_PX, False)
+                texture = self._texture(words, self.legend_px(), False)
                 Color(*theme.TEXT)
                 Rectangle(texture=texture, pos=(x + 28, y - texture.height / 2), size=texture.size)
                 x += 28 + texture.width + 14

@@ -35,20 +35,28 @@ def qr_texture(text: str) -> Texture:
 
 
 class PhonesView(ModalView):
-    def __init__(self, app: ArmataApp, **kwargs: object) -> None:
+    def __init__(self, app: ArmataApp, seat: str | None = None, **kwargs: object) -> None:
+        """The table's code; with `seat` (a hero's panel on the round screen: "my phone"), that
+        hero's seat code at once, closed rather than taken back to the table's code."""
         super().__init__(size_hint=(0.94, 0.94), auto_dismiss=True, **kwargs)
         self.app = app
         self.background_color = theme.BACKGROUND
         self.shown_link = ""  # the address the code shows now (scripts read it)
-        self.table()
+        self.code: Image | None = None  # the code's image (scripts screenshot it)
+        self.only_seat = seat is not None
+        if seat is None:
+            self.table()
+        else:
+            self.seat(seat)
 
     def _page(self, words: str, link: str) -> BoxLayout:
         self.clear_widgets()
         self.shown_link = link
+        self.code = None
         row = BoxLayout(orientation="horizontal", padding=dp(12), spacing=dp(12))
         if link:
-            code = Image(texture=qr_texture(link), fit_mode="contain", size_hint_x=0.48)
-            row.add_widget(code)
+            self.code = Image(texture=qr_texture(link), fit_mode="contain", size_hint_x=0.48)
+            row.add_widget(self.code)
         side = BoxLayout(orientation="vertical", spacing=dp(8))
         said = Label(text=words, font_size=sp(18), color=theme.TEXT, halign="left", valign="top")
         said.bind(size=lambda label, size: setattr(label, "text_size", (size[0], None)))
@@ -89,15 +97,25 @@ class PhonesView(ModalView):
         if link is None:
             self.table()
             return
-        side = self._page(phone_word("seat_scan").format(hero=hero_name(hero)), link)
+        words = phone_word("seat_scan").format(hero=hero_name(hero))
+        if only_this_machine(link):
+            words += f"\n\n{phone_word('this_machine')}"
+        side = self._page(words, link)
         self._button(side, phone_word("revoke"), lambda: self.revoke(hero))
-        self._button(side, tr("Back"), self.table)
+        self._back(side)
 
     def revoke(self, hero: str) -> None:
         if self.app.web_feed is not None:
             self.app.web_feed.revoke(hero)
         side = self._page(phone_word("revoked"), "")
-        self._button(side, tr("Back"), self.table)
+        self._back(side)
+
+    def _back(self, side: BoxLayout) -> None:
+        """Back to the table's code, or Close when opened from a hero's panel."""
+        if self.only_seat:
+            self._button(side, tr("Close"), self.dismiss)
+        else:
+            self._button(side, tr("Back"), self.table)
 
 
 __all__ = ["PhonesView", "qr_texture"]

@@ -449,7 +449,8 @@ class Announcer:
                 return said
         if not announcement.reasons:
             return announcement.headline
-        return headline_of(announcement.reasons, self.translate, self.name, self.plural)
+        words = headline_of(announcement.reasons, self.translate, self.name, self.plural)
+        return words[:1].upper() + words[1:]  # bannered and spoken: a sentence's capital
 
     def announce(self, announcement: Announcement) -> None:
         words = self.words(announcement)

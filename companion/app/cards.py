@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.i18n import ngettext, tr
 from companion.app.labels import (
-    REWARD_NAMES,
     figure_label,
     item_name,
     ladder_name,
@@ -68,7 +67,7 @@ def plain(reason: Reason) -> str:
     return render(reason)
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
     """A reason as a sentence: a capital first letter and a full stop."""
     text = text.strip()
     if not text:
@@ -78,17 +77,18 @@ def _sentence(text: str) -> str:
 
 
 def why_rows(catalog: Catalog, announcement: Announcement) -> list[tuple[str, str]]:
-    """Why?, as plain sentences each with the rule it comes from (shown small after it):
-    the engine's reasons one by one, or the card's own sentences."""
+    """Why?, as plain sentences each with the rules it comes from (never shown in the
+    sentence: the rule opens from its own tap target): the engine's reasons one by one, or
+    the card's own sentences."""
     if announcement.reasons:
-        return [(_sentence(plain(r)), r.rule) for r in announcement.reasons]
+        return [(sentence(plain(r)), r.rule) for r in announcement.reasons]
     card = card_of(catalog, announcement)
     rules = " ".join(card.rules)
     return [(sentence, rules) for sentence in card.why if sentence]
 
 
 def _why(announcement: Announcement) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    sentences = tuple(_sentence(plain(r)) for r in announcement.reasons)
+    sentences = tuple(sentence(plain(r)) for r in announcement.reasons)
     rules: list[str] = []
     for r in announcement.reasons:
         if r.rule not in rules:
@@ -114,7 +114,7 @@ def _source(catalog: Catalog, facts: dict[str, object]) -> str:
         return drove
     if not isinstance(token, str):  # R-TEL-1: the Supreme moves without a token
         said = tr("No token: the Supreme Strigoi moves every turn.")
-        return f"{said} {drove}" if drove else said
+        return f"{said} {sentence(drove)}" if drove else said
     named = tr("Token: {token}").format(token=token_name(catalog, token))
     return f"{named} · {drove}" if drove else named
 
@@ -175,7 +175,7 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         why,
         rules,
         tr("Figures moved") if moved else tr("Done"),
-        "; ".join(said) or headline,
+        " ".join(sentence(x) for x in said) or headline,
     )
 
 
@@ -188,19 +188,20 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     if heroes:
         one = ngettext("{count} wound", "{count} wounds", 1).format(count=1)
         figures = tuple(Figure(hero_name(h), one) for h in heroes)
-        hit = ngettext("{heroes} takes 1 wound", "{heroes} take 1 wound each", len(heroes)).format(
-            heroes=_heroes(heroes)
-        )
+        words = ngettext(
+            "{strigoi} curses the {room}: {heroes} takes 1 wound.",
+            "{strigoi} curses the {room}: {heroes} take 1 wound each.",
+            len(heroes),
+        ).format(strigoi=name, room=room_name(room), heroes=_heroes(heroes))
     else:
         figures = (
             Figure(
                 tr("nobody there"), ngettext("{count} wound", "{count} wounds", 0).format(count=0)
             ),
         )
-        hit = tr("nobody is there")
-    words = tr("{strigoi} curses the {room}: {hit}").format(
-        strigoi=name, room=room_name(room), hit=hit
-    )
+        words = tr("{strigoi} curses the {room}: nobody is there.").format(
+            strigoi=name, room=room_name(room)
+        )
     todo = [
         tr("{figure}: put it on the centre of the {room}.").format(
             figure=figure_label(strigoi), room=room_name(room)
@@ -228,7 +229,7 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
         figures,
         _source(catalog, facts),
         tuple(todo),
-        (_sentence(words), *why[1:]),
+        (sentence(words), *why[1:]),
         rules,
         tr("Figures moved"),
         words,
@@ -247,7 +248,7 @@ def _skipped(announcement: Announcement) -> Card:
         reason = tr("No Strigoi is on the board yet, so there is no curse.")
         rules = ("R-RND-4",)
     else:
-        reason = " ".join(_sentence(plain(r)) for r in announcement.reasons)
+        reason = " ".join(sentence(plain(r)) for r in announcement.reasons)
         rules = ("R-CUR-1",)
         if why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
             todo = (tr("Take the destroyed ladder off the board."),)
@@ -308,8 +309,12 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
             tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
         )
     for stack in _list(facts.get("to_draw")):
-        what = REWARD_NAMES["axe" if stack == "reward_card" else "bat"]
-        todo.append(tr("{hero} draws {what}: the app asks which.").format(hero=hero, what=tr(what)))
+        draws = (
+            tr("{hero} draws a reward card: the app asks which.")
+            if stack == "reward_card"
+            else tr("{hero} draws a reward token: the app asks which.")
+        )
+        todo.append(draws.format(hero=hero))
     for card in _list(facts.get("advanced")):
         todo.append(
             tr("{hero} earns {card} (joins the hand at the end of the turn).").format(
@@ -407,7 +412,16 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     effects = [  # a plain wound says nothing more than "wound"
         token_name(catalog, t) for t in tokens if catalog.wound(t).effect != "plain"
     ]
-    words = f"{headline}: {', '.join(effects)}" if effects else headline
+    if effects:  # the token names listed, inside one sentence per language
+        words = ngettext(
+            "{hero} takes {count} wound: {effects}.",
+            "{hero} takes {count} wounds: {effects}.",
+            count,
+        ).format(hero=hero, count=count, effects=", ".join(effects))
+    else:
+        words = ngettext(
+            "{hero} takes {count} wound.", "{hero} takes {count} wounds.", count
+        ).format(hero=hero, count=count)
     if facts.get("defeated"):
         todo.append(
             tr(
@@ -415,7 +429,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
                 "{hero}'s wound tokens back."
             ).format(hero=hero)
         )
-        words += ". " + tr("{hero} has 3 wounds: the pack loses 1 blood point.").format(hero=hero)
+        words += " " + tr("{hero} has 3 wounds: the pack loses 1 blood point.").format(hero=hero)
     return Card(
         tr("Wounds"),
         headline,
@@ -482,4 +496,4 @@ def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | No
     return card_of(catalog, announcement, fortress).words
 
 
-__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "spoken", "why_rows"]
+__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "sentence", "spoken", "why_rows"]

@@ -21,12 +21,24 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.labels import command_label, waiting_label
+from companion.app.labels import command_label, game_over_reason, secret_label, waiting_label
 from companion.app.play_taps import commands_with, holder_of
-from companion.app.service import Post, TableService, store_refusal
+from companion.app.qr import only_this_machine, phone_word, qr_terminal
+from companion.app.service import Outcome, Post, TableService, store_refusal
+from companion.app.spoken_menu import (
+    Group,
+    Item,
+    by_room,
+    choose_in_secret,
+    items,
+    read,
+    secret_choosers,
+)
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
+from companion.app.web_feed import WebFeed
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError, StoreError
 from firmware_bridge.node_sim import CARD_READER
@@ -35,6 +47,10 @@ Say = Callable[[str], None]
 
 #: How long the end of `--keys` input waits for the voice to finish (seconds).
 LAST_WORDS_S = 60.0
+
+#: `serve --keys`: "phone HERO" prints the hero's seat link and its QR code, "revoke HERO" ends
+#: it (the touchscreen's "my phone" and "Revoke this phone link")
+SEAT_KEYS = {"phone": "phone", "p": "phone", "revoke": "revoke"}
 
 #: `serve --keys`: a line on standard input presses a button (a table without the Pi's pins)
 KEYS = {
@@ -54,9 +70,11 @@ class HeadlessTable:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self.service = make_service(self._calls.put)
         self.say = say
-        self.options: list[c.Command] = []
+        self.options: list[Item] = []  # what Next reads (spaces grouped, secret cards left out)
         self.focused = -1  # nothing read out yet
         self.alerts: set[tuple[str, int]] = set()
+        #: the table view in browsers (`serve --web`), one more listener of the service
+        self.web: WebFeed | None = self.service.web
 
     # ----- the loop ----------------------------------------------------------------------------
     def run(self, seconds: float | None = None) -> None:
@@ -98,9 +116,16 @@ class HeadlessTable:
 
         def read() -> None:
             for line in stream:
+                words = line.split()
                 name = KEYS.get(line.strip().lower())
-                if name is None:
-                    print("keys: c (Confirm), n (Next), u (Undo)", flush=True)
+                if len(words) == 2 and words[0].lower() in SEAT_KEYS:
+                    self.post(partial(self.seat_link, SEAT_KEYS[words[0].lower()], words[1]))
+                elif name is None:
+                    print(
+                        "keys: c (Confirm), n (Next), u (Undo); phone HERO, revoke HERO "
+                        "(a seat link for the table view in a browser)",
+                        flush=True,
+                    )
                 else:
                     self.post(partial(self.button, name))
             self.post(self._last_words)
@@ -108,6 +133,41 @@ class HeadlessTable:
         thread = threading.Thread(target=read, name="keys", daemon=True)
         thread.start()
         return thread
+
+    # ----- the table view in browsers -------------------------------------------------------
+    def show_address(self) -> None:
+        """Print the table view's address and its QR code (once the server listens)."""
+        if self.web is None:
+            return
+        address = self.web.address
+        print(f"Table view in a browser: {address}", flush=True)
+        print(qr_terminal(address), end="", flush=True)
+        if only_this_machine(address):  # the operator's hint: the option that opens it
+            print(f"{phone_word('this_machine')} (serve --web 0.0.0.0:8421)", flush=True)
+
+    def seat_link(self, action: str, hero: str) -> None:
+        """`phone HERO`: the hero's seat link and its QR code; `revoke HERO`: the link ends.
+        HERO is the hero's printed name or its id, in any case."""
+        session = self.service.session
+        if self.web is None:
+            print(phone_word("no_web"), flush=True)
+            return
+        if session is None or session.state.phase == "over":
+            print(i18n.tr("No game is being played."), flush=True)
+            return
+        heroes = {h.hero: hero_name(h.hero) for h in session.state.heroes}
+        found = next((k for k, v in heroes.items() if hero.lower() in (k.lower(), v.lower())), None)
+        if found is None:
+            print(f"heroes: {', '.join(heroes.values())}", flush=True)
+        elif action == "revoke":
+            self.web.revoke(found)
+            print(phone_word("revoked"), flush=True)
+        else:
+            link = self.web.seat_link(found)
+            if link is not None:
+                print(phone_word("seat_scan").format(hero=heroes[found]), flush=True)
+                print(link, flush=True)
+                print(qr_terminal(link), end="", flush=True)
 
     def _last_words(self) -> None:
         self.service.speaker.idle(LAST_WORDS_S)
@@ -137,10 +197,12 @@ class HeadlessTable:
         session = self.service.session
         if session is None:
             return
-        self.options = session.legal_commands()
+        commands = session.legal_commands()
+        self.options = items(commands)
         self.focused = -1
-        what = waiting_label(session.waiting_for, self.service.catalog)
-        self.say(i18n.tr("Waiting for: {what}").format(what=what))
+        self.say(waiting_label(session.waiting_for, self.service.catalog))
+        for hero in secret_choosers(commands):  # R-RND-1: never which card, only who chooses
+            self.say(choose_in_secret(hero))
 
     def _label(self, command: c.Command) -> str:
         session = self.service.session
@@ -148,17 +210,23 @@ class HeadlessTable:
         return command_label(command, self.service.catalog, session.rules.fortress)
 
     def _do(self, command: c.Command) -> None:
+        self.execute(command)
+
+    def execute(self, command: c.Command) -> Outcome:
+        """Run a command and say what follows (the buttons, the reader, a phone's choice)."""
         outcome = self.service.execute(command)
         if outcome.refused is not None:
             self.say(outcome.refused)
-            return
+            return outcome
         if outcome.revealed:
             self.say(outcome.revealed)
         if outcome.over is not None:
             won = i18n.tr("The heroes won.") if outcome.over.winner == "heroes" else None
             self.say(won or i18n.tr("The Strigoi won."))
-            return
+            self.say(game_over_reason(outcome.over.reason))
+            return outcome
         self._waiting()
+        return outcome
 
     # ----- TableListener -----------------------------------------------------------------------
     def announced(self, announcement: Announcement, words: str) -> None:
@@ -193,30 +261,49 @@ class HeadlessTable:
         elif len(uses) == 1:
             self._do(uses[0])
         elif uses:
-            self.options, self.focused = uses, -1
+            self.options, self.focused = [*uses], -1
             self.say(i18n.tr("{count} ways to use it: press Next.").format(count=len(uses)))
 
     def button(self, name: str) -> None:
         """Confirm, Undo or Next (gpiozero's presses, posted to this loop)."""
         service = self.service
-        if service.session is None or service.session.state.phase == "over":
+        session = service.session
+        if session is None or session.state.phase == "over":
             if name == "confirm":
                 self.start_or_resume()
             return
         if name == "undo":
+            undone = session.command_at(session.head)
             if service.undo():
-                self.say(i18n.tr("Undone."))
+                self.say(self._undone(undone))
                 self._waiting()
         elif name == "next" and self.options:
             self.focused = (self.focused + 1) % len(self.options)
-            count = len(self.options)
-            label = self._label(self.options[self.focused])
-            self.say(f"{self.focused + 1}/{count}: {label}")
+            item = self.options[self.focused]
+            self.say(read(item, self.focused + 1, len(self.options), self._label))
         elif name == "confirm":
+            if not self.options:
+                return  # nothing to take by a button (a card chosen in secret is tapped)
             if self.focused < 0 and len(self.options) != 1:
                 self.say(i18n.tr("Press Next to hear the choices."))
                 return
-            self._do(self.options[max(self.focused, 0)])
+            item = self.options[max(self.focused, 0)]
+            if isinstance(item, Group):  # opened: its rooms, or a room's spaces
+                self.options, self.focused = by_room(item, session.rules.fortress), -1
+                if len(item.commands) <= len(self.options):  # already one by one
+                    self.options = list(item.commands)
+                self.say(i18n.tr("Press Next to hear the choices."))
+                return
+            self._do(item)
+
+    def _undone(self, command: c.Command | None) -> str:
+        """What Undo took back, as a sentence (a card chosen in secret stays secret)."""
+        session = self.service.session
+        if command is None or session is None:
+            return i18n.tr("Undone.")
+        hidden = session.state.phase == "initiative"
+        label = secret_label(command, self.service.catalog, session.rules.fortress, hidden)
+        return i18n.tr("Undone: {command}.").format(command=label)
 
 
-__all__ = ["KEYS", "HeadlessTable", "Say"]
+__all__ = ["KEYS", "SEAT_KEYS", "HeadlessTable", "Say"]

@@ -115,6 +115,12 @@ GATHERED = {
     c.UseLeap: N_("{hero}: Leap to a space of this room"),
     c.UsePack: N_("{hero}: Pack, jump to a comrade's room"),
 }
+#: the same with a named source (a reward card or token), one message each
+GATHERED_WITH = {
+    c.UseMechanics: N_("{hero}: Mechanics with {source}, turn a platform"),
+    c.UseLeap: N_("{hero}: Leap with {source} to a space of this room"),
+    c.UsePack: N_("{hero}: Pack with {source}, jump to a comrade's room"),
+}
 
 
 def hero_panel(
@@ -286,25 +292,32 @@ def wound_effect(rules: GameRules, token: str) -> str:
     counts = ntr("counts as {count} wound", "counts as {count} wounds", wound.value).format(
         count=wound.value
     )
+    count = wound.value
     match wound.effect:
         case "shock":
-            return counts + "; " + tr("when drawn, a card of the hand is discarded")
+            return ntr(
+                "counts as {count} wound; when drawn, a card of the hand is discarded",
+                "counts as {count} wounds; when drawn, a card of the hand is discarded",
+                count,
+            ).format(count=count)
         case "movement":
-            return (
-                counts + "; " + tr("movement -{penalty} until healed").format(penalty=wound.penalty)
-            )
+            return ntr(
+                "counts as {count} wound; movement -{penalty} until healed",
+                "counts as {count} wounds; movement -{penalty} until healed",
+                count,
+            ).format(count=count, penalty=wound.penalty)
         case "strength":
-            return (
-                counts + "; " + tr("strength -{penalty} until healed").format(penalty=wound.penalty)
-            )
+            return ntr(
+                "counts as {count} wound; strength -{penalty} until healed",
+                "counts as {count} wounds; strength -{penalty} until healed",
+                count,
+            ).format(count=count, penalty=wound.penalty)
         case "ability":
-            return (
-                counts
-                + "; "
-                + tr("{ability} cannot be used until healed").format(
-                    ability=ability_name(wound.ability or "")
-                )
-            )
+            return ntr(
+                "counts as {count} wound; {ability} cannot be used until healed",
+                "counts as {count} wounds; {ability} cannot be used until healed",
+                count,
+            ).format(count=count, ability=ability_name(wound.ability or ""))
     return counts
 
 
@@ -324,10 +337,11 @@ def abilities_now(
                 continue
             source = str(getattr(command, "source", "card"))
             if (kind, source) not in entries:
-                label = tr(GATHERED[kind]).format(hero=hero_name(hero))
-                if source != "card":
-                    label += " " + tr("with {source}").format(
-                        source=source_name(rules.catalog, source)
+                if source == "card":
+                    label = tr(GATHERED[kind]).format(hero=hero_name(hero))
+                else:
+                    label = tr(GATHERED_WITH[kind]).format(
+                        hero=hero_name(hero), source=source_name(rules.catalog, source)
                     )
                 entries[(kind, source)] = (label, [])
             entries[(kind, source)][1].append(command)

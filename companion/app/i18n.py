@@ -89,6 +89,15 @@ def current_language() -> str:
     return _language
 
 
+def words_language() -> str:
+    """The language `tr` answers in on this thread (a browser's, inside `translating`)."""
+    local = getattr(_local, "catalog", None)
+    if local is None:
+        return _language
+    found = local.info().get("language", _language)
+    return found if found in LANGUAGES else _language
+
+
 def tr(message: str) -> str:
     return getattr(_local, "catalog", _current).gettext(message)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
-from companion.app.i18n import N_, ngettext, tr
+from companion.app.i18n import N_, ngettext, ntr, tr
 from companion.app.tracking import Action, Step
-from companion.app.wording import TASK_TEXTS, describe
+from companion.app.wording import WAITING_TEXTS, waiting_sentence
 from companion.engine.components import Catalog
 from companion.engine.explain import ROOM_FACTS, Fact, Reason, hero_name, strigoi_name
 from companion.engine.fortress import Fortress
@@ -25,6 +25,21 @@ PHASES = {
     "curse": N_("curse"),
     "over": N_("game over"),
 }
+#: the status line: the round and its phase, one message per phase (no phase word glued in)
+ROUND_LINES = {
+    "initiative": N_("Round {round} · choosing cards"),
+    "turns": N_("Round {round} · heroes' turns"),
+    "curse": N_("Round {round} · the curse"),
+    "over": N_("Round {round} · game over"),
+}
+
+
+def round_line(round_number: int, phase: str) -> str:
+    """ "Round 2 · heroes' turns", in the players' language."""
+    template = ROUND_LINES.get(phase)
+    if template is None:
+        return tr("Round {round}").format(round=round_number)
+    return tr(template).format(round=round_number)
 
 
 def item_name(catalog: Catalog, item: str) -> str:
@@ -156,12 +171,12 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
     def named(items: list[str]) -> str:
         return ", ".join(item_name(catalog, x) for x in items)
 
-    def via(source: str) -> str:
-        return (
-            ""
-            if source == "card"
-            else " " + tr("with {source}").format(source=source_name(catalog, source))
-        )
+    def sourced(plain: str, with_source: str, source: str, **values: object) -> str:
+        """One message per form: the played card's own icon, or a named source in the
+        language's own word order (never " with X" glued on)."""
+        if source == "card":
+            return tr(plain).format(hero=hero, **values)
+        return tr(with_source).format(hero=hero, source=source_name(catalog, source), **values)
 
     match command:
         case c.ChooseCard(card=card):
@@ -169,19 +184,29 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
         case c.Stay():
             return tr("{hero}: stay").format(hero=hero)
         case c.Move(to=to, stealth=True, source=source):
-            return tr("{hero}: move to {space} with Stealth").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: move to {space} with Stealth"),
+                N_("{hero}: move to {space} with Stealth from {source}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.Move(to=to):
             return tr("{hero}: move to {space}").format(hero=hero, space=space_name(fortress, to))
         case c.Draw(stealth=str(source)):
-            return tr("{hero}: draw a token with Stealth").format(hero=hero) + via(source)
+            return sourced(
+                N_("{hero}: draw a token with Stealth"),
+                N_("{hero}: draw a token with Stealth from {source}"),
+                source,
+            )
         case c.Draw():
             return tr("{hero}: draw a token").format(hero=hero)
         case c.EnterDraw(token=token, stealth=str(source)):
-            return tr("{hero}: the table drew {token}, with Stealth").format(
-                hero=hero, token=token_name(catalog, token)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: the table drew {token}, with Stealth"),
+                N_("{hero}: the table drew {token}, with Stealth from {source}"),
+                source,
+                token=token_name(catalog, token),
+            )
         case c.EnterDraw(token=token):
             return tr("{hero}: the table drew {token}").format(
                 hero=hero, token=token_name(catalog, token)
@@ -199,7 +224,11 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
         case c.Protect(sources=[]):
             return tr("{hero}: take the wounds").format(hero=hero)
         case c.Protect(sources=sources):
-            return tr("{hero}: block with {sources}").format(hero=hero, sources=named(sources))
+            blocks = ", ".join(  # "card": the played card's own Protection icon
+                tr("the played card's Protection") if x == "card" else item_name(catalog, x)
+                for x in sources
+            )
+            return tr("{hero}: block with {sources}").format(hero=hero, sources=blocks)
         case c.DiscardForShock(card=card):
             return tr("{hero}: discard {card}").format(hero=hero, card=item_name(catalog, card))
         case c.Relocate(to=to):
@@ -209,22 +238,36 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
                 hero=hero, space=space_name(fortress, cell)
             )
         case c.Leap(to=to, source=source) | c.UseLeap(to=to, source=source):
-            return tr("{hero}: Leap to {space}").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Leap to {space}"),
+                N_("{hero}: Leap to {space} with {source}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.UsePack(to=to, source=source):
-            return tr("{hero}: Pack, jump to {space}").format(
-                hero=hero, space=space_name(fortress, to)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Pack, jump to {space}"),
+                N_("{hero}: Pack with {source}, jump to {space}"),
+                source,
+                space=space_name(fortress, to),
+            )
         case c.Fall():
             return tr("{hero}: fall with the platform").format(hero=hero)
         case c.UseMechanics(room=room, rotation=rotation, source=source):
             book = first_book(fortress, room) if fortress is not None else "?"
-            return tr("{hero}: turn the platform in the {room}, book {book} to {direction}").format(
-                hero=hero, room=room_name(room), book=book, direction=direction_name(rotation)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: turn the platform in the {room}, book {book} to {direction}"),
+                N_(
+                    "{hero}: with {source}, turn the platform in the {room}, "
+                    "book {book} to {direction}"
+                ),
+                source,
+                room=room_name(room),
+                book=book,
+                direction=direction_name(rotation),
+            )
         case c.UseHeal(source=source, tokens=tokens):
-            text = tr("{hero}: Heal").format(hero=hero) + via(source)
+            text = sourced(N_("{hero}: Heal"), N_("{hero}: Heal with {source}"), source)
             if tokens:  # which wound each healed hero discards (R-ABL Heal)
                 text += (
                     " ("
@@ -238,17 +281,24 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
                 )
             return text
         case c.UseRecovery(source=source):
-            return tr("{hero}: Recovery, take the discard pile back").format(hero=hero) + via(
-                source
+            return sourced(
+                N_("{hero}: Recovery, take the discard pile back"),
+                N_("{hero}: Recovery with {source}, take the discard pile back"),
+                source,
             )
         case c.UseGatesOfHell(source=source):
-            return tr("{hero}: Gates of Hell, remove every fight marker").format(hero=hero) + via(
-                source
+            return sourced(
+                N_("{hero}: Gates of Hell, remove every fight marker"),
+                N_("{hero}: Gates of Hell with {source}, remove every fight marker"),
+                source,
             )
         case c.UseRetrieval(card=card, source=source):
-            return tr("{hero}: Retrieval, take back {card}").format(
-                hero=hero, card=item_name(catalog, card)
-            ) + via(source)
+            return sourced(
+                N_("{hero}: Retrieval, take back {card}"),
+                N_("{hero}: Retrieval with {source}, take back {card}"),
+                source,
+                card=item_name(catalog, card),
+            )
         case c.SwapRewards(other=other, give=give, take=take):
             return tr("{hero} gives {give} to {other} for {take}").format(
                 hero=hero,
@@ -264,13 +314,17 @@ def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | Non
             plays = named([f"{r.item}:{r.mode}" for r in rewards])
             return tr("{hero}: fight with {rewards}").format(hero=hero, rewards=plays)
         case c.AttackStrigoi(strigoi=strigoi, mode=mode, rewards=rewards):
-            text = tr("{hero}: attack {strigoi} ({mode})").format(
-                hero=hero, strigoi=strigoi_label(strigoi), mode=tr(ATTACKS.get(mode, mode))
+            how = tr(ATTACKS.get(mode, mode))
+            if rewards:  # one message with the rewards played, not " with …" glued on
+                return tr("{hero}: attack {strigoi} ({mode}) with {rewards}").format(
+                    hero=hero,
+                    strigoi=strigoi_label(strigoi),
+                    mode=how,
+                    rewards=named([f"{r.item}:{r.mode}" for r in rewards]),
+                )
+            return tr("{hero}: attack {strigoi} ({mode})").format(
+                hero=hero, strigoi=strigoi_label(strigoi), mode=how
             )
-            if rewards:
-                plays = named([f"{r.item}:{r.mode}" for r in rewards])
-                text += " " + tr("with {rewards}").format(rewards=plays)
-            return text
         case c.SetHeroPosition(to=to):
             return tr("Fix: {hero} stands on {space}").format(
                 hero=hero, space=space_name(fortress, to)
@@ -364,24 +418,49 @@ def render(reason: Reason) -> str:
     return reason.text(tr, table_name, ngettext)
 
 
+#: why a game ended, as the game-over screen and the voice say it: the engine's reason (an
+#: English phrase kept in the log) to a whole sentence per language
+GAME_OVER_SENTENCES = {
+    "the Inferno is full": N_("The Inferno is full."),
+    "the Supreme Strigoi is destroyed": N_("The Supreme Strigoi is destroyed."),
+}
+
+
+def game_over_reason(reason: str) -> str:
+    """The engine's game-over reason as a sentence in the players' language."""
+    sentence = GAME_OVER_SENTENCES.get(reason)
+    if sentence is not None:
+        return tr(sentence)
+    text = tr(reason)
+    return text[:1].upper() + text[1:]
+
+
+def defeated_times(count: int) -> str:
+    """How often a hero was defeated, with a wording for never (no "0 times")."""
+    if count == 0:
+        return tr("never defeated")
+    return ntr("defeated {count} time", "defeated {count} times", count).format(count=count)
+
+
 #: with the catalog, tokens are named as printed ("the red monster, strength 3")
-NAMED_TASK_TEXTS = {
-    **TASK_TEXTS,
-    TaskKind.STEALTH_CHOICE: N_("{hero} to fight or leave the {token}"),
-    TaskKind.FIGHT: N_("{hero} to fight the {token}"),
+NAMED_WAITING_TEXTS = {
+    **WAITING_TEXTS,
+    TaskKind.STEALTH_CHOICE: N_("Waiting for {hero} to fight or leave the {token}."),
+    TaskKind.FIGHT: N_("Waiting for {hero} to fight the {token}."),
 }
 
 
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
-    """What the game waits for, tokens and stacks by their names."""
+    """What the game waits for, as one whole sentence in the players' language ("Waiting for
+    Roel to move."), tokens and stacks by their names."""
     if catalog is None:
-        return describe(task, tr, plural=ngettext)
-    return describe(
+        return waiting_sentence(task, tr, plural=ngettext)
+    return waiting_sentence(
         task,
         tr,
         token=lambda token: token_name(catalog, token),
         stack=lambda stack: tr(STACK_NAMES.get(stack, stack)),
-        templates=NAMED_TASK_TEXTS,
+        templates=NAMED_WAITING_TEXTS,
         plural=ngettext,
     )
 
@@ -491,6 +570,25 @@ def action_text(fortress: Fortress, action: Action) -> str:
     )
 
 
+def differences_alert(fortress: Fortress, differences: Sequence[Difference]) -> str:
+    """The round screen's strip: the first difference as its own sentence (a capital first),
+    then how many more and what to do, as whole sentences of their own."""
+    if not differences:
+        return ""
+    first = difference_text(fortress, differences[0])
+    more = len(differences) - 1
+    tail = (
+        ntr(
+            "And {count} more difference. Tap to resync.",
+            "And {count} more differences. Tap to resync.",
+            more,
+        ).format(count=more)
+        if more
+        else tr("Tap to resync.")
+    )
+    return f"{first[:1].upper()}{first[1:]} {tail}"
+
+
 def difference_text(fortress: Fortress, difference: Difference) -> str:
     """What the readers see that the game does not hold, in one sentence."""
     room = room_name(difference.room)
@@ -541,5 +639,31 @@ def difference_text(fortress: Fortress, difference: Difference) -> str:
 
 
 def site_label(room: str, side: int) -> str:
-    """A ladder site of the setup wizard: "north-east room, north-west side"."""
-    return tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    """A ladder site of the setup wizard, a label that starts with a capital in every
+    language: "North-east room, north-west side" (room names are lower case mid-sentence)."""
+    label = tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    return label[:1].upper() + label[1:]
+
+
+#: why no ladder may stand on a site, as one sentence naming the site (setup_plan's reasons)
+SITE_REFUSALS = {
+    "no corridor reaches this side": N_(
+        "No ladder on the {side} side of the {room}: no corridor reaches it."
+    ),
+    "the room's platform has the Strigoi mark": N_(
+        "No ladder in the {room}: its platform has the Strigoi mark."
+    ),
+    "{hero}'s ladder stands here": N_(
+        "No other ladder on the {side} side of the {room}: {hero}'s ladder stands there."
+    ),
+}
+
+
+def site_refusal(room: str, side: int, reason: str, holder: str = "") -> str:
+    """Why no ladder may stand on a site, one whole sentence in the players' language."""
+    template = SITE_REFUSALS.get(reason)
+    if template is None:
+        return f"{site_label(room, side)}: {tr(reason).format(hero=hero_name(holder))}"
+    return tr(template).format(
+        room=room_name(room), side=direction_name(side), hero=hero_name(holder)
+    )

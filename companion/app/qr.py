@@ -3,6 +3,8 @@ as modules (rows of dark/light) and as RGBA pixels a screen turns into a texture
 
 from __future__ import annotations
 
+import io
+
 import segno
 
 from companion.app.i18n import N_, tr
@@ -51,4 +53,12 @@ def qr_rgba(text: str, scale: int = 6, border: int = 2) -> tuple[int, int, bytes
     return len(rows[0]) * scale, len(rows) * scale, b"".join(lines)
 
 
-__all__ = ["PHONE_WORDS", "phone_word", "qr_modules", "qr_rgba"]
+def qr_terminal(text: str) -> str:
+    """The code as text for a terminal (`serve`): two rows of modules a line in block
+    characters, light on the terminal's dark, read by a phone's camera off the screen."""
+    out = io.StringIO()
+    segno.make(text, error="m", micro=False).terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+__all__ = ["PHONE_WORDS", "phone_word", "qr_modules", "qr_rgba", "qr_terminal"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.i18n import tr
-from companion.app.labels import site_label
+from companion.app.labels import site_label, site_refusal
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.explain import N_, hero_name
@@ -281,7 +281,7 @@ class SetupPlan:
                 if site.allowed or seat.site == (room, side):
                     seat.site = (room, side)
                     return
-                raise SetupError(f"{site_label(room, side)}: {site.refusal_in(tr)}")
+                raise SetupError(site_refusal(room, side, site.reason, site.holder))
         raise SetupError(
             tr("{site} is not an outer side of the fortress").format(site=site_label(room, side))
         )

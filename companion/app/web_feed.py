@@ -39,6 +39,7 @@ from companion.app.web_view import (
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import situation
+from companion.errors import InvalidOptions
 from companion.store.gamelog import CommandRecord
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,23 @@ Post = Callable[[Callable[[], None]], None]
 #: The front end's way to run a command (the touchscreen's, so its screen follows too); its
 #: result has `refused`: None when the command was taken.
 Execute = Callable[[c.Command], Any]
+
+#: where the table view listens unless --web says otherwise (ui/web/server.py)
+DEFAULT_PORT = 8421
+
+
+def parse_web_address(given: str | None, public: bool = False) -> tuple[str, int] | None:
+    """--web of `python -m ui` and `serve`: "HOST:PORT" or "off" (None); unset, this machine
+    only (127.0.0.1), or the local network when `public` (the kiosk). InvalidOptions (a
+    ValueError) names what is wrong."""
+    given = given or ("0.0.0.0" if public else "127.0.0.1") + f":{DEFAULT_PORT}"
+    if given == "off":
+        return None
+    host, _, port = given.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise InvalidOptions(f"expected HOST:PORT or off, got {given!r}")
+    return host, int(port)
+
 
 #: why a phone's request is refused, in its language
 REFUSALS = {
@@ -69,12 +87,57 @@ def refusal(key: str) -> str:
 @dataclass(frozen=True)
 class Snapshot:
     """Everything the browsers may be sent, as encoded JSON: the table view per language, each
-    active seat's view per language, and the tokens that ended (with why, per language)."""
+    active seat's view per language, and the tokens that ended (with why, per language).
+
+    `patches` are the table views as changes to the views of version `base` (the build before):
+    only the parts that differ, `board` by its layers (the 600 spaces rarely change, the
+    figures often), with `version` and `base`. A page that has `base` is sent the patch (about
+    a tenth of the view), any other the whole view."""
 
     version: int
     tables: dict[str, bytes]
     seats: dict[str, dict[str, bytes]] = field(default_factory=dict)
     ended: dict[str, dict[str, str]] = field(default_factory=dict)
+    patches: dict[str, bytes] = field(default_factory=dict)
+    base: int = -1
+
+
+#: a view's parts, each encoded: its keys, and the board's layers as "board.<layer>"
+Parts = dict[str, bytes]
+
+
+def view_parts(view: JSON, board_parts: Parts) -> Parts:
+    """`view`'s top-level values encoded one by one; the board's layers from `board_parts`
+    (encoded once for every language: the board has no words)."""
+    parts: Parts = {}
+    for key, value in view.items():
+        if key == "board":
+            parts.update(board_parts)
+        else:
+            parts[key] = _JSON.encode(value)
+    return parts
+
+
+def assemble(parts: Parts) -> bytes:
+    """The JSON object of `parts` (the keys are plain identifiers: no escaping needed)."""
+    top: list[bytes] = []
+    board: list[bytes] = []
+    for key, value in parts.items():
+        if key.startswith("board."):
+            board.append(b'"' + key[6:].encode() + b'":' + value)
+        else:
+            top.append(b'"' + key.encode() + b'":' + value)
+    if board:
+        top.append(b'"board":{' + b",".join(board) + b"}")
+    return b"{" + b",".join(top) + b"}"
+
+
+def changes(old: Parts | None, new: Parts) -> Parts | None:
+    """The parts of `new` that differ from `old`; None when a patch cannot say it (no old
+    view, or a different shape: a game began or ended)."""
+    if old is None or old.keys() != new.keys():
+        return None
+    return {key: value for key, value in new.items() if old[key] != value}
 
 
 @dataclass(frozen=True)
@@ -107,6 +170,7 @@ class WebFeed:
         self._session: GameSession | None = None
         self._cards: list[Announcement | e.Event] = []
         self._scheduled = False
+        self._parts: dict[str, Parts] = {}  # the last table view per language, by parts
         self._catalogs: dict[str, gettext.NullTranslations] = {
             language: i18n.catalog(language) for language in i18n.LANGUAGES
         }
@@ -180,7 +244,12 @@ class WebFeed:
     def _schedule(self) -> None:
         if not self._scheduled:
             self._scheduled = True
-            self.post(self._build)
+            self.post(self._build_scheduled)
+
+    def _build_scheduled(self) -> None:
+        """The posted build, unless a build since (a seat link shown) made it already."""
+        if self._scheduled:
+            self._build()
 
     def _build(self) -> None:
         self._scheduled = False
@@ -197,9 +266,19 @@ class WebFeed:
             here = situation(session.rules, session.state)
             board = board_view(session.rules.fortress, here, threat_levels(session, here))
             history = session.history()
+        board_parts = {f"board.{k}": _JSON.encode(v) for k, v in board.items()}
+        patches: dict[str, bytes] = {}
         for language, catalog in self._catalogs.items():
             with i18n.translating(catalog):
-                tables[language] = self._encode(self._table(session, board, history))
+                view = self._table(session, board, history)
+                view["version"] = self.version
+                parts = view_parts(view, board_parts)
+                tables[language] = assemble(parts)
+                changed = changes(self._parts.get(language), parts)
+                if changed is not None:
+                    changed["base"] = _JSON.encode(self.version - 1)
+                    patches[language] = assemble(changed)
+                self._parts[language] = parts
                 for token, seat in active.items():
                     assert session is not None
                     seats[token][language] = self._encode(
@@ -207,7 +286,7 @@ class WebFeed:
                     )
                 for token, why in self.tokens.ended().items():
                     ended[token][language] = refusal(why)
-        self.server.push(Snapshot(self.version, tables, seats, ended))
+        self.server.push(Snapshot(self.version, tables, seats, ended, patches, self.version - 1))
 
     def _encode(self, view: JSON) -> bytes:
         view["version"] = self.version
@@ -242,4 +321,15 @@ class WebFeed:
         return self._revealed[key]
 
 
-__all__ = ["REFUSALS", "Execute", "Post", "Reply", "Snapshot", "WebFeed", "WebServer", "refusal"]
+__all__ = [
+    "DEFAULT_PORT",
+    "REFUSALS",
+    "Execute",
+    "Post",
+    "Reply",
+    "Snapshot",
+    "WebFeed",
+    "WebServer",
+    "parse_web_address",
+    "refusal",
+]

@@ -16,17 +16,17 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.app import threats
+from companion.app import i18n, threats
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.cards import card_of, why_rows
+from companion.app.cards import card_of, sentence, why_rows
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
     FIGURE_MARKS,
-    PHASES,
     ability_name,
     item_name,
     render,
     room_name,
+    round_line,
     secret_label,
     strigoi_label,
     token_name,
@@ -43,6 +43,7 @@ from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, situation
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
+from companion.rules_text import RuleNotFound, section_of
 from companion.store.gamelog import CommandRecord
 
 JSON = dict[str, Any]
@@ -217,7 +218,7 @@ def announcement_view(announcement: Announcement, catalog: Catalog | None = None
             "kind": announcement.kind,
             "title": card.title,
             "lines": [card.words, *card.todo],
-            "why": [f"{rule}: {sentence}" for sentence, rule in why_rows(catalog, announcement)],
+            "why": [why_line(text, rules) for text, rules in why_rows(catalog, announcement)],
         }
     if announcement.kind == "curse":
         title = tr("Curse")
@@ -225,13 +226,28 @@ def announcement_view(announcement: Announcement, catalog: Catalog | None = None
         title = tr("Collapse")
     else:
         title = strigoi_label(str(facts.get("strigoi", "")))
-    lines = [render(r) for r in announcement.reasons if r.code in HEADLINE_CODES]
+    lines = [sentence(render(r)) for r in announcement.reasons if r.code in HEADLINE_CODES]
     return {
         "kind": announcement.kind,
         "title": title,
-        "lines": lines or [render(r) for r in announcement.reasons[:1]],
-        "why": [f"{r.rule}: {render(r)}" for r in announcement.reasons],
+        "lines": lines or [sentence(render(r)) for r in announcement.reasons[:1]],
+        "why": [why_line(sentence(render(r)), r.rule) for r in announcement.reasons],
     }
+
+
+def why_line(text: str, rules: str) -> JSON:
+    """A line of Why?: its sentence, and the text of the rule it comes from (the phone opens
+    it by a tap on the line: no rule id in the sentence)."""
+    first = rules.split()[0] if rules else ""
+    rule = ""
+    if first:
+        try:
+            section = section_of(first, i18n.words_language())
+        except RuleNotFound:
+            section = None
+        if section is not None:
+            rule = section.rules.get(first) or section.title
+    return {"text": text, "rule": rule}
 
 
 def encounter_views(catalog: Catalog, events: Sequence[e.Event]) -> list[JSON]:
@@ -317,9 +333,7 @@ def table_view(
         "words": page_words(),
         "round": state.round,
         "phase": state.phase,
-        "status": tr("Round {round} · {phase}").format(
-            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
-        ),
+        "status": round_line(state.round, state.phase),
         "waiting": waiting_label(session.waiting_for, catalog),
         "altar": tr("Altar {altar}/{needed}").format(
             altar=state.altar, needed=ALTAR_NEEDED[state.players]

@@ -37,6 +37,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   settings           open Settings and report its texts (the voice's trouble shows there)
   wizard DIR         the setup wizard in every language: five players, a room tapped, three
                      ladders by touch, stacks and languages as check boxes (wizard_script.py)
+  board DIR [LANG..] the whole fortress with five heroes crowded in one room, every language
+                     (or those given) at normal and large text; then turns by touch, noting
+                     which room the board shows for the hero the game waits for
+                     (board_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -46,6 +50,7 @@ by a stand-in that records its calls); without it the sentences are only recorde
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,7 +64,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero")  # DIR is the first argument
+    # DIR is the first argument of these
+    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board")
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -93,6 +99,9 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.bench import Bench
 
         bench = Bench(driver)
+        viewers = int(os.environ.get("ARMATA_BENCH_VIEWERS", "0"))
+        if viewers:  # benchmarks/ui.py: the browsers' pages connect first
+            driver.then(lambda: bench.wait_for_viewers(viewers))
         driver.then(lambda: app.new_game(seed))
         for _ in range(30):  # on the round screen, before the game could end
             driver.then(bench.measure_banner_frame)
@@ -168,6 +177,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.hero_scripts import hero_session
 
         hero_session(driver, seed, rest[1:])
+        driver.then(driver.summary)
+    elif name == "board":
+        from tests.ui_driver.board_scripts import board_session
+
+        board_session(driver, seed, rest[1:])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

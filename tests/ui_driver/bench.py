@@ -91,6 +91,17 @@ class Bench:
         self.app._screen().banner_text = f"baseline frame {len(self.frame_ms)}"
         self._until_shown(start, self.frame_ms)
 
+    def wait_for_viewers(self, count: int) -> None:
+        """Until `count` browser pages follow the table view (benchmarks/ui.py opens them)."""
+        feed = self.app.web_feed
+        assert feed is not None, "the table view is off"
+        server = feed.server
+        self.driver.wait_until(
+            f"{count} browser pages",
+            lambda: len(getattr(server, "_viewers", ())) >= count,
+            frames=3000,
+        )
+
     def rest(self, seconds: float) -> None:
         """The table after the game: nobody taps for `seconds` (the app tidies up when idle)."""
         until = time.monotonic() + seconds
@@ -167,4 +178,7 @@ class Bench:
             "rss_start_mb": self.rss_start,
             "rss_end_mb": rss_mb(),
             "phase": self.app.session.state.phase if self.app.session else None,
+            "viewers": len(getattr(self.app.web_feed.server, "_viewers", ()))
+            if self.app.web_feed is not None
+            else 0,
         }

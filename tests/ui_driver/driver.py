@@ -21,6 +21,7 @@ from firmware_bridge.sim_table import rim_uid
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
+    board_overlaps,
     broken_words,
     cramped_lists,
     internal_ids,
@@ -95,6 +96,7 @@ class Driver:
             "small_texts": small_texts(root),
             "cramped_lists": cramped_lists(root),
             "broken_words": broken_words(root),
+            "board_overlaps": board_overlaps(root),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
@@ -513,7 +515,10 @@ class Driver:
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
         if screen.hero_open is not None:  # a hand opened from its option: its first card
-            panel = screen.hero_view.buttons()
+            from companion.app.qr import phone_word
+
+            mine = phone_word("seat").split("{")[0]  # "My phone: <hero>" opens a code: not play
+            panel = [b for b in screen.hero_view.buttons() if not b.text.startswith(mine)]
             tap(next((b for b in panel if getattr(b, "commit", False)), panel[0]))
         elif screen.card_showing:
             if self.app.hardware.table is not None:

@@ -88,6 +88,75 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
         )
     )
     driver.then(lambda: _after_the_phone(driver, "matthew"))
+    my_phone(driver, out, "roel")
+
+
+def my_phone(driver: Driver, out: Path, hero: str) -> None:
+    """ "My phone" on the hero's panel of the round screen, by touch: the seat's code (saved
+    alone for a QR reader), a real Chromium page opens the link it shows and sees that hero's
+    hand; "Revoke" on the touchscreen, and the page says the link ended."""
+    app = driver.app
+    seen: dict[str, Any] = driver.report.setdefault("my_phone", {})
+    browser: dict[str, Any] = {}
+
+    def chip() -> Any:
+        return next(w for w in app._screen().ids.wounds.children if w.hero == hero)
+
+    def code() -> None:
+        view = _view()
+        assert view.code is not None, "no code shown"
+        path = out / "my-phone-code.png"
+        view.code.export_to_png(str(path))
+        seen["code_png"] = str(path)
+        seen["hand"] = list(app.session.state.hero(hero).hand)
+
+    driver.then(lambda: app.show("round"))
+    driver.then(lambda: tap(chip()))
+    driver.then(lambda: driver.shoot("hero-panel-my-phone"))
+    driver.then(
+        lambda: seen.__setitem__("panel", [b.text for b in app._screen().hero_view.buttons()])
+    )
+    driver.then(
+        lambda: driver.press(phone_word("seat").format(hero=hero_name(hero)), translate=False)
+    )
+    driver.then(lambda: _shoot(driver, "my-phone", out))
+    driver.then(code)
+    driver.then(lambda: seen.__setitem__("link", _view().shown_link))
+    driver.then(lambda: _open_in_chromium(browser, seen["link"]))
+    driver.then(lambda: driver.wait_until("the seat page", lambda: "opened" in browser, 600))
+    driver.then(lambda: seen.__setitem__("page", browser["opened"]))
+    driver.then(lambda: _press(phone_word("revoke")))
+    driver.then(lambda: _shoot(driver, "my-phone-revoked", out))
+    driver.then(lambda: browser["revoked"].set())
+    driver.then(lambda: driver.wait_until("the ended page", lambda: "ended" in browser, 600))
+    driver.then(lambda: seen.__setitem__("ended_page", browser["ended"]))
+    driver.then(lambda: _press(i18n.tr("Close")))
+
+
+def _open_in_chromium(browser: dict[str, Any], link: str) -> None:
+    """Headless Chromium on `link`, on its own thread (the Kivy thread serves the feed): what
+    the page shows once live, then once the touchscreen revoked the link."""
+    from tests.browser import chromium, page_state
+    from tests.hardware_helpers import wait_for
+
+    browser["revoked"] = threading.Event()
+
+    def run() -> None:
+        page = chromium(360, 780)
+        try:
+            page.get(link)
+            wait_for(lambda: page_state(page)["hands"] > 0, 30.0, "the seat's hand")
+            browser["opened"] = page_state(page)
+            browser["revoked"].wait(60)
+            wait_for(lambda: not page_state(page)["seatShown"], 30.0, "the seat closed")
+            browser["ended"] = page_state(page)
+        except Exception as error:  # reported: the test fails on it
+            browser.setdefault("opened", {"error": repr(error)})
+            browser.setdefault("ended", {"error": repr(error)})
+        finally:
+            page.quit()
+
+    threading.Thread(target=run, daemon=True).start()
 
 
 def _phone_chooses(driver: Driver, hero: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.app.i18n import ntr, tr
-from companion.app.labels import strigoi_label
+from companion.app.labels import defeated_times, game_over_reason, strigoi_label
 from companion.engine.explain import hero_name
 from companion.engine.game import events as e
 from companion.engine.game.state import GameState
@@ -15,7 +15,7 @@ class GameOverScreen(PageScreen):
         won = over is not None and over.winner == "heroes"
         self.clear(tr("Victory!") if won else tr("The Strigoi win"))
         if over is not None:
-            self.text(tr(over.reason))  # an N_ template of the engine
+            self.text(game_over_reason(over.reason))
         self.text(
             tr("Rounds: {round} · Altar {altar} · Inferno {inferno}").format(
                 round=state.round, altar=state.altar, inferno=state.inferno
@@ -27,9 +27,7 @@ class GameOverScreen(PageScreen):
                 tr("{hero}: {wounds}, {defeated}, {rewards}").format(
                     hero=hero_name(h.hero),
                     wounds=ntr("{count} wound", "{count} wounds", wounds).format(count=wounds),
-                    defeated=ntr(
-                        "defeated {count} time", "defeated {count} times", h.defeated
-                    ).format(count=h.defeated),
+                    defeated=defeated_times(h.defeated),
                     rewards=ntr("{count} reward", "{count} rewards", rewards).format(count=rewards),
                 )
             )

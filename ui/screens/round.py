@@ -29,11 +29,12 @@ from companion.app.hero_panel import PanelAction, hero_panel
 from companion.app.i18n import tr
 from companion.app.labels import (
     command_label,
-    difference_text,
+    differences_alert,
     group_label,
     room_name,
     strigoi_label,
 )
+from companion.app.qr import phone_word
 from companion.app.threats import threat_levels, waiting_hero
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
@@ -45,10 +46,11 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level
 from ui import theme
+from ui.board_layout import Box
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
-from ui.screens.round_board import BoardChoice, FixTarget
+from ui.screens.round_board import BoardChoice, FixTarget, board_prompt, focus_room
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
 from ui.screens.strigoi_card import card_scene
@@ -106,6 +108,7 @@ class RoundScreen(RoundPanel, Screen):
         view.show_legend = True
         view.on_zoom = self._zoomed
         view.on_cell = self._on_cell
+        view.covered = self._covering
         self.choice = BoardChoice()
         self.open_group: tuple[str, ...] | None = None
         self.picker: ProtectPicker | None = None
@@ -191,8 +194,8 @@ class RoundScreen(RoundPanel, Screen):
         elif self.picker is None or self.picker.options != protects:
             self.picker = ProtectPicker(protects)
         self.choice.offer(options)
+        self._auto_zoom()  # before the prompt: it says whether to zoom in first
         self._update_waiting()
-        self._auto_zoom()
         self._board()
         self._fill()
         if self.hero_open is not None:
@@ -203,25 +206,29 @@ class RoundScreen(RoundPanel, Screen):
         if fix is not None:
             self.waiting_text = self._fix_prompt(fix)
         elif self.choice.modes and not self.zoomed:
-            self.waiting_text = tr("{what}: tap a room to zoom in, then a space.").format(
-                what=self.waiting
-            )
+            self.waiting_text = board_prompt(self.choice)
         else:
-            self.waiting_text = tr("Waiting for: {what}").format(what=self.waiting)
+            self.waiting_text = self.waiting
 
-    def _auto_zoom(self) -> None:
-        """When every space to choose lies in one room, zoom to it at once (a card showing
-        decides the zoom itself: the board shows what the card tells)."""
-        if self.cards:
+    def _auto_zoom(self, follow: bool = True) -> None:
+        """The board shows what the game waits for, derived from the state alone, so that
+        undo, redo and resume leave no zoom of another turn behind: the room of the spaces to
+        choose, else the waiting hero's room (`focus_room`), else the whole fortress. A zoom
+        the players chose lasts until the next command. `follow` False (another way of
+        moving chosen): only the room of the spaces, when they lie in one. A card showing
+        decides the zoom itself (the board shows what the card tells); Fix is the players'."""
+        if self.cards or self.choice.fix is not None:
             return
         cells = self.choice.cells(self.rules.fortress, self.state)
-        rooms = {self.view.room_near(cell) for cell in cells}
-        if len(rooms) == 1 and None not in rooms and self.view.zoom_room is None:
-            self.view.zoom_room = rooms.pop()
-            self.zoomed = True
-        elif not cells and self.choice.fix is None and self.view.zoom_room is not None:
-            self.view.zoom_room = None
-            self.zoomed = False
+        if follow:
+            room = focus_room(self.state, self.task, cells, self.view.room_near)
+        else:
+            rooms = {self.view.room_near(cell) for cell in cells}
+            one = len(rooms) == 1 and None not in rooms
+            room = rooms.pop() if one else (self.view.zoom_room if cells else None)
+        if room != self.view.zoom_room:
+            self.view.zoom_room = room
+        self.zoomed = room is not None
 
     def _choose(self, command: c.Command) -> None:
         if not self.stale:  # a second tap before the new options are shown is not a choice
@@ -236,14 +243,7 @@ class RoundScreen(RoundPanel, Screen):
         if changed and getattr(self, "hero_open", None) is not None:
             self.open_hero(*self.hero_open)  # type: ignore[misc]
         self.alerts = len(status.alerts)
-        if status.alerts:
-            first = difference_text(self.rules.fortress, status.alerts[0])
-            more = len(status.alerts) - 1
-            self.alert_text = tr("The table differs: {what}{more} Tap to resync.").format(
-                what=first, more=f" (+{more})" if more else ""
-            )
-        else:
-            self.alert_text = ""
+        self.alert_text = differences_alert(self.rules.fortress, status.alerts)
         if changed and hasattr(self, "options"):
             self._fill()
 
@@ -359,6 +359,13 @@ class RoundScreen(RoundPanel, Screen):
         if hasattr(self, "options"):
             self._update_waiting()
 
+    def _covering(self) -> list[Box]:
+        """The "Whole fortress" button over the zoomed board (the same screen's coordinates)."""
+        button = self.ids.zoom_out
+        if self.view.zoom_room is None:  # shown with the zoom (set after this redraw)
+            return []
+        return [Box("Whole fortress", button.x, button.y, button.width, button.height)]
+
     def zoom_out(self) -> None:
         self.view.zoom_to(None)
 
@@ -445,7 +452,7 @@ class RoundScreen(RoundPanel, Screen):
     def _set_mode(self, mode: tuple[str, str]) -> None:
         self.choice.mode = mode
         self.choice.cancel()
-        self._auto_zoom()
+        self._auto_zoom(follow=False)
         self._board()
         self.view.redraw()
         self._fill()
@@ -547,6 +554,7 @@ class RoundScreen(RoundPanel, Screen):
         self.app_showing(None)
         self.view.situation = situation(self.rules, self.state)
         self._auto_zoom()
+        self._update_waiting()
         self._board()
         self.view.redraw()
         self._fill()
@@ -569,10 +577,21 @@ class RoundScreen(RoundPanel, Screen):
                     lambda: (self.close_hero(), self.fix_position_of(hero)),
                 )
             )
+        app = App.get_running_app()
+        if getattr(app, "web_feed", None) is not None and self.state.phase != "over":
+            # the hero's seat link as a QR code, for that player's own phone (ui/phones.py)
+            label = phone_word("seat").format(hero=hero_name(hero))
+            extra.append((label, lambda: self._phone(hero)))
         self.hero_view.show(
             panel, self._hero_action, lambda: self.open_hero(hero, True, fix), extra
         )
         self.focused = -1
+
+    def _phone(self, hero: str) -> None:
+        from ui.phones import PhonesView
+
+        self.close_hero()
+        PhonesView(App.get_running_app(), seat=hero).open()
 
     def close_hero(self) -> None:
         if getattr(self, "hero_open", None) is not None:

@@ -9,13 +9,17 @@ platform centre, a platform's rotation by tapping the edge its first book must f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from companion.app.i18n import N_
+from companion.app.i18n import N_, tr
+from companion.app.threats import waiting_hero
+from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game.context import board_state
 from companion.engine.game.state import GameState
+from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import DIRECTIONS, Cell
 from ui.option_groups import Mode, board_modes
 
@@ -29,6 +33,18 @@ MODE_NAMES = {
     "pack": N_("Pack"),
 }
 MODE_ORDER = ("move", "relocate", "escape", "marker", "stealth", "leap", "pack")
+#: what the board asks while whole-fortress: one whole sentence per mode, naming the hero
+#: whose command it is (never the task's words glued in: the task may be the Strigoi token
+#: while a hero may still Pack or Leap)
+MODE_PROMPTS = {
+    "move": N_("{hero} moves: tap a room to zoom in, then a space."),
+    "stealth": N_("{hero} moves with Stealth: tap a room to zoom in, then a space."),
+    "relocate": N_("{hero} goes to a ladder or stairs: tap a room to zoom in, then a space."),
+    "escape": N_("{hero} leaps: tap a room to zoom in, then a space."),
+    "marker": N_("{hero} takes a fight marker: tap a room to zoom in, then its space."),
+    "leap": N_("{hero} leaps: tap a room to zoom in, then a space."),
+    "pack": N_("{hero} uses Pack: tap a room to zoom in, then a space."),
+}
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,12 @@ class FixTarget:
 
     kind: str  # "hero" | "strigoi" | "rotation"
     name: str = ""  # the hero, the Strigoi, or the room (rotation; "" until a room is tapped)
+
+
+def board_prompt(choice: BoardChoice) -> str:
+    """The board's request in the current mode, one sentence in the players' language."""
+    mode = choice.mode[0] if choice.mode is not None else "move"
+    return tr(MODE_PROMPTS[mode]).format(hero=hero_name(choice.hero()))
 
 
 class BoardChoice:
@@ -119,5 +141,30 @@ class BoardChoice:
             self.pending = c.SetRotation(room=fix.name, rotation=direction)
         return self.pending
 
+    def hero(self) -> str:
+        """The hero whose commands the current mode offers ("" when none)."""
+        commands = self.modes.get(self.mode, {}) if self.mode is not None else {}
+        return next((getattr(command, "hero", "") for command in commands.values()), "")
+
     def cancel(self) -> None:
         self.pending = None
+
+
+def focus_room(
+    state: GameState,
+    task: Task | None,
+    cells: Iterable[Cell],
+    room_near: Callable[[Cell], str | None],
+) -> str | None:
+    """The room the board shows for what the game waits for, from the state alone: the one
+    room that holds every space to choose; else the room of the hero the game waits for (the
+    mover, the fighter, the one drawing the Strigoi token); else None, the whole fortress.
+    `room_near` names the room of a cell (a ladder's cell: the ladder's room)."""
+    rooms = {room_near(cell) for cell in cells}
+    if len(rooms) == 1 and None not in rooms:
+        return rooms.pop()
+    hero = waiting_hero(task, state)
+    if hero is None or hero not in {h.hero for h in state.heroes}:
+        return None
+    at = state.hero(hero).at
+    return None if at is None else room_near(at)

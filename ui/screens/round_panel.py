@@ -9,9 +9,7 @@ from typing import Literal
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.metrics import sp
 from kivy.uix.layout import Layout
-from kivy.utils import escape_markup
 
 from companion.app.cards import why_rows
 from companion.app.i18n import ntr, tr
@@ -237,11 +235,7 @@ class RoundPanel:
             self._button(box, mark + name, lambda source=source: self._toggle(source))
         command = picker.command()
         if command is not None:
-            text = (
-                tr("{hero}: take the wounds").format(hero=hero)
-                if not command.sources
-                else tr("{hero}: block with the chosen").format(hero=hero)
-            )
+            text = command_label(command, self.rules.catalog, self.rules.fortress)
             self._button(box, text, lambda: self._choose(command), commit=True)
         else:
             self._label(box, tr("The rules do not allow this combination."))
@@ -252,19 +246,19 @@ class RoundPanel:
         self._fill()
 
     def _why(self, box: Layout) -> None:
-        """Why?, in plain sentences; the rule each comes from small at its end (a tap opens
-        it in the rules reference)."""
+        """Why?, in plain sentences, one button each: a tap opens the rule it comes from in the
+        rules reference (the rule's id never shows in the sentence)."""
         assert self.last is not None
-        self._label(box, tr("Why?"))
+        rows = why_rows(self.rules.catalog, self.last)
+        ruled = any(rule for _, rule in rows)
+        self._label(box, tr("Why? Tap a line to read its rule.") if ruled else tr("Why?"))
         app = App.get_running_app()
-        small = int(sp(13) * app.text_scale)
-        for sentence, rule in why_rows(self.rules.catalog, self.last):
+        for sentence, rule in rows:
             first = rule.split()[0] if rule else None
             self._button(
                 box,
-                f"{escape_markup(sentence)}  [size={small}][color=#b4b4bc]{rule}[/color][/size]",
+                sentence,
                 (lambda r=first: app.open_rules(r)) if first else (lambda: None),
-                markup=True,
             )
         self._button(box, tr("Close"), self.toggle_why, muted=True, beside=True)
 

@@ -4,7 +4,7 @@ the heroes in seat order with their wounds, a Strigoi step's lines on the board.
 from __future__ import annotations
 
 from companion.app.i18n import tr
-from companion.app.labels import PHASES
+from companion.app.labels import round_line
 from companion.engine.explain import hero_name
 from companion.engine.game.context import GameRules
 from companion.engine.game.state import GameState, HeroState
@@ -16,11 +16,7 @@ def status_text(state: GameState) -> str:
     counters in the figures' colours and marks (`wound_chips`, no caption: a line less for
     the options at large text). Each Strigoi's wounds are in the board's legend ("Master 1/3"),
     not here: the panel's lines are the options' room at 800x480."""
-    lines = [
-        tr("Round {round} · {phase}").format(
-            round=state.round, phase=tr(PHASES.get(state.phase, state.phase))
-        )
-    ]
+    lines = [round_line(state.round, state.phase)]
     if state.phase == "initiative":
         chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
         if chosen:

@@ -19,7 +19,13 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.i18n import N_, ngettext, tr
-from companion.app.labels import direction_name, platform_home, room_name, site_label
+from companion.app.labels import (
+    direction_name,
+    platform_home,
+    room_name,
+    site_label,
+    site_refusal,
+)
 from companion.app.setup_plan import RoomParts, SetupPlan, site_cell
 from companion.app.taps import (
     RIM_EDGES,
@@ -304,7 +310,7 @@ class SetupScreen(Screen):
                     lambda site=site: self._place(site.room, site.side),
                 )
         refused = [
-            f"{site_label(site.room, site.side)}: {site.refusal_in(tr)}"
+            site_refusal(site.room, site.side, site.reason, site.holder)
             for site in self.plan.sites()
             if not site.allowed and (site.room, site.side) != seat.site
         ]
@@ -459,7 +465,7 @@ class SetupScreen(Screen):
                     if site.allowed:
                         self._place(site.room, site.side)
                     else:
-                        self.message = f"{site_label(site.room, site.side)}: {site.refusal_in(tr)}"
+                        self.message = site_refusal(site.room, site.side, site.reason, site.holder)
                         self.rebuild()
 
     def _on_drag(self, start: Cell, end: Cell) -> None:

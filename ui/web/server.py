@@ -8,7 +8,8 @@ Routes (docs in README, "The table in a browser"):
   GET  /                      the page (the table view)
   GET  /seat/{token}          the same page, a seat's view (the token is the secret)
   GET  /static/{file}         the page's script and style (served from ui/web/static)
-  GET  /events?lang=xx        the table view, as SSE (`view` on every change, `ping` every 2 s)
+  GET  /events?lang=xx        the table view, as SSE (`view` whole when the stream opens, then
+                              `patch`: only the parts that changed; `ping` every 2 s)
   GET  /events/seat/{token}?lang=xx   one seat's view (403 and the reason for a token that ended)
   POST /api/seat/{token}/choose       {"card": "<id>"}: the secret card choice of that seat
 Nothing else is accepted; every refusal says why and changes nothing.
@@ -33,7 +34,7 @@ from aiohttp import web
 
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
-from companion.app.web_feed import REFUSALS, Reply, Snapshot
+from companion.app.web_feed import DEFAULT_PORT, REFUSALS, Reply, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,6 @@ PING_S = 2.0
 MAX_BODY = 1024
 #: how long a phone waits for the table service to answer a choice
 ANSWER_S = 5.0
-DEFAULT_PORT = 8421
 
 #: the feed's entry for a phone's choice: (token, card, language, reply)
 Choose = Callable[[str, str, str, Callable[[Reply], None]], None]
@@ -73,7 +73,7 @@ def local_address() -> str:
             return "127.0.0.1"
 
 
-class _Viewer:
+class Viewer:
     """One open stream: its language and seat, woken when a new snapshot arrives."""
 
     def __init__(self, language: str, token: str | None) -> None:
@@ -97,7 +97,9 @@ class TableWebServer:
         self.streams_opened = 0
         #: view version -> when its last stream write ended (time.time(); benchmarks/web.py)
         self.written: dict[int, float] = {}
-        self._viewers: set[_Viewer] = set()
+        self._viewers: set[Viewer] = set()
+        #: the frames of the snapshot being sent, made once for all viewers: (kind, language)
+        self._frames: dict[tuple[str, str], bytes] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -208,6 +210,7 @@ class TableWebServer:
 
     def _deliver(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
+        self._frames = {}
         for viewer in self._viewers:
             viewer.wake.set()
 
@@ -226,13 +229,13 @@ class TableWebServer:
         return language if language in LANGUAGES else "en"
 
     async def _table_events(self, request: web.Request) -> web.StreamResponse:
-        return await self._stream(request, _Viewer(self._language(request), None))
+        return await self._stream(request, Viewer(self._language(request), None))
 
     async def _seat_events(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat(request)
         if isinstance(seat, web.Response):
             return seat
-        return await self._stream(request, _Viewer(seat[1], seat[0]))
+        return await self._stream(request, Viewer(seat[1], seat[0]))
 
     def _seat(self, request: web.Request) -> tuple[str, str] | web.Response:
         """The request's seat token and language, or the refusal of a malformed (400) or
@@ -254,14 +257,30 @@ class TableWebServer:
             return ended.get(language, ended.get("en", "this seat link has ended"))
         return said(language, "unknown")
 
-    def _view(self, viewer: _Viewer) -> bytes | None:
+    def _view(self, viewer: Viewer) -> bytes | None:
         snapshot = self.snapshot
         if viewer.token is None:
             return snapshot.tables.get(viewer.language)
         views = snapshot.seats.get(viewer.token)
         return None if views is None else views.get(viewer.language)
 
-    async def _stream(self, request: web.Request, viewer: _Viewer) -> web.StreamResponse:
+    def _frame(self, viewer: Viewer, view: bytes, sent: int) -> bytes:
+        """The event that brings `viewer` from version `sent` to the snapshot's: a table page
+        that has the version before gets the patch, any other page the whole view. A table
+        frame is made once for every viewer of its language."""
+        snapshot = self.snapshot
+        if viewer.token is not None:
+            return b"event: view\ndata: " + view + b"\n\n"
+        patch = snapshot.patches.get(viewer.language) if sent == snapshot.base else None
+        key = ("patch" if patch is not None else "view", viewer.language)
+        frame = self._frames.get(key)
+        if frame is None:
+            data = patch if patch is not None else view
+            frame = b"event: " + key[0].encode() + b"\ndata: " + data + b"\n\n"
+            self._frames[key] = frame
+        return frame
+
+    async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -283,8 +302,9 @@ class TableWebServer:
                     await response.write(b"event: ended\ndata: " + why + b"\n\n")
                     break
                 if self.snapshot.version != sent:
+                    frame = self._frame(viewer, view, sent)
                     sent = self.snapshot.version
-                    await response.write(b"event: view\ndata: " + view + b"\n\n")
+                    await response.write(frame)
                     self._written(sent)
                 viewer.wake.clear()
                 try:
@@ -346,4 +366,4 @@ class TableWebServer:
         return web.json_response({"ok": True})
 
 
-__all__ = ["DEFAULT_PORT", "TableWebServer", "local_address"]
+__all__ = ["DEFAULT_PORT", "TableWebServer", "Viewer", "local_address"]

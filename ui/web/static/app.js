@@ -34,7 +34,20 @@ function pickLanguage() {
 
 const $ = (id) => document.getElementById(id);
 const shownAt = {}; // view version -> the time (ms since the epoch) its frame was drawn
+const arrivedAt = {}; // view version -> when its event arrived (benchmarks/web.py)
 window.armataShownAt = shownAt;
+window.armataArrivedAt = arrivedAt;
+
+function arrived(version) {
+  arrivedAt[version] = performance.timeOrigin + performance.now();
+}
+
+function drawn(version) {
+  // when each view reached the screen (the frame after it was drawn): benchmarks/web.py
+  requestAnimationFrame(() => {
+    shownAt[version] = performance.timeOrigin + performance.now();
+  });
+}
 
 function text(id, value) {
   $(id).textContent = value == null ? "" : String(value);
@@ -70,11 +83,33 @@ function connect() {
   source.addEventListener("view", (event) => {
     heard();
     const view = JSON.parse(event.data);
-    show(view);
-    // when each view reached the screen (the frame after it was drawn): benchmarks/web.py
-    requestAnimationFrame(() => {
-      shownAt[view.version] = performance.timeOrigin + performance.now();
-    });
+    arrived(view.version);
+    show(view, null);
+    drawn(view.version);
+  });
+  // the parts that changed since the view this page has (the server knows which it sent)
+  source.addEventListener("patch", (event) => {
+    heard();
+    const patch = JSON.parse(event.data);
+    arrived(patch.version);
+    if (!state.view || state.view.version !== patch.base) {
+      connect(); // not the view it was made for: start over with a whole one
+      return;
+    }
+    const view = { ...state.view };
+    const changed = new Set();
+    for (const [key, value] of Object.entries(patch)) {
+      if (key === "base") continue;
+      if (key === "board") {
+        view.board = { ...view.board, ...value };
+        for (const layer of Object.keys(value)) changed.add(`board.${layer}`);
+      } else {
+        view[key] = value;
+        changed.add(key);
+      }
+    }
+    show(view, changed);
+    drawn(view.version);
   });
   source.addEventListener("ping", heard);
   source.addEventListener("ended", (event) => {
@@ -182,12 +217,14 @@ $("threat").addEventListener("click", () => {
 });
 
 // ----- the views -----------------------------------------------------------------------------
-function show(view) {
+// `changed`: the parts a patch brought (null: a whole view, everything is drawn)
+function show(view, changed) {
   state.view = view;
   document.body.dataset.version = view.version;
   if (token) return showSeat(view.seat, view.words);
+  const now = (...keys) => changed === null || changed.has("words") || keys.some((k) => changed.has(k));
   state.words = view.words || {};
-  labels();
+  if (now()) labels();
   if (!view.game) {
     $("table").hidden = true;
     $("nogame").hidden = false;
@@ -202,11 +239,15 @@ function show(view) {
   text("waiting", view.waiting);
   text("altar", view.altar);
   text("inferno", view.inferno);
-  drawCards(view.cards);
-  drawBoard(view.board, view.names);
-  drawHeroes(view.heroes);
-  const log = $("log");
-  log.replaceChildren(...view.log.map((step) => el("li", null, `${step.seq}. ${step.text}`)));
+  if (now("cards")) drawCards(view.cards);
+  if (changed === null || [...changed].some((k) => k.startsWith("board.")) || changed.has("names")) {
+    drawBoard(view.board, view.names);
+  }
+  if (now("heroes")) drawHeroes(view.heroes);
+  if (now("log")) {
+    const log = $("log");
+    log.replaceChildren(...view.log.map((step) => el("li", null, `${step.seq}. ${step.text}`)));
+  }
 }
 
 function drawCards(cards) {
@@ -219,7 +260,16 @@ function drawCards(cards) {
       if (card.why.length) {
         const why = el("details", "why");
         why.append(el("summary", null, state.words.why));
-        for (const line of card.why) why.append(el("p", null, line));
+        for (const line of card.why) {
+          // the rule behind a line opens by a tap on it: no rule id in the sentence
+          if (!line.rule) {
+            why.append(el("p", null, line.text));
+            continue;
+          }
+          const rule = el("details", "why-rule");
+          rule.append(el("summary", null, line.text), el("p", "rule", line.rule));
+          why.append(rule);
+        }
         node.append(why);
       }
       return node;
@@ -274,7 +324,8 @@ function drawBoard(board, names) {
     const reach = zoomed.y - zoomed.top + 0.6;
     [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.top - 1.4, zoomed.y + reach + 0.5];
   }
-  root.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
+  const box = `${minX} ${minY} ${maxX - minX} ${maxY - minY}`;
+  if (root.getAttribute("viewBox") !== box) root.setAttribute("viewBox", box);
   root.classList.toggle("zoomed", Boolean(zoomed));
   $("whole").hidden = !zoomed;
   // the layers that rarely change (spaces, books, names, ladders) are rebuilt only when their
@@ -285,14 +336,20 @@ function drawBoard(board, names) {
     );
   }
   const [spaces, threat, rooms, ladders, markers, figures] = root.children;
-  const changed = (layer, data) => {
-    const key = JSON.stringify(data);
-    if (drawnFrom.get(layer) === key) return false;
-    drawnFrom.set(layer, key);
+  // a layer is drawn again only when its data changed: the same objects (a patch left them
+  // alone) are not even compared; new ones are compared by what the layer shows
+  const changed = (layer, sources, data) => {
+    const before = drawnFrom.get(layer);
+    if (before && before.sources.length === sources.length && before.sources.every((x, i) => x === sources[i])) {
+      return false;
+    }
+    const key = JSON.stringify(data());
+    drawnFrom.set(layer, { sources, key });
+    if (before && before.key === key) return false;
     layer.replaceChildren();
     return true;
   };
-  if (changed(spaces, board.spaces.map((s) => [s.x, s.y, s.k]))) {
+  if (changed(spaces, [board.spaces], () => board.spaces.map((s) => [s.x, s.y, s.k]))) {
     for (const s of board.spaces) {
       spaces.append(svg("polygon", { points: hexagon(s.x, s.y, 0.95), class: `space k-${s.k}` }));
       if (s.k === "red") spaces.append(svg("path", { d: `M${s.x} ${s.y - 0.3}l-0.3 0.5h0.6z`, class: "mark" }));
@@ -305,14 +362,14 @@ function drawBoard(board, names) {
     }
   }
   const threatened = state.threat ? board.spaces.filter((s) => s.t) : [];
-  if (changed(threat, threatened.map((s) => [s.c, s.t]))) {
+  if (changed(threat, [board.spaces, state.threat], () => threatened.map((s) => [s.c, s.t]))) {
     for (const s of threatened) {
       threat.append(
         svg("polygon", { points: hexagon(s.x, s.y, s.t === "deadly" ? 0.6 : 0.95), class: `threat t-${s.t}`, "data-cell": s.c.join(",") }),
       );
     }
   }
-  if (changed(rooms, [board.rooms, board.rooms.map((room) => names[room.id])])) {
+  if (changed(rooms, [board.rooms, names], () => [board.rooms, board.rooms.map((room) => names[room.id])])) {
     for (const room of board.rooms) {
       const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
       // a wide invisible disc: tapping anywhere on the room zooms to it
@@ -332,17 +389,27 @@ function drawBoard(board, names) {
       rooms.append(group);
     }
   }
-  if (changed(ladders, board.ladders)) {
+  if (changed(ladders, [board.ladders], () => board.ladders)) {
     for (const ladder of board.ladders) {
       ladders.append(svg("rect", { x: ladder.x - 0.25, y: ladder.y - 0.45, width: 0.5, height: 0.9, class: "ladder", "data-ladder": ladder.id }));
     }
   }
-  markers.replaceChildren();
-  figures.replaceChildren();
-  for (const m of board.markers) {
+  if (changed(markers, [board.markers], () => board.markers)) {
+    drawMarkers(markers, board.markers);
+  }
+  if (changed(figures, [board.figures, names], () => [board.figures, board.figures.map((f) => names[f.id])])) {
+    drawFigures(figures, board.figures, names);
+  }
+}
+
+function drawMarkers(markers, list) {
+  for (const m of list) {
     markers.append(svg("path", { d: `M${m.x - 0.3} ${m.y - 0.3}L${m.x + 0.3} ${m.y + 0.3}M${m.x + 0.3} ${m.y - 0.3}L${m.x - 0.3} ${m.y + 0.3}`, class: "fight", "data-cell": m.c.join(",") }));
   }
-  for (const f of board.figures) {
+}
+
+function drawFigures(figures, list, names) {
+  for (const f of list) {
     const g = svg("g", { class: `figure ${f.kind} fig-${f.id}`, "data-figure": f.id, "data-cell": f.c.join(",") });
     g.append(svg("title", {}, names[f.id] || f.id));
     if (f.kind === "strigoi") {

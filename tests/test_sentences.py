@@ -1,0 +1,239 @@
+"""Whole sentences (issue 29, item 1): every sentence a player sees or hears is one message per
+language with named placeholders. Rendered with the values of real games, in four languages:
+status lines, the board's prompts, cards and banners, Why?, the phone view's cards, the voice
+of the table without a screen and the game-over screen start with a capital; a status line is
+one sentence, never a phrase glued into another message; no rule id in a Why? sentence."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion.app import i18n
+from companion.app.announce import Announcement, announcements
+from companion.app.cards import spoken, why_rows
+from companion.app.i18n import LOCALE_DIR
+from companion.app.labels import (
+    GAME_OVER_SENTENCES,
+    defeated_times,
+    game_over_reason,
+    item_name,
+    site_label,
+)
+from companion.app.labels import waiting_label as status_line
+from companion.app.spoken_menu import by_room, choose_in_secret, items
+from companion.app.web_view import announcement_view
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.game import commands as c
+from companion.engine.game.context import GameRules
+from companion.engine.game.emitter import started_state
+from companion.engine.game.flow import decide
+from companion.engine.game.kinds import TaskKind
+from companion.engine.game.legal import legal_commands
+from companion.engine.game.setup import new_game
+from companion.engine.game.state import GameState
+from companion.engine.game.tasks import Task
+from ui.screens.round_board import MODE_PROMPTS, BoardChoice, board_prompt
+
+RULES = GameRules(load_board_file(), load_catalog())
+SEATS = [("roel", "L1"), ("falk_maria", "L2"), ("matthew", "L3"), ("attila", "L4")]
+LANGUAGES = sorted(i18n.LANGUAGES)
+RULE_ID = re.compile(r"\bR-[A-Z]{3}\b")
+
+
+def _games(games: int = 8) -> Iterator[tuple[GameState, list[Announcement]]]:
+    """Every state of random games (four heroes), with the story of the command that made it."""
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = started_state(new_game(RULES, seed, SEATS))
+        while state.phase != "over":
+            command = rng.choice(legal_commands(RULES, state))
+            events, after = decide(RULES, state, command)
+            yield after, announcements(RULES, state, events, command)
+            state = after
+
+
+PLAYED = list(_games())
+#: one real task of each kind met in the games (the first of each, waiting or queued)
+TASKS: dict[TaskKind, Task] = {}
+for _state, _ in PLAYED:
+    for _task in _state.tasks:
+        TASKS.setdefault(_task.kind, _task)
+STORIES = [item for _, story in PLAYED for item in story][:600]
+
+
+@pytest.fixture(params=LANGUAGES)
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language("en")
+
+
+def capital(text: str) -> bool:
+    """The first letter is a capital (a digit or a name's capital also starts a sentence)."""
+    first = next((ch for ch in text if ch.isalnum()), "")
+    return not first.isalpha() or first.isupper()
+
+
+def glued_patterns(language: str) -> list[re.Pattern[str]]:
+    """Each translated message made of fixed words around a placeholder that would take a
+    whole phrase ("Wartet auf: {what}", "{what}: tippt auf…"), as a pattern: a status line
+    matching one is a phrase glued into another message."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / "armata.po"
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=language)
+    found = []
+    for message in catalog:
+        string = message.string or message.id  # English: the source is the text
+        strings = string if isinstance(string, tuple) else (string,)
+        for text in strings:
+            if not text or not re.search(r"\{(?:what|choice|hit|step)\}", text):
+                continue
+            parts = re.split(r"\{[a-z_]+\}", text.replace(" :", "\u00a0:"))
+            if sum(len(p.strip()) for p in parts) < 4:
+                continue  # "{hero}: {what}" and the like: a label, not a sentence
+            pattern = ".+".join(re.escape(p.replace("\u00a0", " ")) for p in parts)
+            found.append(re.compile(f"^{pattern}$"))
+    return found
+
+
+def test_the_games_meet_most_kinds_of_task() -> None:
+    assert len(TASKS) >= 12, sorted(TASKS)  # the checks below are made on real tasks
+    assert len(STORIES) >= 200
+
+
+def test_status_lines_are_whole_sentences_in_each_language(language: str) -> None:
+    """The touchscreen, the phones and the voice say what the game waits for in one sentence:
+    it starts with a capital and ends with a full stop, starts with no fragment before a comma
+    ("Falk Maria, sich zu bewegen"), and is not another message with a phrase glued in."""
+    glued = glued_patterns(language)
+    assert glued  # the check below has patterns to compare with
+    lines = [status_line(task, RULES.catalog) for task in TASKS.values()]
+    lines.append(status_line(None, RULES.catalog))
+    for line in lines:
+        plain = line.replace("\u00a0", " ")
+        assert capital(line) and plain.rstrip().endswith("."), (language, line)
+        assert not re.match(r"^\S+(?: \S+)?, ", plain), (language, line)  # "Falk Maria, zu tun"
+        assert "{" not in line and "(s)" not in line, (language, line)
+        assert not any(p.match(plain) for p in glued), (language, line)
+    if language != "en":
+        assert not any(line.startswith("Waiting for") for line in lines), lines
+
+
+def test_the_board_prompt_names_the_hero_whose_spaces_it_offers(language: str) -> None:
+    """Not the task's words: the task may be the Strigoi token while a hero may still Pack."""
+    choice = BoardChoice()
+    for mode in MODE_PROMPTS:
+        choice.mode = (mode, "")
+        choice.modes = {(mode, ""): {(0, 0): c.Move(hero="falk_maria", to=(0, 0))}}
+        prompt = board_prompt(choice)
+        assert prompt.startswith("Falk Maria") and capital(prompt), (language, prompt)
+        assert prompt.rstrip().endswith("."), prompt
+
+
+def test_banners_cards_and_why_start_with_a_capital_and_name_no_rule(language: str) -> None:
+    for item in STORIES:
+        said = spoken(RULES.catalog, item, RULES.fortress)
+        assert said and capital(said), (language, item.kind, said)
+        for sentence, _rule in why_rows(RULES.catalog, item):
+            assert capital(sentence) and not RULE_ID.search(sentence), (language, sentence)
+        view = announcement_view(item, RULES.catalog)
+        for line in view["lines"]:
+            assert capital(line), (language, item.kind, line)
+        for why in view["why"]:
+            assert capital(why["text"]) and not RULE_ID.search(why["text"]), (language, why)
+
+
+def test_the_phone_views_why_opens_each_rule_apart_from_its_sentence(language: str) -> None:
+    ruled = [
+        why
+        for item in STORIES[:100]
+        for why in announcement_view(item, RULES.catalog)["why"]
+        if why["rule"]
+    ]
+    assert ruled  # the rule's own text, shown when the line is tapped
+    assert all(not RULE_ID.search(why["rule"]) or len(why["rule"]) > 20 for why in ruled)
+
+
+def test_game_over_and_its_summary_read_as_sentences(language: str) -> None:
+    for reason in GAME_OVER_SENTENCES:
+        text = game_over_reason(reason)
+        assert capital(text) and text.endswith("."), (language, text)
+        if language != "en":
+            assert text != reason[:1].upper() + reason[1:] + ".", (language, text)
+    never = defeated_times(0)
+    assert "0" not in never and never, (language, never)  # not "0-mal besiegt"
+    assert "2" in defeated_times(2)
+
+
+def test_the_voice_of_a_table_without_a_screen_names_no_secret_card(language: str) -> None:
+    """R-RND-1: only who chooses is said; a long list of spaces is one sentence, by room."""
+    state = started_state(new_game(RULES, 3, SEATS))
+    commands = legal_commands(RULES, state)
+    assert not items(commands)  # no card choice is read out
+    said = choose_in_secret("roel")
+    assert said.startswith("Roel") and capital(said)
+    cards = {item_name(RULES.catalog, card) for h in state.heroes for card in h.hand}
+    assert not any(card in said for card in cards)
+    while state.phase != "turns":
+        state = decide(RULES, state, legal_commands(RULES, state)[0])[1]
+    moves = legal_commands(RULES, state)
+    grouped = items(moves)
+    assert len(grouped) < len(moves)
+    group = next(x for x in grouped if not isinstance(x, c.Command))
+    assert str(len(group.commands)) in group.words and capital(group.words)
+    rooms = by_room(group, RULES.fortress)
+    assert all(capital(x.words) for x in rooms if not isinstance(x, c.Command))
+
+
+def test_the_setup_wizards_ladder_sides_start_with_a_capital(language: str) -> None:
+    labels = [site_label(room, side) for room in RULES.fortress.rooms for side in range(6)]
+    assert all(capital(label) and "{" not in label for label in labels), (language, labels)
+
+
+def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
+    """The first difference is its own sentence (not glued after "The table differs:"), then
+    how many more, counted, and what to do."""
+    from companion.app.differences import Difference, Kind
+    from companion.app.labels import differences_alert
+    from firmware_bridge.tags import RIM_READER
+
+    one = Difference("NE", RIM_READER, Kind.NO_PLATFORM, None, "NE")
+    alone = differences_alert(RULES.fortress, [one])
+    three = differences_alert(RULES.fortress, [one, one, one])
+    for text in (alone, three):
+        assert capital(text) and text.endswith("."), (language, text)
+        assert "(+" not in text and "{" not in text, text
+    assert "2" in three and len(three) > len(alone)
+    assert differences_alert(RULES.fortress, []) == ""
+
+
+def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
+    from companion.app.labels import SITE_REFUSALS, site_refusal
+
+    for reason in SITE_REFUSALS:
+        text = site_refusal("NE", 2, reason, "roel")
+        assert capital(text) and text.endswith(".") and "{" not in text, (language, text)
+        assert "NE" not in text.split(), text
+
+
+def test_the_round_line_is_one_message_per_phase(language: str) -> None:
+    from companion.app.labels import ROUND_LINES, round_line
+
+    lines = {round_line(3, phase) for phase in ROUND_LINES}
+    assert len(lines) == len(ROUND_LINES)  # each phase its own words
+    assert all(capital(x) and "3" in x and "{" not in x for x in lines), (language, lines)
+
+
+def test_protection_names_what_blocks(language: str) -> None:
+    """Not "block with the chosen" nor "block with card": the played card's icon in words."""
+    from companion.app.labels import command_label
+
+    label = command_label(c.Protect(hero="roel", sources=["card"]), RULES.catalog)
+    assert label.startswith("Roel") and label.split()[-1] != "card", (language, label)
+    assert i18n.tr("the played card's Protection") in label

@@ -1,0 +1,222 @@
+"""The headless table's browser view (`python -m companion serve --web`, issue 30), as a
+process: it prints the table view's address and a QR code on the terminal, a seat link and its
+code on request (`phone HERO`), and a real headless Chromium page follows the game the buttons
+play; a seat page shows its hero's hand and makes the choice, which the table then says. The
+printed codes are read back by a QR reader (zbarimg)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from companion.app.qr import qr_terminal
+from tests.browser import chromium, have_chromium, page_state
+from tests.conftest import IN_CI, PYTHON, ROOT
+from tests.hardware_helpers import wait_for
+from tests.processes import limit
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not have_chromium() and not IN_CI, reason="needs chromium and chromium-driver"
+    ),
+]
+
+#: a terminal code's characters: (top module light, bottom module light); light is printed
+HALVES = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+
+
+def terminal_code_png(lines: list[str], path: Path, scale: int = 6) -> Path:
+    """A terminal code (segno's compact blocks) as a black-on-white image for a QR reader: a
+    portable bitmap (PBM), which zbarimg reads."""
+    rows: list[list[bool]] = []  # True: dark
+    for line in lines:
+        top = [not HALVES[ch][0] for ch in line]
+        bottom = [not HALVES[ch][1] for ch in line]
+        rows += [top, bottom]
+    if all(rows[-1]):  # the last line's lower half lies outside the code (an odd count)
+        rows.pop()
+    width = len(rows[0]) * scale
+    body = []
+    for row in rows:
+        line = " ".join("1" if dark else "0" for dark in row for _ in range(scale))
+        body += [line] * scale
+    path.write_text(f"P1\n{width} {len(rows) * scale}\n" + "\n".join(body) + "\n")
+    return path
+
+
+def scanned(path: Path) -> str:
+    assert shutil.which("zbarimg"), "zbarimg missing: run ./setup.sh test"
+    done = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_terminal_code_read_back_is_its_text(tmp_path: Path) -> None:
+    link = "http://192.168.1.20:8421/seat/abcdefghijklmnopqrstuv"
+    lines = qr_terminal(link).splitlines()
+    assert scanned(terminal_code_png(lines, tmp_path / "code.pbm")) == link
+
+
+class Served:
+    """`serve --keys --web 127.0.0.1:0` as a process; its output lines collected as they come."""
+
+    def __init__(self, data: Path) -> None:
+        self.process = subprocess.Popen(
+            [
+                *(PYTHON, "-m", "companion", "serve", "--data", str(data), "--silent"),
+                *("--keys", "--seed", "7", "--web", "127.0.0.1:0"),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def wait_line(self, pattern: str, after: int = 0, seconds: float = 20) -> int:
+        """The index of the first line from `after` on that matches `pattern`."""
+        found: list[int] = []
+
+        def seen() -> bool:
+            found[:] = [
+                i for i in range(after, len(self.lines)) if re.search(pattern, self.lines[i])
+            ]
+            return bool(found)
+
+        wait_for(seen, seconds, f"a line {pattern!r} from serve; got {self.lines[-5:]}")
+        return found[0]
+
+    def code_after(self, index: int) -> list[str]:
+        """The terminal code printed on the lines after `index` (once printed whole: segno's
+        last line is a row of upper halves)."""
+        code: list[str] = []
+
+        def whole() -> bool:
+            code.clear()
+            for line in self.lines[index + 1 :]:
+                if not line or set(line) - set(HALVES):
+                    break
+                code.append(line)
+            return bool(code) and set(code[-1]) == {"▀"}
+
+        wait_for(whole, 20.0, f"a whole code after line {index}")
+        return code
+
+    def close(self) -> tuple[int, str]:
+        assert self.process.stdin is not None
+        self.process.stdin.close()  # the end of input: the table stops once all is said
+        try:
+            code = self.process.wait(limit(30))
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+        self._reader.join(5)
+        assert self.process.stderr is not None
+        return code, self.process.stderr.read()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    table = Served(tmp_path)
+    try:
+        yield table
+    finally:
+        if table.process.poll() is None:
+            table.process.kill()
+            table.process.wait()
+
+
+def test_serve_prints_its_address_and_codes_and_a_browser_follows(
+    served: Served, tmp_path: Path
+) -> None:
+    at = served.wait_line(r"^Table view in a browser: http://127\.0\.0\.1:\d+/$")
+    address = served.lines[at].split(": ", 1)[1]
+    code = served.code_after(at)
+    assert code, served.lines
+    assert scanned(terminal_code_png(code, tmp_path / "address.pbm")) == address
+    table = chromium(1024, 768)
+    seat = chromium(360, 780)
+    try:
+        table.get(address)
+        wait_for(lambda: page_state(table)["live"], 20.0, "the page live")
+        assert page_state(table)["round"] == 0  # no game yet
+        served.send("c")  # Confirm: a new game
+        said = served.wait_line(r"^said: Waiting for ")
+        waiting = served.lines[said].split("said: ", 1)[1]  # the whole sentence, on the page too
+        wait_for(lambda: page_state(table)["round"] == 1, 20.0, "round 1 on the page")
+        assert waiting in page_state(table)["text"]
+        shown = page_state(table)["version"]
+
+        # a seat link on request, its code read back, opened by that player's phone
+        served.send("phone roel")
+        at = served.wait_line(r"^http://127\.0\.0\.1:\d+/seat/", said)
+        link = served.lines[at]
+        assert link.startswith(address + "seat/")
+        assert scanned(terminal_code_png(served.code_after(at), tmp_path / "seat.pbm")) == link
+        seat.get(link)
+        wait_for(lambda: page_state(seat)["hands"] > 0, 20.0, "Roel's hand on the phone")
+        assert "Roel" in page_state(seat)["text"]
+        assert page_state(table)["hands"] == 0  # the table's page never shows a hand
+
+        # the phone makes Roel's secret choice: the table takes it as a button press would
+        mark = len(served.lines)
+        seat.find_elements(By.CSS_SELECTOR, ".hand-card button.choose")[0].click()
+        wait_for(
+            lambda: not seat.find_elements(By.CSS_SELECTOR, "button.choose"),
+            20.0,
+            "the choice taken",
+        )
+        wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the table page follows")
+        assert not any(
+            line.startswith("said: ") and "refused" in line for line in served.lines[mark:]
+        )
+
+        # the others choose in secret (never read out); the buttons still act and the page
+        # follows: Undo takes Roel's choice back and says so without naming the card
+        shown = page_state(table)["version"]
+        served.send("u")
+        served.wait_line(r"^said: Undone: Roel chose a card\.$", mark)
+        wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the page after Undo")
+
+        served.send("revoke roel")
+        served.wait_line(r"^Phone link revoked\.$", mark)
+        wait_for(lambda: not page_state(seat)["seatShown"], 20.0, "the phone's seat closed")
+        assert "revoked" in page_state(seat)["text"]
+
+        # the table stops: the page says it may be behind, never that it is live
+        code_, errors = served.close()
+        assert code_ == 0, errors
+        wait_for(lambda: page_state(table)["behind"], 30.0, "the page behind")
+        assert not page_state(table)["live"]
+    finally:
+        table.quit()
+        seat.quit()

@@ -1,0 +1,129 @@
+"""The whole fortress as a group sees it across the table (issue 29, item 3; the `board DIR`
+script of tests/ui_driver/__main__.py): five heroes crowded on neighbouring spaces of one room,
+right under its name, shot in every language at normal and large text; then turns played by
+touch, noting after each which room the board shows and whose turn it is (the board follows the
+hero the game waits for), undo and redo included."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.app import i18n
+from companion.app.setup_plan import SetupPlan
+from companion.engine.game import commands as c
+from tests.ui_driver.driver import Driver
+from tests.ui_driver.table_scripts import follow_the_game
+
+HEROES = ["roel", "matthew", "attila", "charles", "falk_maria"]
+#: five neighbouring spaces at the top of the north-west room, under its name and beside the
+#: north-east room's (the French names are the widest side by side)
+CROWD = {
+    "roel": (0, -10),
+    "matthew": (1, -10),
+    "attila": (0, -9),
+    "charles": (1, -9),
+    "falk_maria": (2, -9),
+}
+
+
+def _text_size(app: Any, size: str) -> None:
+    if (app.service.settings.get("text_size") or "normal") != size:
+        app.toggle_text_size()
+
+
+def _waiting(app: Any) -> tuple[str | None, str | None]:
+    """The task's kind and the hero it waits for."""
+    task = app.session.waiting_for
+    return (None, None) if task is None else (str(task.kind), task.hero)
+
+
+def board_session(driver: Driver, seed: int, languages: list[str] | None = None) -> None:
+    app = driver.app
+    rng = random.Random(seed)
+
+    def start() -> None:
+        plan = SetupPlan.from_fortress(app.fortress, list(HEROES))
+        for index in range(len(plan.seats)):
+            site = next(s for s in plan.sites() if s.allowed)
+            plan.place_ladder(index, site.room, site.side)
+        app.new_game(seed, plan=plan)
+
+    def to_a_move() -> None:
+        """Commands at engine speed (as a tapped option sends them) until a hero must move."""
+        for _ in range(200):
+            if _waiting(app)[0] == "move":
+                break
+            app.execute(rng.choice(app.session.legal_commands()))
+        assert _waiting(app)[0] == "move", _waiting(app)
+        for hero, cell in CROWD.items():  # a correction each: the figures where the table has them
+            app.execute(c.SetHeroPosition(hero=hero, to=cell))
+        follow_the_game(app)
+
+    def whole() -> None:
+        screen = app._screen()
+        if screen.card_showing:
+            screen.card_done()
+        app.game_view.zoom_to(None)
+
+    driver.then(start)
+    driver.then(to_a_move)
+    for lang in languages or list(i18n.LANGUAGES):
+        driver.then(lambda lang=lang: driver.language(lang))
+        for size in ("normal", "large"):
+            suffix = "" if size == "normal" else "-large"
+            driver.then(lambda size=size: _text_size(app, size))
+            driver.then(whole)
+            driver.then(lambda lang=lang, s=suffix: driver.shoot(f"board-crowded-{lang}{s}"))
+        driver.then(lambda: _text_size(app, "normal"))
+    driver.then(lambda: driver.language("en"))
+    follows(driver)
+
+
+def follows(driver: Driver, commands: int = 60) -> None:
+    """Turns played by touch; each time a new state shows (no card over it) and the game waits
+    for a hero, the room the board shows and the hero's room are noted (`follow`), once per
+    state, before any touch; after undo and redo too (`after_undo`, `after_redo`). The first
+    few are screenshot."""
+    app = driver.app
+    seen: list[dict[str, Any]] = driver.report.setdefault("follow", [])
+    noted: set[tuple[int, int]] = set()
+
+    def note(key: str | None = None) -> None:
+        kind, hero = _waiting(app)
+        screen = app._screen()
+        state = (app.session.head, app.session.state.event_count)
+        if hero is None or screen.cards or screen.choice.fix is not None:
+            return
+        if key is None and state in noted:
+            return  # the players' own touches since (a zoom out to reach a space) are theirs
+        noted.add(state)
+        at = app.session.state.hero(hero).at
+        room = None if at is None else app.game_view.room_near(at)
+        cells = screen.choice.cells(app.session.rules.fortress, app.session.state)
+        rooms = sorted({str(app.game_view.room_near(cell)) for cell in cells})
+        entry = {
+            "kind": kind,
+            "hero": hero,
+            "room": room,
+            "rooms_to_choose": rooms,
+            "shown": app.game_view.zoom_room,
+        }
+        if key is None:
+            seen.append(entry)
+            if len(seen) <= 3:
+                driver.shoot(f"board-turn-{len(seen)}")
+        else:
+            driver.report[key] = entry
+
+    def one() -> None:
+        note()
+        driver.play_one()
+
+    for _ in range(commands):
+        driver.then(one)
+    driver.then(note)
+    driver.then(app.undo)
+    driver.then(lambda: note("after_undo"))
+    driver.then(app.redo)
+    driver.then(lambda: note("after_redo"))
