@@ -46,20 +46,23 @@ class PageScreen(Screen):
     def row(self, buttons: list[tuple[str, Callable[[], None]]]) -> None:
         """Buttons side by side, sharing the width (each at least 48 px high); in a narrow
         window on as many lines as their longest word needs (never a word broken)."""
-        row = GridLayout(cols=len(buttons), spacing=dp(4), size_hint_y=None)
-        row.bind(minimum_height=row.setter("height"))
         made = []
         for text, action in buttons:
             button = Factory.PageButton(text=text, halign="center")
             button.bind(on_release=lambda _b, action=action: action())
-            row.add_widget(button)
             made.append(button)
+        widest = max(_widest_word(b) for b in made) + dp(24)
+        from kivy.core.window import Window
 
-        def fit(grid: GridLayout, width: float) -> None:
-            widest = max(_widest_word(b) for b in made) + dp(24)
-            grid.cols = max(1, min(len(made), int((width + dp(4)) // (widest + dp(4)))))
-
-        row.bind(width=fit)
+        width = Window.width - dp(20)  # a page spans the window (a new one is not laid out yet)
+        cols = max(1, int((width + dp(4)) // (widest + dp(4))))
+        if cols >= len(made):
+            row: Widget = Factory.PageRow()  # one line, as wide as the page
+        else:
+            row = GridLayout(cols=cols, spacing=dp(4), size_hint_y=None)
+            row.bind(minimum_height=row.setter("height"))
+        for button in made:
+            row.add_widget(button)
         self.ids.content.add_widget(row)
 
 
