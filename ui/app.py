@@ -124,6 +124,9 @@ class ArmataApp(App):
     lang = StringProperty("en")
     can_resume = BooleanProperty(False)
     text_scale = NumericProperty(1.0)
+    #: a window taller than wide (the Touch Display 2 upright, 720x1280): the screens stack
+    #: board above panel instead of side by side; follows the window at runtime
+    portrait = BooleanProperty(False)
 
     def __init__(
         self,
@@ -246,6 +249,8 @@ class ArmataApp(App):
     def _setting_changed(self, key: str) -> None:
         if key == "language":
             self.switch_language(str(self.service.settings.get("language")))
+        elif key == "text_size":
+            self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
 
     def open_history(self) -> None:
         screen = cast("HistoryScreen", self.manager.get_screen("history"))
@@ -271,8 +276,15 @@ class ArmataApp(App):
         self.show("gameover")
 
     # ----- lifecycle ---------------------------------------------------------------------------
+    def _window_shape(self, _window: object, size: tuple[float, float]) -> None:
+        self.portrait = size[1] > size[0]
+
     def build(self) -> Widget:
+        from kivy.core.window import Window
+
         self.title = "Armata Strigoi"
+        self._window_shape(Window, Window.size)
+        Window.bind(size=self._window_shape)
         home = HomeScreen(name="home")
         home.attach_board(self.fortress_view)
         self.manager.add_widget(home)

@@ -32,7 +32,8 @@ def shown(widget: Widget) -> bool:
 
 
 def overflowing_labels(root: Widget) -> list[str]:
-    """Labels (buttons too) whose rendered text is larger than the widget."""
+    """Labels (buttons too) whose rendered text is larger than the widget, or that lose lines
+    or letters to it (`clipped`)."""
     found = []
     for widget in walk(root):
         if isinstance(widget, Label) and widget.text and shown(widget):
@@ -43,7 +44,42 @@ def overflowing_labels(root: Widget) -> list[str]:
                     f"{type(widget).__name__} {widget.text[:40]!r}: text {tw:.0f}x{th:.0f} "
                     f"> widget {widget.width:.0f}x{widget.height:.0f}"
                 )
+            else:
+                lost = clipped(widget)
+                if lost:
+                    found.append(f"{type(widget).__name__} {widget.text[:40]!r}: {lost}")
     return found
+
+
+def clipped(label: Label) -> str | None:
+    """What Kivy drops without a sign when a text does not fit: the lines below a fixed text
+    height ("Inferno" over a lost "0/3"), the letters `shorten` replaces by an ellipsis.
+    Measured by laying the text out again with room for all of it."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
+
+    width, height = label.text_size
+    if width is None or (height is None and not label.max_lines and not label.shorten):
+        return None  # nothing set that could drop part of the text
+    kind = MarkupLabel if label.markup else CoreLabel
+    whole = kind(
+        text=label.text,
+        font_size=label.font_size,
+        font_name=label.font_name,
+        bold=label.bold,
+        italic=label.italic,
+        text_size=(None if label.shorten else width, None),
+        halign=label.halign,
+        padding=label.padding,
+        line_height=label.line_height,
+    )
+    need_w, need_h = whole.render()  # the size it needs, laid out without drawing
+    if label.shorten and need_w > width + 1:
+        return f"shortened: needs {need_w:.0f} px, has {width:.0f}"
+    shown_h = label.texture_size[1]
+    if not label.shorten and need_h > shown_h + 1:
+        return f"lines lost: needs {need_h:.0f} px high, shows {shown_h:.0f}"
+    return None
 
 
 #: Kivy markup tags ([b], [color=...], [/b]), not shown
@@ -144,16 +180,29 @@ def cramped_lists(root: Widget) -> list[str]:
             continue
         content = view.children[0]
         texts = [w for w in walk(content) if isinstance(w, Label) and w.height > 0]
+        lines: dict[int, float] = {}  # a grid's tiles side by side are one row to see
+        for w in texts:
+            top = round(w.to_window(w.x, w.top)[1])
+            lines[top] = max(lines.get(top, 0.0), w.height)
         problem = squeezed(
             view.height,
             content.height,
-            [w.height for w in texts],
+            list(lines.values()),
             [w.height for w in texts if isinstance(w, Button)],
-            float(getattr(content, "spacing", 0) or 0),
+            _vertical_spacing(content),
         )
         if problem and not _under_a_card(root, view):
-            found.append(problem)
+            tallest = max(texts, key=lambda w: w.height)
+            found.append(f"{problem} (its tallest: {tallest.text[:30]!r}, {tallest.height:.0f} px)")
     return found
+
+
+def _vertical_spacing(layout: Widget) -> float:
+    """A box's spacing, or a grid's between its rows ([horizontal, vertical])."""
+    spacing = getattr(layout, "spacing", 0) or 0
+    if isinstance(spacing, (list, tuple)):
+        spacing = spacing[-1]
+    return float(spacing)
 
 
 def squeezed(

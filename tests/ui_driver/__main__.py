@@ -2,8 +2,9 @@
 scripted touches and simulated NFC taps for the tests (under Xvfb); each script prints a JSON
 report and exits. The app's own options (`python -m ui --help`) apply.
 
-  shots DIR          every screen in every language saved as DIR/<screen>-<lang>.png, with the
-                     layout checks (text larger than its widget, touch targets under 48 px)
+  shots DIR [large]  every screen in every language saved as DIR/<screen>-<lang>.png, with the
+                     layout checks (text larger than its widget, touch targets under 48 px);
+                     `large`: with the Text size setting on large
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
@@ -91,10 +92,12 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     if table is not None:
         table.step_s = 0.02  # scripted hands turn platforms quickly (the readers' debounce stays)
     if name == "shots":
+        driver.then(lambda: driver.text_size("large" if "large" in rest[1:] else "normal"))
         for lang in i18n.LANGUAGES:
             driver.then(lambda lang=lang: driver.language(lang))
             driver.shots_of_every_screen(lang, seed)
         driver.then(lambda: driver.language("en"))
+        driver.then(driver.note_round_layout)
     elif name in ("play", "hold"):
         count = int(rest[0])
         driver.then(lambda: app.new_game(seed))

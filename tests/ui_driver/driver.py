@@ -43,7 +43,7 @@ class Driver:
         self.report: dict[str, Any] = {"screens": {}, "steps": []}
         self.queue: list[Callable[[], None]] = []
         self.holding = False  # stop driving, keep the app running (to be killed)
-        self.ran: list[str] = []  # every step taken (a script that loops says where)
+        self.ran: list[str] = []  # every step taken, a wait once (a script that loops says where)
         #: every announcement shown, of every game (the service keeps the current game's)
         self.announced: list[Any] = []
         show = app.announced
@@ -78,7 +78,9 @@ class Driver:
             self.app.stop()
             return
         step = self.queue.pop(0)
-        self.ran.append(getattr(step, "__qualname__", repr(step)))
+        name = getattr(step, "__qualname__", repr(step))
+        if not name.startswith("Driver.wait_until"):  # a wait has its own time limit
+            self.ran.append(name)
         try:
             if len(self.ran) > MAX_STEPS:
                 raise AssertionError(f"more than {MAX_STEPS} steps; the last: {self.ran[-12:]}")
@@ -114,6 +116,11 @@ class Driver:
     def language(self, code: str) -> None:
         self.app.switch_language(code)
 
+    def text_size(self, size: str) -> None:
+        """Normal or large text, as the players set it (More… > Text size toggles it)."""
+        if self.app.service.settings.get("text_size") != size:
+            self.app.toggle_text_size()
+
     def shots_of_every_screen(self, lang: str, seed: int) -> None:
         """Queue a screenshot of every screen (and the round's panels) in `lang`."""
         app = self.app
@@ -132,8 +139,10 @@ class Driver:
             ),
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
+            ("setup-room", self.tap_setup_room),  # zoomed to edit its tile and platform
             ("setup-ladders", lambda: self.press("Next")),
-            ("setup-stacks", self.place_ladders_then_next),
+            ("setup-ladders-chosen", self.place_ladders),  # each in its hero's colour
+            ("setup-stacks", lambda: self.press("Next")),
             ("setup-cards", lambda: self.press("Next")),
             ("round-initiative", lambda: app.new_game(seed)),
             ("round-pick", lambda: self.press_first_option()),
@@ -152,9 +161,13 @@ class Driver:
             ),
             ("round-zoom", lambda: self.toward_a_space(zoomed=True)),  # one room, big spaces
             ("round-confirm", lambda: self.toward_a_space(zoomed=True, chosen=True)),
+            (  # mid-game, a hero's panel from its wound chip
+                "round-hero",
+                lambda: self.steps(lambda: self.press("Cancel"), self.tap_first_chip),
+            ),
             (
                 "round-more",
-                lambda: self.steps(lambda: self.press("Cancel"), lambda: self.press("More…")),
+                lambda: self.steps(app._screen().close_hero, lambda: self.press("More…")),
             ),
             ("log", lambda: self.press("Game log")),
             (
@@ -181,6 +194,26 @@ class Driver:
         table_shots(self, lang)  # the table panel, an alert, Resync, a table action
         self.then(self.finish_game)
         self.then(lambda: self.shoot(f"gameover-{lang}"))
+
+    def note_round_layout(self) -> None:
+        """Report where the round screen put its board against its panel (window px)."""
+        ids = self.app._screen().ids
+        board, panel = ids.board_area, ids.panel
+        self.report["round_layout"] = {
+            "portrait": self.app.portrait,
+            "board": [*board.to_window(*board.pos), *board.size],
+            "panel": [*panel.to_window(*panel.pos), *panel.size],
+        }
+
+    def tap_setup_room(self, room: str = "NW") -> None:
+        """A finger on a room's centre on the setup wizard's whole fortress (it zooms in)."""
+        view = self.app.manager.get_screen("setup").view
+        tap_at(*view.to_window(*view.to_pixel(view.fortress.centre(room))))
+
+    def tap_first_chip(self) -> None:
+        """A finger on the first hero's wound chip: that hero's panel."""
+        box = self.app._screen().ids.wounds
+        tap(box.children[-1])  # children are kept last first
 
     def steps(self, *touches: Callable[[], None]) -> None:
         """Several touches, each in its own settled frame, before anything queued after."""
@@ -417,8 +450,9 @@ class Driver:
 
     def option_buttons(self) -> list[Button]:
         """The round screen's option buttons, top first."""
-        box = self.app._screen().ids.options
-        return [b for b in reversed(box.children) if isinstance(b, Button)]
+        ids = self.app._screen().ids
+        shown = [*reversed(ids.options.children), *reversed(ids.commit_box.children)]
+        return [b for b in shown if isinstance(b, Button)]
 
     def press_first_option(self) -> None:
         tap(self.option_buttons()[0])

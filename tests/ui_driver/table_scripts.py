@@ -201,7 +201,7 @@ def table_shots(driver: Driver, lang: str) -> None:
     driver.then(app.open_resync)
     driver.then(lambda: driver.shoot(f"resync-{lang}"))
     driver.then(lambda: driver.press("The app is right"))
-    driver.then(lambda: driver.wait_until("guided", lambda: bool(app.table_status.actions), 3000))
+    driver.then(lambda: _until_guided(driver))
     driver.then(lambda: driver.press("Back"))
     driver.then(lambda: driver.shoot(f"round-table-{lang}"))
     driver.then(lambda: _sim(driver).turn(ROOM, _game_rotation(driver)))
@@ -212,6 +212,22 @@ def table_shots(driver: Driver, lang: str) -> None:
             3000,
         )
     )
+
+
+def _until_guided(driver: Driver, frames: int = 0) -> None:
+    """Wait until the table is told what to put back; the Resync list is rebuilt while the
+    difference ages ("for 3 s"), and a touch that lands while it is rebuilt reaches no button:
+    the player touches "The app is right" again (seen on a loaded machine)."""
+    app = driver.app
+    if app.table_status.actions:
+        return
+    if frames > 3000:
+        raise AssertionError("waited in vain for the table to be guided")
+    if frames % 100 == 99 and app.manager.current == "resync":
+        driver.queue.insert(0, lambda: _until_guided(driver, frames + 1))
+        driver.press("The app is right")
+        return
+    driver.queue.insert(0, lambda: _until_guided(driver, frames + 1))
 
 
 def cards_and_fix(driver: Driver) -> None:

@@ -145,14 +145,26 @@ class HeroPanelView(CardPanel):
         """Every tile as tall as the tallest, its text at the top: the cards line up as on
         the table. A tile's own text height is read while its text box has no height (kv
         resets it with the width)."""
-        if tile.text_size[1] is None:
-            tile.natural = tile.texture_size[1]
+        from kivy.core.text.markup import MarkupLabel
+
         tiles = list(grid.children)
-        if any(getattr(t, "natural", None) is None for t in tiles):
-            return
-        tallest = max(t.natural for t in tiles)
+
+        def natural(each: Widget) -> float:
+            """Its text's height at its width now (laid out, not drawn): a height read from
+            its texture may be one of a narrower width the grid had a frame before."""
+            measure = MarkupLabel(
+                text=each.text,
+                font_size=each.font_size,
+                font_name=each.font_name,
+                text_size=(max(1, each.width - dp(16)), None),
+                halign=each.halign,
+            )
+            return float(measure.render()[1])
+
+        tallest = max(natural(t) for t in tiles)
         for each in tiles:
-            each.text_size = (each.width - dp(16), tallest)
+            if each.text_size != [each.width - dp(16), tallest]:
+                each.text_size = (each.width - dp(16), tallest)
             each.height = max(dp(48), tallest + dp(16))
 
     def _tile(self, card: CardFacts, act: Callable[[PanelAction], None] | None = None) -> Widget:

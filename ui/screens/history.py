@@ -67,3 +67,4 @@ class HistoryScreen(PageScreen):
                     tr("Export this game as a transcript"),
                     lambda game_id=game.game_id: self.show(games, resume, export, export(game_id)),
                 )
+

@@ -8,8 +8,11 @@ from pathlib import Path
 
 from kivy.factory import Factory
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import StringProperty
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from ui.glyphs import printable
@@ -42,10 +45,30 @@ class PageScreen(Screen):
         self.ids.content.add_widget(button)
 
     def row(self, buttons: list[tuple[str, Callable[[], None]]]) -> None:
-        """Buttons side by side, sharing the width (each at least 48 px high)."""
-        row = Factory.PageRow()
+        """Buttons side by side, sharing the width (each at least 48 px high); in a narrow
+        window on as many lines as their longest word needs (never a word broken)."""
+        made = []
         for text, action in buttons:
             button = Factory.PageButton(text=text, halign="center")
             button.bind(on_release=lambda _b, action=action: action())
+            made.append(button)
+        widest = max(_widest_word(b) for b in made) + dp(24)
+        from kivy.core.window import Window
+
+        width = Window.width - dp(20)  # a page spans the window (a new one is not laid out yet)
+        cols = max(1, int((width + dp(4)) // (widest + dp(4))))
+        if cols >= len(made):
+            row: Widget = Factory.PageRow()  # one line, as wide as the page
+        else:
+            row = GridLayout(cols=cols, spacing=dp(4), size_hint_y=None)
+            row.bind(minimum_height=row.setter("height"))
+        for button in made:
             row.add_widget(button)
         self.ids.content.add_widget(row)
+
+
+def _widest_word(button: Widget) -> float:
+    from kivy.core.text import Label as CoreLabel
+
+    measure = CoreLabel(font_size=button.font_size, font_name=button.font_name, bold=button.bold)
+    return float(max(measure.get_extents(word)[0] for word in button.text.split() or [""]))

@@ -91,6 +91,7 @@ class RoundScreen(RoundPanel, Screen):
     threat_on = BooleanProperty(False)
     fixing = BooleanProperty(False)
     list_first = BooleanProperty(False)  # an opened list folds the status lines away
+    menu_open = BooleanProperty(False)  # Why?, More… or Fix: Undo and Redo fold away too
     zoomed = BooleanProperty(False)
     card_showing = BooleanProperty(False)  # a Strigoi card over the panel
     card_title = StringProperty("")
@@ -642,8 +643,8 @@ class RoundScreen(RoundPanel, Screen):
     def option_widgets(self) -> list[Widget]:
         if self.hero_open is not None:
             return list(self.hero_view.buttons())
-        box = self.ids.options
-        return [w for w in reversed(box.children) if getattr(w, "pooled", False)]
+        shown = [*reversed(self.ids.options.children), *reversed(self.ids.commit_box.children)]
+        return [w for w in shown if getattr(w, "pooled", False)]
 
     def focus_next(self) -> None:
         """Next: move the highlight to the following option (round and round)."""

@@ -9,7 +9,7 @@ from typing import Literal
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.layout import Layout
 
 from companion.app.cards import why_rows
 from companion.app.i18n import ntr, tr
@@ -37,12 +37,14 @@ PanelKind = Literal[
 #: lists a player opened, or must work through, before the game goes on: the status lines
 #: above them fold away while they show
 LISTS_FIRST: frozenset[PanelKind] = frozenset({"why", "more", "table", "fix", "choices", "group"})
+#: menus a player opened from the tool row: Undo and Redo fold away too while they show
+MENUS: frozenset[PanelKind] = frozenset({"why", "more", "fix"})
 
 
 class RoundPanel:
     """The panel's widgets; `self` is the RoundScreen (its ids, options and state)."""
 
-    def _fix_menu(self, box: BoxLayout) -> None:
+    def _fix_menu(self, box: Layout) -> None:
         self._label(box, tr("What is not as on the table?"))
         for hero in seated(self.state):
             self._button(
@@ -57,9 +59,9 @@ class RoundPanel:
                 lambda n=name: self._fix(FixTarget("strigoi", n)),
             )
         self._button(box, tr("A platform's rotation"), lambda: self._fix(FixTarget("rotation")))
-        self._button(box, tr("Close"), self.toggle_fix, muted=True)
+        self._button(box, tr("Close"), self.toggle_fix, muted=True, beside=True)
 
-    def _more(self, box: BoxLayout) -> None:
+    def _more(self, box: Layout) -> None:
         app = App.get_running_app()
 
         def closing(action: Callable[[], None]) -> Callable[[], None]:
@@ -75,24 +77,28 @@ class RoundPanel:
         self._button(box, tr("Game log"), closing(app.open_log))
         self._button(box, tr("Rules"), closing(lambda: app.open_rules()))
         self._button(box, tr("Table"), closing(app.open_table))
-        self._button(box, tr("Text size"), closing(app.toggle_text_size))
+        size = tr("Text size: large") if app.text_scale > 1 else tr("Text size: normal")
+        self._button(box, size, closing(app.toggle_text_size))
         self._button(box, tr("Home"), closing(lambda: app.show("home")))
-        self._button(box, tr("Close"), self.open_more, muted=True)
+        self._button(box, tr("Close"), self.open_more, muted=True, beside=True)
 
     def _fill(self) -> None:
         box = self.ids.options
-        self._pool += [w for w in box.children if getattr(w, "pooled", False)]
-        for widget in box.children:
-            kind = getattr(widget, "label_kind", None)
-            if kind is not None:
-                self._labels[kind].append(widget)
-        box.clear_widgets()
+        for holder in (box, self.ids.commit_box):
+            self._pool += [w for w in holder.children if getattr(w, "pooled", False)]
+            for widget in holder.children:
+                kind = getattr(widget, "label_kind", None)
+                if kind is not None:
+                    self._labels[kind].append(widget)
+            holder.clear_widgets()
         self.focused = -1
         self._show_card()
         kind = self._panel_kind()
         # a list the player opened takes the status lines' room: at 800x480 they would leave
         # it little more than a row
         self.list_first = kind in LISTS_FIRST
+        self.menu_open = kind in MENUS
+        box.cols = 2 if kind == "more" else 1
         shown = (kind, self.state.event_count)
         if shown != self._panel_shown:  # another list, or the game moved on: from its top
             self._panel_shown = shown
@@ -138,7 +144,7 @@ class RoundPanel:
             return "choices"
         return "group" if self.open_group is not None else "options"
 
-    def _options(self, box: BoxLayout) -> None:
+    def _options(self, box: Layout) -> None:
         modes = self.choice.ordered_modes()
         if len(modes) > 1:  # what a tap on the board does: move, Leap, Pack...
             for mode in modes:
@@ -176,16 +182,16 @@ class RoundPanel:
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))
 
-    def _confirm(self, box: BoxLayout, pending: c.Command) -> None:
+    def _confirm(self, box: Layout, pending: c.Command) -> None:
         """The space chosen on the board, to confirm or cancel."""
         self._label(box, command_label(pending, self.rules.catalog, self.rules.fortress))
         here = tr("Fix it") if isinstance(pending, c.CORRECTIONS) else tr("Move here")
         if isinstance(pending, c.PlaceFightMarker):
             here = tr("Take it from here")
         self._button(box, here, self.confirm, commit=True)
-        self._button(box, tr("Cancel"), self.cancel, muted=True)
+        self._button(box, tr("Cancel"), self.cancel, muted=True, beside=True)
 
-    def _table_actions(self, box: BoxLayout) -> None:
+    def _table_actions(self, box: Layout) -> None:
         """What the table must do before the game goes on; the readers tick it off, or a player
         says it is done (a table without tags)."""
         self._label(box, tr("At the table:"))
@@ -209,7 +215,7 @@ class RoundPanel:
             strength=strength, monster=monster, verdict=verdict
         )
 
-    def _protect(self, box: BoxLayout, picker: ProtectPicker) -> None:
+    def _protect(self, box: Layout, picker: ProtectPicker) -> None:
         task = self.task
         wounds = getattr(task, "wounds", 1)  # a Shock is one to block (R-ABL Protection)
         hero = hero_name(picker.options[0].hero)
@@ -239,7 +245,7 @@ class RoundPanel:
             self.picker.toggle(source)
         self._fill()
 
-    def _why(self, box: BoxLayout) -> None:
+    def _why(self, box: Layout) -> None:
         """Why?, in plain sentences, one button each: a tap opens the rule it comes from in the
         rules reference (the rule's id never shows in the sentence)."""
         assert self.last is not None
@@ -254,7 +260,7 @@ class RoundPanel:
                 sentence,
                 (lambda r=first: app.open_rules(r)) if first else (lambda: None),
             )
-        self._button(box, tr("Close"), self.toggle_why, muted=True)
+        self._button(box, tr("Close"), self.toggle_why, muted=True, beside=True)
 
     def _open(self, key: tuple[str, ...]) -> None:
         self.open_group = key
@@ -281,7 +287,7 @@ class RoundPanel:
         for chip, (_hero, mark, wounds) in zip(reversed(box.children), chips, strict=True):
             chip.text = f"{mark}{gap}{wounds}"
 
-    def _label(self, box: BoxLayout, text: str, kind: str = "InfoLabel") -> None:
+    def _label(self, box: Layout, text: str, kind: str = "InfoLabel") -> None:
         """A text in the panel, reused (a new kv widget per card costs more than a frame)."""
         pool = self._labels[kind]
         if pool:
@@ -294,13 +300,16 @@ class RoundPanel:
 
     def _button(
         self,
-        box: BoxLayout,
+        box: Layout,
         text: str,
         action: Callable[[], None],
         muted: bool = False,
         commit: bool = False,
         markup: bool = False,
+        beside: bool = False,
     ) -> None:
+        """A button of the list; `commit` (the primary action) and what is `beside` it go to
+        the place below the list, always in sight."""
         if self._pool:  # reused: building a button (kv rules, a new text texture) is slow
             button = self._pool.pop()
             button.text = text
@@ -312,6 +321,10 @@ class RoundPanel:
         button.action = action
         button.commit = commit  # a committing button: what Confirm and scripted players tap
         button.background_color = theme.BACKGROUND if muted else theme.PANEL
-        if commit:
+        if commit:  # below the list, in a place of its own: in sight however long the list
             button.background_color = theme.COMMIT
+        if commit or beside:
+            box = self.ids.commit_box
+            if muted:  # a button of its own there, not a line of the list: seen as one
+                button.background_color = theme.PANEL
         box.add_widget(button)

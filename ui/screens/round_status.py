@@ -13,14 +13,14 @@ from ui import theme
 
 def status_text(state: GameState) -> str:
     """Round and phase, who has chosen a card; the heroes' wounds follow below it as large
-    counters (`wound_chips`). Each Strigoi's wounds are in the board's legend ("Master 1/3"),
+    counters in the figures' colours and marks (`wound_chips`, no caption: a line less for
+    the options at large text). Each Strigoi's wounds are in the board's legend ("Master 1/3"),
     not here: the panel's lines are the options' room at 800x480."""
     lines = [round_line(state.round, state.phase)]
     if state.phase == "initiative":
         chosen = ", ".join(hero_name(h.hero) for h in seated(state) if h.chosen)
         if chosen:
             lines.append(tr("Card chosen: {list}").format(list=chosen))
-    lines.append(tr("Hero wounds:"))
     return "\n".join(lines)
 
 

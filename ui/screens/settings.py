@@ -1,5 +1,5 @@
-"""Settings: language (the voice follows it), voice on/off, volume and speed; stored in the
-database so they come back after a restart."""
+"""Settings: language (the voice follows it), text size (normal or large), voice on/off,
+volume and speed; stored in the database so they come back after a restart."""
 
 from __future__ import annotations
 
@@ -41,6 +41,14 @@ class SettingsScreen(PageScreen):
                 name,
                 s.get("language") == code,
                 lambda code=code: self._set("language", code),
+                radio=True,
+            )
+        self.text(tr("Text size"))
+        for size, name in (("normal", tr("Normal text")), ("large", tr("Large text"))):
+            self.check(
+                name,
+                s.get("text_size") == size,
+                lambda size=size: self._set("text_size", size),
                 radio=True,
             )
         self.text(tr("Voice"))
