@@ -15,6 +15,7 @@ import pytest
 from companion.app.headless import HeadlessTable
 from companion.app.labels import item_name
 from companion.app.spoken_menu import SPACES_READ_ONE_BY_ONE
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from firmware_bridge.node_sim import CARD_READER
 from tests.conftest import PYTHON, ROOT
@@ -57,15 +58,27 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     assert said[:2] == ["A new game.", "Waiting for every player to choose a card."]
     first = said[2]
     assert first.endswith("choose your card in secret: tap it on the card reader."), first
-    press(headless, "next")  # nothing to read: the choice is made on the card reader
     cards = {item_name(service.catalog, x) for h in session.state.heroes for x in h.hand}
     choices = [x for x in session.legal_commands() if isinstance(x, c.ChooseCard)]
-    for hero in heroes:  # each holder taps a card (the reader's path: test below)
+    # on the simulated board nobody can tap its reader: Next offers its tap, never a card
+    heard = len(said)
+    press(headless, "next")
+    wait("the simulated reader offered", lambda: len(said) > heard)
+    tap = f"1 of {len(heroes)}: {hero_name(heroes[0])}: the simulated reader taps a card"
+    assert said[-1].startswith(tap), said[-1]
+    press(headless, "confirm")
+    first_card = lambda: service.session.state.hero(heroes[0]).chosen  # type: ignore[union-attr]  # noqa: E731
+    wait("the first hero's card", lambda: first_card() is not None)
+    for hero in heroes[1:]:  # each holder taps a card (the reader's path: test below)
         chosen = next(x for x in choices if x.hero == hero)
         headless.post(partial(headless._do, chosen))
     wait("the cards revealed", lambda: service.session.state.phase == "turns")  # type: ignore[union-attr]
     head = service.session.head  # type: ignore[union-attr]
-    secret = ("choose your card in secret", "Waiting for every player to choose a card.")
+    secret = (
+        "choose your card in secret",
+        "Waiting for every player to choose a card.",
+        "the simulated reader taps a card",
+    )
     until = next(i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret))
     assert until >= 2 + 2 * len(heroes) - 1  # one sentence each while choosing, no card named
     assert not any(card in line for line in said[:until] for card in cards), said[:until]

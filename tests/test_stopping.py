@@ -98,7 +98,9 @@ def test_a_stop_signal_ends_serve_cleanly(tmp_path: Path, stop: signal.Signals) 
     )
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]  # serving, a new game, waiting
+        lines: list[str] = []  # serving, the table view's address and code, a new game, waiting
+        while not (lines and lines[-1].startswith("said: Waiting for")) and len(lines) < 60:
+            lines.append(process.stdout.readline())
         assert lines[-1].startswith("said: Waiting for"), lines
         process.send_signal(stop)
         _, errors = process.communicate(timeout=limit(30))

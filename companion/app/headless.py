@@ -28,6 +28,7 @@ from companion.app.service import Outcome, Post, TableService, store_refusal
 from companion.app.spoken_menu import (
     Group,
     Item,
+    SimulatedTap,
     by_room,
     choose_in_secret,
     items,
@@ -198,7 +199,7 @@ class HeadlessTable:
         if session is None:
             return
         commands = session.legal_commands()
-        self.options = items(commands)
+        self.options = items(commands, simulated=self.service.hardware.simulated is not None)
         self.focused = -1
         self.say(waiting_label(session.waiting_for, self.service.catalog))
         for hero in secret_choosers(commands):  # R-RND-1: never which card, only who chooses
@@ -293,6 +294,9 @@ class HeadlessTable:
                 if len(item.commands) <= len(self.options):  # already one by one
                     self.options = list(item.commands)
                 self.say(i18n.tr("Press Next to hear the choices."))
+                return
+            if isinstance(item, SimulatedTap):  # the card stays unsaid, as a tap on a reader
+                self._do(item.command)
                 return
             self._do(item)
 

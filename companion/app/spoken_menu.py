@@ -2,7 +2,9 @@
 the other, Confirm takes it. A long run of commands to a space (139 spaces to move to) is one
 item in words ("Roel can move to 139 spaces: press Confirm to choose the room."); Confirm
 opens it by room, then the room's spaces one by one. A card chosen in secret is never read
-out (R-RND-1): its holder taps it on the card reader."""
+out (R-RND-1): its holder taps it on the card reader. On the simulated board nobody can tap
+its reader, so Next offers a tap of the simulated reader for each hero still choosing: Confirm
+plays a card of theirs without its name being said (the simulated hands, as for figures)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,15 @@ class Group:
     commands: tuple[c.Command, ...]
 
 
-Item = c.Command | Group
+@dataclass(frozen=True)
+class SimulatedTap:
+    """A hero's secret card tapped on the simulated reader: read without the card's name."""
+
+    hero: str
+    command: c.ChooseCard
+
+
+Item = c.Command | Group | SimulatedTap
 
 
 def target(command: c.Command) -> Cell | None:
@@ -92,18 +102,23 @@ def _many(kind: str, hero: str, count: int) -> str:
     return text.format(hero=hero_name(hero), count=count)
 
 
-def items(commands: list[c.Command]) -> list[Item]:
+def items(commands: list[c.Command], simulated: bool = False) -> list[Item]:
     """The choices to read: commands in the engine's order, a long run of one hero's commands
     of one kind to spaces as one group where its first stood, card choices left out (they
-    are secret: `secret_choosers` says who still chooses)."""
+    are secret: `secret_choosers` says who still chooses); on the `simulated` board, one
+    simulated reader's tap for each hero still choosing, where that hero's first card stood."""
     runs: dict[tuple[str, str], list[c.Command]] = {}
     for command in commands:
         if target(command) is not None:
             runs.setdefault((getattr(command, "hero", ""), _kind(command)), []).append(command)
     out: list[Item] = []
     opened: set[tuple[str, str]] = set()
+    tapped: set[str] = set()
     for command in commands:
         if isinstance(command, c.ChooseCard):
+            if simulated and command.hero not in tapped:
+                tapped.add(command.hero)
+                out.append(SimulatedTap(command.hero, command))
             continue
         if target(command) is None:
             out.append(command)
@@ -156,7 +171,14 @@ def choose_in_secret(hero: str) -> str:
 
 def read(item: Item, position: int, count: int, label: Callable[[c.Command], str]) -> str:
     """What Next says for an item: its place in the list, then its words."""
-    words = item.words if isinstance(item, Group) else label(item)
+    if isinstance(item, Group):
+        words = item.words
+    elif isinstance(item, SimulatedTap):
+        words = tr("{hero}: the simulated reader taps a card of theirs, not said aloud.").format(
+            hero=hero_name(item.hero)
+        )
+    else:
+        words = label(item)
     return tr("{position} of {count}: {choice}").format(
         position=position, count=count, choice=words
     )
@@ -166,6 +188,7 @@ __all__ = [
     "SPACES_READ_ONE_BY_ONE",
     "Group",
     "Item",
+    "SimulatedTap",
     "by_room",
     "choose_in_secret",
     "items",
