@@ -85,6 +85,11 @@ class TranscriptError(CompanionError, ValueError):
     """An `armata-transcript/1` document (or one of its names) cannot be read."""
 
 
+class NotExportable(CompanionError, ValueError):
+    """A stored game cannot be written as a transcript: this version's rules do not replay it
+    (an older version recorded it)."""
+
+
 class LogUnusable(StoreError):
     """The game log at `path` cannot be played on; nothing is written to it. `reason` says why
     in a few words; `exit_code` is what `python -m companion serve` exits with (README)."""

@@ -29,6 +29,7 @@ from companion.errors import (
     LogTooNew,
     LogUnreadable,
     LogUnusable,
+    NotExportable,
     StoreError,
 )
 from companion.store.gamelog import GameLog
@@ -395,3 +396,34 @@ def test_a_fresh_log_keeps_the_tables_settings_and_registered_tags(tmp_path: Pat
         assert Settings(fresh.db).get("volume") == 60
         bound = NfcRegistry(fresh.db).lookup("04aabbccddeeff")
         assert bound is not None and bound.target == "roel_son_of_the_wolf"
+
+
+def test_a_game_this_version_cannot_replay_is_refused_for_export_with_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    """A playtest exported a game an older version had recorded: the replay met a card no
+    longer legal and the IllegalCommand ended the app. Export now says why, writes nothing,
+    and the table goes on."""
+    import json
+
+    with TableService(tmp_path, lambda call: call(), speaker=Silent()) as service:
+        session = service.new_game(11)
+        play(session, 5)
+        db = service.log.db
+        row = db.execute(
+            "SELECT seq, payload FROM commands WHERE game_id = ? AND payload LIKE '%\"card\"%' "
+            "ORDER BY seq LIMIT 1",
+            [session.game_id],
+        ).fetchone()
+        assert row is not None
+        payload = json.loads(row[1])
+        payload["card"] = "roel/a-card-of-an-older-version"
+        with db.conn:
+            db.execute(
+                "UPDATE commands SET payload = ? WHERE game_id = ? AND seq = ?",
+                [json.dumps(payload), session.game_id, row[0]],
+            )
+        with pytest.raises(NotExportable, match="cannot be replayed by this version's rules"):
+            service.export_game(session.game_id)
+        assert not (tmp_path / "exports").exists() or not any((tmp_path / "exports").iterdir())
+        assert service.execute(session.legal_commands()[0]).refused is None  # it goes on

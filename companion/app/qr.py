@@ -15,7 +15,7 @@ PHONE_WORDS = {
     "seat_scan": N_("{hero}: scan with your own phone. It shows only your hand."),
     "revoke": N_("Revoke this phone link"),
     "revoked": N_("Phone link revoked."),
-    "no_web": N_("The table view is off (started with --web off)."),
+    "no_web": N_("The table view for phones is turned off on this table."),
     "this_machine": N_(
         "This address works on this machine only: a phone needs the table's address on the "
         "local network, which the kiosk on the Pi serves."

@@ -49,7 +49,15 @@ from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameOptions
 from companion.engine.game.state import GameState
-from companion.errors import CompanionError, LogFull, LogReadOnly, LogUnreadable, StoreError
+from companion.errors import (
+    CompanionError,
+    IllegalCommand,
+    LogFull,
+    LogReadOnly,
+    LogUnreadable,
+    NotExportable,
+    StoreError,
+)
 from companion.store.carry import carry_over
 from companion.store.gamelog import GameLog
 from companion.store.integrity import keep_aside
@@ -457,9 +465,7 @@ class TableService:
         announced: list[Announcement] = []
         if redone is not None:
             events = session.events_of(redone)
-            announced = self.announcer.after_command(
-                session.rules, before, events, redone.command
-            )
+            announced = self.announcer.after_command(session.rules, before, events, redone.command)
             self.announcements += announced
         # as after a command: the rings tell the story's first item, the cards move them on
         self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced[:1]))
@@ -509,7 +515,13 @@ class TableService:
         folder is read-only: in the temporary folder's armata-exports/)."""
         from companion.transcript import dumps, export_game
 
-        text = dumps(export_game(self.log, game_id))
+        try:
+            text = dumps(export_game(self.log, game_id))
+        except IllegalCommand as problem:  # an older version's rules recorded it
+            raise NotExportable(
+                f"game {game_id} cannot be replayed by this version's rules, so it cannot be "
+                f"exported as a transcript (an older version recorded it): {problem}"
+            ) from problem
         # a read-only data folder: the temporary folder instead (the path is shown)
         for folder in (self.data / "exports", Path(tempfile.gettempdir()) / "armata-exports"):
             path = folder / f"game-{game_id}.json"

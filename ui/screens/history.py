@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from companion.app.i18n import tr
 from companion.app.service import GameSummary
 from companion.engine.explain import hero_name
+from companion.errors import NotExportable
 from ui.screens.page import PageScreen
+
+log = logging.getLogger(__name__)
 
 #: characters a line of a shown path holds at most (a 7" screen's page at large text)
 PATH_LINE = 28
@@ -34,11 +38,14 @@ class HistoryScreen(PageScreen):
         resume: Callable[[str], None],
         export: Callable[[str], str] | None = None,
         exported: str | None = None,
+        problem: str | None = None,
     ) -> None:
         """`games()` lists the stored games, newest first; `export(game id)` writes one as a
         transcript and returns where (docs/transcripts.md); `exported`: the path of the last
         one written, shown on top."""
         self.clear(tr("History"))
+        if problem is not None:
+            self.text(problem)
         if exported is not None:
             self.text(tr("Saved for a bug report: {path}").format(path="\n" + path_lines(exported)))
         summaries = games()
@@ -65,6 +72,26 @@ class HistoryScreen(PageScreen):
             if export is not None:
                 self.button(
                     tr("Export this game as a transcript"),
-                    lambda game_id=game.game_id: self.show(games, resume, export, export(game_id)),
+                    lambda game_id=game.game_id: self._export(games, resume, export, game_id),
                 )
 
+    def _export(
+        self,
+        games: Callable[[], list[GameSummary]],
+        resume: Callable[[str], None],
+        export: Callable[[str], str],
+        game_id: str,
+    ) -> None:
+        """Export one game; a game this version cannot replay is said on the page (the app
+        goes on: an old game in the log never ends it)."""
+        try:
+            where = export(game_id)
+        except NotExportable as problem:
+            log.warning("%s", problem)
+            said = tr(
+                "This game cannot be exported: an older version of the app recorded it, "
+                "and this version's rules do not replay it."
+            )
+            self.show(games, resume, export, problem=said)
+            return
+        self.show(games, resume, export, where)
