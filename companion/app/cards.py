@@ -115,7 +115,7 @@ def _source(catalog: Catalog, facts: dict[str, object]) -> str:
     if not isinstance(token, str):  # R-TEL-1: the Supreme moves without a token
         said = tr("No token: the Supreme Strigoi moves every turn.")
         return f"{said} {sentence(drove)}" if drove else said
-    named = tr("Token: {token}").format(token=token_name(catalog, token))
+    named = tr("Drawn: {token}").format(token=token_name(catalog, token))
     return f"{named} · {drove}" if drove else named
 
 
