@@ -356,9 +356,10 @@ class Bridge:
         """A nack: the command is settled (never resent: it would be refused again), logged and
         counted under the field the node names."""
         field = p.refused_field(reason) or "command"
-        health.errors[f"refused {field}"] += 1
-        health.last_refusal = reason
+        # logged and described before counted: whoever watches the count finds both
         log.warning("node %s refused command %d: %s", node, seq, reason)
+        health.last_refusal = reason
+        health.errors[f"refused {field}"] += 1
         self._settle(node, seq, reason)
 
     @staticmethod
@@ -372,8 +373,8 @@ class Bridge:
                 status.faults,
                 status.fault if isinstance(status.fault, str) else "?",
             )
-        health.faults = status.faults
         health.last_fault = status.fault if isinstance(status.fault, str) else ""
+        health.faults = status.faults  # last: the count is what a watcher waits for
 
     def _went_offline(self, health: NodeHealth, reason: str) -> None:
         if health.online or not health.offline_reason:

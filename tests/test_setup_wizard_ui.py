@@ -53,7 +53,11 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         assert turned != room  # Turn platform: book A now faces another way
         assert facts["ladders"] == {"L1": "roel", "L2": "matthew", "L3": "attila"}
         assert facts["physical"] != []  # a tap on a check row ticks it
-        rows = facts["languages"]  # the languages (round boxes), then the voice (a square one)
-        languages = [row for row in rows if row[2]]
+        # the text sizes and the languages (round boxes), then the voice (a square one)
+        rows = facts["languages"]
+        endonyms = {"English", "Deutsch", "Italiano", "Français"}
+        languages = [row for row in rows if row[2] and row[0] in endonyms]
+        sizes = [row for row in rows if row[2] and row[0] not in endonyms]
         assert len(languages) == 4 and [row[1] for row in languages].count(True) == 1
-        assert all(height >= 48 for *_, height in rows) and len(rows) == 5
+        assert len(sizes) == 2 and [row[1] for row in sizes].count(True) == 1
+        assert all(height >= 48 for *_, height in rows) and len(rows) == 7
