@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.app.targets import target_cell
 from companion.engine.game import commands as c
 from companion.engine.hexgrid import Cell
 
@@ -38,18 +39,6 @@ def group_key(command: c.Command) -> tuple[str, ...] | None:
 #: a board mode: what a tap on a space does, and with which source
 Mode = tuple[str, str]
 BOARD_COMMANDS = (c.Move, c.Relocate, c.Leap, c.PlaceFightMarker, c.UseLeap, c.UsePack)
-
-
-def target_cell(command: c.Command) -> Cell | None:
-    """The space a board command goes to (or takes a fight marker from)."""
-    match command:
-        case c.PlaceFightMarker(take_from=cell):
-            return (cell[0], cell[1])
-        case c.Move(to=cell) | c.Relocate(to=cell) | c.Leap(to=cell):
-            return (cell[0], cell[1])
-        case c.UseLeap(to=cell) | c.UsePack(to=cell):
-            return (cell[0], cell[1])
-    return None
 
 
 def board_mode(command: c.Command) -> Mode | None:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from companion.app.i18n import ntr, tr
 from companion.app.labels import room_name
+from companion.app.targets import target_cell
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
-from companion.engine.hexgrid import Cell
 
 #: a run of commands to spaces longer than this is read as one item, then by room
 SPACES_READ_ONE_BY_ONE = 6
@@ -39,18 +39,6 @@ class SimulatedTap:
 
 
 Item = c.Command | Group | SimulatedTap
-
-
-def target(command: c.Command) -> Cell | None:
-    """The space a command goes to (or takes a fight marker from), None for the others."""
-    match command:
-        case c.PlaceFightMarker(take_from=cell):
-            return (cell[0], cell[1])
-        case c.Move(to=cell) | c.Relocate(to=cell) | c.Leap(to=cell):
-            return (cell[0], cell[1])
-        case c.UseLeap(to=cell) | c.UsePack(to=cell):
-            return (cell[0], cell[1])
-    return None
 
 
 def _kind(command: c.Command) -> str:
@@ -109,7 +97,7 @@ def items(commands: list[c.Command], simulated: bool = False) -> list[Item]:
     simulated reader's tap for each hero still choosing, where that hero's first card stood."""
     runs: dict[tuple[str, str], list[c.Command]] = {}
     for command in commands:
-        if target(command) is not None:
+        if target_cell(command) is not None:
             runs.setdefault((getattr(command, "hero", ""), _kind(command)), []).append(command)
     out: list[Item] = []
     opened: set[tuple[str, str]] = set()
@@ -120,7 +108,7 @@ def items(commands: list[c.Command], simulated: bool = False) -> list[Item]:
                 tapped.add(command.hero)
                 out.append(SimulatedTap(command.hero, command))
             continue
-        if target(command) is None:
+        if target_cell(command) is None:
             out.append(command)
             continue
         key = (getattr(command, "hero", ""), _kind(command))
@@ -137,7 +125,7 @@ def by_room(group: Group, fortress: Fortress) -> list[Item]:
     """An opened group: one item per room (its spaces one by one when a room has few)."""
     rooms: dict[str, list[c.Command]] = {}
     for command in group.commands:
-        cell = target(command)
+        cell = target_cell(command)
         room = fortress.room_at(cell) if cell is not None else None
         rooms.setdefault(room or "", []).append(command)
     out: list[Item] = []
@@ -194,5 +182,4 @@ __all__ = [
     "items",
     "read",
     "secret_choosers",
-    "target",
 ]

@@ -35,6 +35,7 @@ from companion.app.labels import (
     strigoi_label,
 )
 from companion.app.qr import phone_word
+from companion.app.targets import target_cell
 from companion.app.threats import threat_levels, waiting_hero
 from companion.app.tracking import TableStatus
 from companion.engine.explain import hero_name
@@ -49,7 +50,7 @@ from ui import theme
 from ui.board_layout import Box
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
-from ui.option_groups import ProtectPicker, arrange, board_mode, target_cell
+from ui.option_groups import ProtectPicker, arrange, board_mode
 from ui.screens.round_board import BoardChoice, FixTarget, board_prompt, focus_room
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
