@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from companion.app.i18n import capital_first
 from companion.engine.explain import Namer, Plural, Reason, english_plural, hero_name, reason
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
@@ -450,7 +451,7 @@ class Announcer:
         if not announcement.reasons:
             return announcement.headline
         words = headline_of(announcement.reasons, self.translate, self.name, self.plural)
-        return words[:1].upper() + words[1:]  # bannered and spoken: a sentence's capital
+        return capital_first(words)  # bannered and spoken: a sentence's capital
 
     def announce(self, announcement: Announcement) -> None:
         words = self.words(announcement)

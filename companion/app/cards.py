@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.i18n import ngettext, tr
+from companion.app.i18n import capital_first, ngettext, tr
 from companion.app.labels import (
     figure_label,
     item_name,
@@ -72,7 +72,7 @@ def sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    text = capital_first(text)
     return text if text[-1] in ".!?" else text + "."
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from companion.app.i18n import N_, ngettext, tr
+from companion.app.i18n import N_, capital_first, ngettext, tr
 from companion.app.labels import room_name
 from companion.engine.fortress import Fortress
 from companion.engine.situation import HEROES, STRIGOI
@@ -59,8 +59,7 @@ class HealthView:
         # and stays in sight however many lines the nodes take
         out = self.broker.splitlines()
         for row in self.nodes:
-            name = node_name(row.node)
-            name = name[:1].upper() + name[1:]  # it opens the line
+            name = capital_first(node_name(row.node))  # it opens the line
             parts = [
                 tr("{node}: online").format(node=name)
                 if row.online

@@ -98,6 +98,12 @@ def words_language() -> str:
     return found if found in LANGUAGES else _language
 
 
+def capital_first(text: str) -> str:
+    """`text` with a capital first letter, the rest as it is: a sentence or a heading that
+    opens with a word written lower case mid-sentence ("north-east room")."""
+    return text[:1].upper() + text[1:]
+
+
 def tr(message: str) -> str:
     return getattr(_local, "catalog", _current).gettext(message)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
-from companion.app.i18n import N_, ngettext, ntr, tr
+from companion.app.i18n import N_, capital_first, ngettext, ntr, tr
 from companion.app.tracking import Action, Step
 from companion.app.wording import WAITING_TEXTS, waiting_sentence
 from companion.engine.components import Catalog
@@ -19,12 +19,6 @@ from companion.engine.hexgrid import Cell
 
 MODES = {"normal": N_("normal"), "wild": N_("wild")}
 ATTACKS = {"melee": N_("melee"), "ranged": N_("ranged")}
-PHASES = {
-    "initiative": N_("initiative"),
-    "turns": N_("turns"),
-    "curse": N_("curse"),
-    "over": N_("game over"),
-}
 #: the status line: the round and its phase, one message per phase (no phase word glued in)
 ROUND_LINES = {
     "initiative": N_("Round {round} · choosing cards"),
@@ -431,8 +425,7 @@ def game_over_reason(reason: str) -> str:
     sentence = GAME_OVER_SENTENCES.get(reason)
     if sentence is not None:
         return tr(sentence)
-    text = tr(reason)
-    return text[:1].upper() + text[1:]
+    return capital_first(tr(reason))
 
 
 def defeated_times(count: int) -> str:
@@ -586,7 +579,7 @@ def differences_alert(fortress: Fortress, differences: Sequence[Difference]) -> 
         if more
         else tr("Tap to resync.")
     )
-    return f"{first[:1].upper()}{first[1:]} {tail}"
+    return f"{capital_first(first)} {tail}"
 
 
 def difference_text(fortress: Fortress, difference: Difference) -> str:
@@ -641,8 +634,9 @@ def difference_text(fortress: Fortress, difference: Difference) -> str:
 def site_label(room: str, side: int) -> str:
     """A ladder site of the setup wizard, a label that starts with a capital in every
     language: "North-east room, north-west side" (room names are lower case mid-sentence)."""
-    label = tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
-    return label[:1].upper() + label[1:]
+    return capital_first(
+        tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    )
 
 
 #: why no ladder may stand on a site, as one sentence naming the site (setup_plan's reasons)

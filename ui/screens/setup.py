@@ -18,7 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.app.i18n import N_, ngettext, tr
+from companion.app.i18n import N_, capital_first, ngettext, tr
 from companion.app.labels import (
     direction_name,
     platform_home,
@@ -268,8 +268,7 @@ class SetupScreen(Screen):
             self._note(box, tr("Tap a room on the board to see it large."))
             return
         parts = self.plan.room_parts(room)
-        name = room_name(room)
-        box.add_widget(Factory.RoomHeading(text=name[:1].upper() + name[1:]))  # a heading
+        box.add_widget(Factory.RoomHeading(text=capital_first(room_name(room))))  # a heading
         self._note(box, tile_words(parts))
         self._note(box, platform_words(parts))
         row = self._row(box)
