@@ -6,6 +6,7 @@ when the engine allows it), reward cards and tokens, wounds with their effects."
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -41,6 +42,18 @@ def tile_text(card: CardFacts, action: str = "") -> str:
     if action:
         lines.append(f"[b]{escape(action)}[/b]")
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=256)
+def text_height(text: str, font_size: float, font_name: str, width: float, halign: str) -> float:
+    """A tile's text height at `width`. Every tile's texture change measures the whole grid
+    again: the same text at the same width is measured once (bounded: hands change)."""
+    from kivy.core.text.markup import MarkupLabel
+
+    measure = MarkupLabel(
+        text=text, font_size=font_size, font_name=font_name, text_size=(width, None), halign=halign
+    )
+    return float(measure.render()[1])
 
 
 class HeroPanelView(CardPanel):
@@ -143,26 +156,14 @@ class HeroPanelView(CardPanel):
     @staticmethod
     def _same_height(grid: GridLayout, tile: Widget) -> None:
         """Every tile as tall as the tallest, its text at the top: the cards line up as on
-        the table. A tile's own text height is read while its text box has no height (kv
-        resets it with the width)."""
-        from kivy.core.text.markup import MarkupLabel
-
-        tiles = list(grid.children)
-
-        def natural(each: Widget) -> float:
-            """Its text's height at its width now (laid out, not drawn): a height read from
-            its texture may be one of a narrower width the grid had a frame before."""
-            measure = MarkupLabel(
-                text=each.text,
-                font_size=each.font_size,
-                font_name=each.font_name,
-                text_size=(max(1, each.width - dp(16)), None),
-                halign=each.halign,
-            )
-            return float(measure.render()[1])
-
-        tallest = max(natural(t) for t in tiles)
-        for each in tiles:
+        the table. Each text's height is measured at the tile's width now (laid out, not
+        drawn): a height read from its texture may be one of a narrower width the grid had a
+        frame before."""
+        tallest = max(
+            text_height(t.text, t.font_size, t.font_name, max(1, t.width - dp(16)), t.halign)
+            for t in grid.children
+        )
+        for each in grid.children:
             if each.text_size != [each.width - dp(16), tallest]:
                 each.text_size = (each.width - dp(16), tallest)
             each.height = max(dp(48), tallest + dp(16))
