@@ -4,8 +4,6 @@ touch. The codes are segno's; the pixels handed to the screen are checked agains
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from companion.app.qr import phone_word, qr_modules, qr_rgba
 from tests.browser import have_chromium
 from tests.conftest import IN_CI, ROOT
+from tests.qr_reader import scanned
 from tests.test_ui import ui
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "phones"
@@ -29,19 +28,6 @@ def test_the_pixels_follow_the_codes_modules_top_row_first() -> None:
             dark = pixels[(y * width + x) * 4] == 0
             assert dark == modules[row][col], (row, col)
     assert modules[2][2] and not modules[0][0]  # a finder pattern's corner, inside the border
-
-
-def scanned(png: Path) -> str:
-    """What a QR reader (zbar's zbarimg, Debian's zbar-tools) reads off a screenshot."""
-    assert shutil.which("zbarimg"), "zbarimg missing: run ./setup.sh test"
-    done = subprocess.run(
-        ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(png)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 @pytest.mark.slow

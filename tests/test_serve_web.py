@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from tests.browser import chromium, have_chromium, page_state
 from tests.conftest import IN_CI, PYTHON, ROOT
 from tests.hardware_helpers import wait_for
 from tests.processes import limit
+from tests.qr_reader import scanned
 
 pytestmark = [
     pytest.mark.slow,
@@ -51,18 +51,6 @@ def terminal_code_png(lines: list[str], path: Path, scale: int = 6) -> Path:
         body += [line] * scale
     path.write_text(f"P1\n{width} {len(rows) * scale}\n" + "\n".join(body) + "\n")
     return path
-
-
-def scanned(path: Path) -> str:
-    assert shutil.which("zbarimg"), "zbarimg missing: run ./setup.sh test"
-    done = subprocess.run(
-        ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 def test_a_terminal_code_read_back_is_its_text(tmp_path: Path) -> None:
