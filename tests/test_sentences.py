@@ -6,7 +6,6 @@ one sentence, never a phrase glued into another message; no rule id in a Why? se
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 
@@ -14,7 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.app import i18n
-from companion.app.announce import Announcement, announcements
+from companion.app.announce import Announcement
 from companion.app.cards import spoken, why_rows
 from companion.app.i18n import LOCALE_DIR
 from companion.app.labels import (
@@ -38,6 +37,7 @@ from companion.engine.game.legal import legal_commands
 from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
+from tests.random_games import played
 from ui.screens.round_board import MODE_PROMPTS, BoardChoice, board_prompt
 
 RULES = GameRules(load_board_file(), load_catalog())
@@ -48,14 +48,8 @@ RULE_ID = re.compile(r"\bR-[A-Z]{3}\b")
 
 def _games(games: int = 8) -> Iterator[tuple[GameState, list[Announcement]]]:
     """Every state of random games (four heroes), with the story of the command that made it."""
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = started_state(new_game(RULES, seed, SEATS))
-        while state.phase != "over":
-            command = rng.choice(legal_commands(RULES, state))
-            events, after = decide(RULES, state, command)
-            yield after, announcements(RULES, state, events, command)
-            state = after
+    for _before, _command, _events, after, story in played(RULES, SEATS, games):
+        yield after, story
 
 
 PLAYED = list(_games())

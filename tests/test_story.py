@@ -5,7 +5,6 @@ the table must do in the players' words, with real plurals, in four languages; e
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 
@@ -21,31 +20,17 @@ from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
-from companion.engine.game.emitter import started_state
-from companion.engine.game.flow import decide
-from companion.engine.game.legal import legal_commands
 from companion.engine.game.queries import encounter_token, fight_odds
-from companion.engine.game.setup import new_game
-from companion.engine.game.state import GameState
+from tests.random_games import Told, played
 
 RULES = GameRules(load_board_file(), load_catalog())
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
-Told = tuple[GameState, c.Command, list[e.Event], GameState, list[Announcement]]
 
 
 def stories(games: int = 12) -> Iterator[Told]:
     """(before, command, events, after, story) of every command of random games that told
     something."""
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = started_state(new_game(RULES, seed, SEATS))
-        while state.phase != "over":
-            command = rng.choice(legal_commands(RULES, state))
-            events, after = decide(RULES, state, command)
-            story = announcements(RULES, state, events, command)
-            if story:
-                yield state, command, events, after, story
-            state = after
+    return (told for told in played(RULES, SEATS, games) if told[4])
 
 
 TOLD = list(stories())
