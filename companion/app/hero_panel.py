@@ -289,9 +289,6 @@ def _sections(rules: GameRules, h: HeroState) -> list[Section]:
 def wound_effect(rules: GameRules, token: str) -> str:
     """What a wound token does while the hero keeps it (R-WND-1)."""
     wound = rules.catalog.wound(token)
-    counts = ntr("counts as {count} wound", "counts as {count} wounds", wound.value).format(
-        count=wound.value
-    )
     count = wound.value
     match wound.effect:
         case "shock":
@@ -318,7 +315,7 @@ def wound_effect(rules: GameRules, token: str) -> str:
                 "counts as {count} wounds; {ability} cannot be used until healed",
                 count,
             ).format(count=count, ability=ability_name(wound.ability or ""))
-    return counts
+    return ntr("counts as {count} wound", "counts as {count} wounds", count).format(count=count)
 
 
 def abilities_now(

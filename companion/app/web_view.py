@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.app import i18n, threats
+from companion.app import i18n
 from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.cards import card_of, sentence, why_rows
 from companion.app.i18n import N_, tr
@@ -33,6 +33,7 @@ from companion.app.labels import (
     waiting_label,
 )
 from companion.app.session import GameSession
+from companion.app.threats import threat_levels as levels_for
 from companion.app.threats import waiting_hero
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
@@ -202,7 +203,7 @@ def names_view(fortress: Fortress, here: Situation) -> dict[str, str]:
 def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
     """The engine's threat map for the hero the game waits for, as the touchscreen shows it."""
     hero = waiting_hero(session.waiting_for, session.state)
-    return dict(threats.threat_levels(session.rules, here, hero))
+    return dict(levels_for(session.rules, here, hero))
 
 
 # ----- announcements ---------------------------------------------------------------------------
