@@ -1,7 +1,8 @@
 """The setup wizard and the Settings as a group meets them (issue 29), under Xvfb in four
-languages at the panel's two sizes: five players, a room tapped on the board, three ladders
-chosen by touch, the stacks and the languages as check boxes. Every screenshot passes the
-layout checks; what the screen says is checked for ids and rule codes."""
+languages at every display size (the 7" panel's two, 1280x720, the Touch Display 2 upright),
+normal and large text: five players, the whole fortress with its rooms named, a room tapped on
+the board, three ladders chosen by touch, the stacks and the languages as check boxes. Every
+screenshot passes the layout checks; what the screen says is checked for ids and rule codes."""
 
 from __future__ import annotations
 
@@ -24,15 +25,25 @@ ROOM_WORDS = {  # the tapped room (NW) by name (a heading), its platform's Strig
 }
 
 
+#: the whole fortress's spaces (px across) where the wizard's board is worked on, by window:
+#: as large as the window's height (upright: width) allows, the page beside it narrower
+LAYOUT_SPACE_PX = {"800x480": 24, "1024x600": 30, "1280x720": 36, "720x1280": 30}
+#: on the ladder page the sides beyond the fortress must fit too
+LADDER_SPACE_PX = {"800x480": 22, "1024x600": 27, "1280x720": 33, "720x1280": 28}
+
+
 @pytest.mark.rule("R-SET", "R-SET-2")
-@pytest.mark.parametrize("size", ["800x480", "1024x600"])
+@pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x720", "720x1280"])
 def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> None:
     out = ARTIFACTS / f"wizard-{size}"
-    report = ui("wizard", str(out), data=tmp_path, size=size, timeout_s=400)
+    # the Touch Display 2 upright, as on the Pi: Kivy's density 1.5 (a 48 dp button: 72 px);
+    # its rows of buttons were 48 px high, the buttons spilled over the text above (issue 29)
+    upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
+    report = ui("wizard", str(out), data=tmp_path, size=size, timeout_s=400, env=upright)
     assert "error" not in report, report.get("error")
     screens = report["screens"]
-    runs = [*LANGS, "de-large", "fr-large"]  # the longest languages at large text too
-    assert len(screens) == 6 * len(runs)
+    runs = [*LANGS, *(f"{lang}-large" for lang in LANGS)]  # at large text too
+    assert len(screens) == 7 * len(runs)
     shown = {name: entry.pop("texts") for name, entry in screens.items()}
     for name, entry in screens.items():
         assert Path(entry.pop("png")).stat().st_size > 5_000, name
@@ -47,6 +58,16 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         full = shown[f"wizard-players-full-{run}"]
         assert len([t for t in full if t[:1].isdigit() and ". " in t]) == 5
         assert facts["zoomed"] == "NW" and facts["space_px"] >= 34  # books readable
+        # the whole fortress: spaces to see and tap, each room named in the language shown,
+        # both Strigoi marks, nothing outside the view
+        for page, least in (("layout", LAYOUT_SPACE_PX), ("ladders", LADDER_SPACE_PX)):
+            board = facts[f"board_{page}"]
+            assert board["space_px"] >= least[size], (run, page, board["space_px"])
+            assert board["inside"] and board["strigoi_marks"] == 2, (run, page)
+            names = board["names"]
+            assert len(names) == 7 and len(set(names.values())) == 7, (run, page, names)
+            nw = ROOM_WORDS[lang][0].lower()
+            assert names["NW"].lower() == nw, (run, page, names)
         room = " ".join(shown[f"wizard-room-{run}"]).replace("\u00a0", " ")
         assert all(words in room for words in ROOM_WORDS[lang]), (lang, room)
         turned = " ".join(shown[f"wizard-room-turned-{run}"]).replace("\u00a0", " ")

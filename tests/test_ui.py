@@ -335,6 +335,55 @@ def test_the_overflow_check_sees_lines_and_letters_kivy_drops_without_a_sign() -
     assert rows["fits"] is None and rows["free"] is None
 
 
+BOX_PROBE = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.scrollview import ScrollView
+from ui.checks import outside_their_box
+
+def page(row_px, button_px, opacity=1.0):
+    # the setup wizard's page: a row of two buttons under a note, in a list
+    content = BoxLayout(orientation="vertical", size_hint=(None, None), size=(700, 400))
+    row = BoxLayout(size_hint_y=None, height=row_px, opacity=opacity)
+    for text in ("Default", "Random"):
+        row.add_widget(Button(text=text, size_hint_y=None, height=button_px))
+    content.add_widget(row)
+    content.do_layout()
+    row.do_layout()
+    return content
+
+scroll = ScrollView(size_hint=(None, None), size=(700, 100))
+scroll.add_widget(page(48, 48))  # a list taller than its view: scrolled, not outside a box
+rows = {
+    # a 48 px row (px, not dp) holding the 72 px buttons of density 1.5 (issue 29)
+    "taller": outside_their_box(page(48, 72)),
+    "fits": outside_their_box(page(72, 72)),
+    "hidden": outside_their_box(page(48, 72, opacity=0)),
+    "scrolled": outside_their_box(scroll),
+}
+print(json.dumps(rows))
+"""
+
+
+def test_the_layout_check_sees_widgets_reaching_outside_their_box() -> None:
+    """Buttons taller than the row that holds them are drawn over the texts above and cut off
+    by the list around them, while each one's own text fits it: found by comparing each
+    widget with its box (the setup wizard at 720x1280 with Kivy's density 1.5, issue 29)."""
+    done = run_group(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", BOX_PROBE],
+        120,
+        cwd=ROOT,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(rows["taller"]) == 2 and all("24 px outside" in r for r in rows["taller"])
+    assert rows["fits"] == [] and rows["hidden"] == [] and rows["scrolled"] == []
+
+
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
     report = ui("play", "40", data=tmp_path)
     game = report["game"]
@@ -404,6 +453,7 @@ def test_a_killed_app_comes_back_to_the_same_game_and_screen(tmp_path: Path) -> 
 
 CHECKS = (
     "overflow",  # text larger than its widget, or lines and letters it drops (clipped)
+    "outside_box",  # widgets a box or grid places partly outside itself
     "small_targets",  # touch targets (board spaces too) under 48 px
     "small_texts",  # under 16 px
     "internal_ids",  # names, not ids

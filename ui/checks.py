@@ -1,6 +1,7 @@
-"""Layout checks run on the live widget tree: text that does not fit its widget, a word broken
-between two of its letters, touch targets smaller than 48 px, tiny texts, internal ids,
-squeezed lists, figures and room names that cover each other on the board."""
+"""Layout checks run on the live widget tree: text that does not fit its widget, widgets a
+layout puts partly outside itself, a word broken between two of its letters, touch targets
+smaller than 48 px, tiny texts, internal ids, squeezed lists, figures and room names that cover
+each other on the board."""
 
 from __future__ import annotations
 
@@ -80,6 +81,36 @@ def clipped(label: Label) -> str | None:
     if not label.shorten and need_h > shown_h + 1:
         return f"lines lost: needs {need_h:.0f} px high, shows {shown_h:.0f}"
     return None
+
+
+def outside_their_box(root: Widget) -> list[str]:
+    """Widgets a box or grid layout places partly outside itself: a row of fixed height holding
+    taller buttons, more fixed-width children than the row is wide. Each widget's own text may
+    fit it (`overflowing_labels` sees nothing), yet Kivy draws it over its neighbours, and a
+    scroll view around them cuts it off (issue 29: the setup wizard's Default/Random buttons, 72
+    px high in a 48 px row at density 1.5, hidden under the hint above the list)."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.stacklayout import StackLayout
+
+    found = []
+    for widget in walk(root):
+        box = widget.parent
+        if not isinstance(box, (BoxLayout, GridLayout, StackLayout)) or not shown(widget):
+            continue
+        if widget.width <= 0 or box.width <= 0:
+            continue  # folded sideways: nothing of it is seen
+        # a box, grid or stack is no relative layout: its children share its coordinates
+        beyond = max(box.x - widget.x, widget.right - box.right, box.y - widget.y,
+                     widget.top - box.top)  # fmt: skip
+        if beyond > 1:
+            text = getattr(widget, "text", "")
+            found.append(
+                f"{type(widget).__name__} {text[:30]!r} {widget.width:.0f}x{widget.height:.0f} "
+                f"reaches {beyond:.0f} px outside its {type(box).__name__} "
+                f"{box.width:.0f}x{box.height:.0f}"
+            )
+    return found
 
 
 #: Kivy markup tags ([b], [color=...], [/b]), not shown

@@ -99,6 +99,8 @@ class FortressView(Widget):
         self.highlight: set[Cell] = set()
         self.tints: Mapping[Cell, RGBA] = {}
         self.markers: Mapping[Cell, RGBA] = {}
+        #: the Strigoi mark printed on a platform's centre (the setup wizard): a Strigoi's diamond
+        self.strigoi_marks: set[Cell] = set()
         self.lines: list[OverlayLine] = []
         self.outlined: set[str] = set()
         self.crosses: set[Cell] = set()  # deadly on the threat map: a mark, not colour alone
@@ -136,7 +138,7 @@ class FortressView(Widget):
     # ----- geometry ----------------------------------------------------------------------------
     def shown_cells(self) -> list[Cell]:
         """The cells the view fits: the zoomed room (all of it, collapsed platform too), or
-        every space of the fortress."""
+        every space of the fortress and every marker (the wizard's ladder sides beyond it)."""
         tables = self.fortress.tables(self.situation.board)
         room = self.zoom_room
         if room is not None and room in self.fortress.rooms:
@@ -149,7 +151,7 @@ class FortressView(Widget):
             ]
             # the room's ladders stand outside it: in the view too, to be chosen
             return cells + [x.cell for x in self.fortress.ladders.values() if x.room == room]
-        return list(tables.spaces)
+        return [*tables.spaces, *self.markers]
 
     def _layout(self) -> None:
         cells = self.shown_cells()
@@ -273,6 +275,8 @@ class FortressView(Widget):
                         self._segment(room, direction, edge)
             for cell, colour in self.markers.items():
                 self._marker(cell, colour)
+            for cell in self.strigoi_marks:
+                self._strigoi_mark(cell)
             self._legend_h = self.legend_height()
             self._figures_at = self._place_figures(figures)
             for cells, colour, arrow in self.lines:
@@ -443,6 +447,16 @@ class FortressView(Widget):
         Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
         Color(*theme.OUTLINE)
         Line(circle=(cx, cy, radius), width=1)
+
+    def _strigoi_mark(self, cell: Cell) -> None:
+        """A Strigoi's diamond (as its figure in play), outlined, without a letter: no Strigoi
+        stands there yet, the platform is only marked for one."""
+        cx, cy = self.to_pixel(cell)
+        reach = self.size_px * 0.8
+        Color(*theme.OUTLINE)
+        _diamond(cx, cy, reach)
+        Color(*theme.STRIGOI)
+        _diamond(cx, cy, reach - max(1.5, self.size_px * 0.1))
 
     def _line(
         self, cells: list[Cell], colour: RGBA, arrow: bool, figures: Mapping[Cell, str]
@@ -641,6 +655,11 @@ class FortressView(Widget):
             rooms = [r for r in rooms if r == self.zoom_room]
         figures: list[Item] = [c for c in self._figures_at.values() if self._in_view(c)]
         figures += self.covered()
+        # the wizard's ladder sides and Strigoi marks: as dear to cover as a ladder
+        marks = [*self.markers, *self.strigoi_marks]
+        soft = self._soft + [
+            (Circle("mark", *self.to_pixel(c), self.size_px * 0.7), LADDER_COST) for c in marks
+        ]
         legend = self._legend_h
         bounds = Box(
             "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4
@@ -650,6 +669,7 @@ class FortressView(Widget):
             tuple(rooms),
             tuple((r, self.names[r]) for r in rooms),
             tuple(figures),
+            tuple(marks),
             self.name_px(),
             legend,
         )
@@ -672,7 +692,7 @@ class FortressView(Widget):
             ry = self.size_px * (1.5 * radius + 0.8)
             wanted.append(Name(room, lines, two, cx, cy, rx, ry, side))
         apart = self.name_px() * 0.6  # about a space's width between two names
-        self._names_placed = place_names(wanted, figures, self._soft, bounds, GAP + 1, apart)
+        self._names_placed = place_names(wanted, figures, soft, bounds, GAP + 1, apart)
         self._names_key = key
         return self._names_placed
 

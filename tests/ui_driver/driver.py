@@ -25,6 +25,7 @@ from ui.checks import (
     broken_words,
     cramped_lists,
     internal_ids,
+    outside_their_box,
     overflowing_labels,
     small_texts,
     small_touch_targets,
@@ -100,6 +101,7 @@ class Driver:
         root = self.app.root
         entry: dict[str, Any] = {
             "overflow": overflowing_labels(root),
+            "outside_box": outside_their_box(root),
             "small_targets": small_touch_targets(root),
             "internal_ids": internal_ids(root),
             "small_texts": small_texts(root),

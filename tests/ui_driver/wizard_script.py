@@ -15,6 +15,7 @@ from companion.app import i18n
 from companion.app.labels import site_label
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap, tap_at
+from ui.board_layout import Box
 from ui.check_row import CheckRow
 from ui.checks import walk
 
@@ -33,8 +34,8 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         texts = [w.text for w in walk(app.root) if isinstance(w, Label) and w.text]
         driver.report["screens"][key]["texts"] = texts
 
-    # every language at normal text, then the two longest at large text
-    for lang, large in [*((x, False) for x in i18n.LANGUAGES), ("de", True), ("fr", True)]:
+    # every language at normal text, then at large text
+    for lang, large in [(x, large) for large in (False, True) for x in i18n.LANGUAGES]:
         driver.then(lambda lang=lang: driver.language(lang))
         driver.then(lambda large=large: _text_size(app, large))
         driver.then(app.open_setup)
@@ -45,6 +46,8 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         for _ in range(2):  # back to three heroes
             driver.then(lambda: tap(find_button(screen(), i18n.tr("Remove"))))
         driver.then(lambda: driver.press("Next"))
+        driver.then(lambda: _note_board(driver, "layout"))
+        driver.then(lambda: shoot("wizard-layout"))
         driver.then(lambda: _tap_room(driver))
         driver.then(lambda: _note(driver, "zoomed", screen().view.zoom_room))
         driver.then(lambda: _note(driver, "space_px", screen().view.space_px()))
@@ -54,6 +57,7 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         driver.then(lambda: driver.press("Next"))
         driver.then(lambda: _place_three(driver))
         driver.then(lambda: _note(driver, "ladders", dict(screen().view.ladder_owners)))
+        driver.then(lambda: _note_board(driver, "ladders"))
         driver.then(lambda: shoot("wizard-ladders"))
         driver.then(lambda: driver.press("Next"))
         driver.then(lambda: tap(next(w for w in walk(screen()) if isinstance(w, CheckRow))))
@@ -93,6 +97,26 @@ def _text_size(app: Any, large: bool) -> None:
 
 def _note(driver: Driver, key: str, value: object) -> None:
     driver.report.setdefault("facts", {}).setdefault(_key(driver.app), {})[key] = value
+
+
+def _note_board(driver: Driver, page: str) -> None:
+    """The whole fortress as the page shows it: its spaces' width, each room's name as
+    written on it, and whether every space, site and name lies inside the view."""
+    view = driver.app.manager.get_screen("setup").view
+    named = {item.name: item for item in view.drawn if isinstance(item, Box)}
+    cells = view.shown_cells()
+    inside = all(view.collide_point(*view.to_pixel(cell)) for cell in cells) and all(
+        view.x <= box.x and box.right <= view.right and view.y <= box.y and box.top <= view.top
+        for box in named.values()
+    )
+    value = {
+        "space_px": view.space_px(),
+        "names": {room: view.names.get(room, "") for room in named},
+        "inside": inside,
+        "board": [*view.to_window(*view.pos), *view.size],
+        "strigoi_marks": len(view.strigoi_marks),
+    }
+    _note(driver, f"board_{page}", value)
 
 
 def _tap_room(driver: Driver) -> None:

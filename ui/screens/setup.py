@@ -5,6 +5,7 @@ tag registration for cards the readers do not know yet. Every change is made on 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.input.motionevent import MotionEvent
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -77,9 +79,36 @@ STACK_NAMES = {
     "reward_token": N_("Reward tokens"),
     "reward_card": N_("Reward cards"),
 }
+#: the pages where the board is worked on (rooms tapped, dragged, ladder sides picked): there
+#: it is as large as the window allows; on the others it is shown beside the page
+BOARD_PAGES = ("layout", "ladders")
+#: the least the page keeps beside the worked-on board: its width in a landscape window, its
+#: height in an upright one (dp)
+PANEL_MIN_WIDE, PANEL_MIN_TALL = 230.0, 380.0
+#: the board's share of the window's width (landscape) or height (upright) on the other pages
+SHOWN_WIDE, SHOWN_TALL = 0.5, 0.31
+#: the margin FortressView._layout keeps round the whole fortress, in spaces' radii
+BOARD_MARGIN = 2.4
 #: what a tap meant, by the page the wizard shows
 SITE_OK = (0.30, 0.75, 0.45, 1.0)
 SITE_REFUSED = (0.40, 0.40, 0.44, 1.0)
+
+
+class ButtonRow(BoxLayout):
+    """Buttons side by side, the row as high as its highest (a row of a fixed 48 px held the
+    72 px buttons of a denser screen: they covered the text above, the list cut them off)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(orientation="horizontal", size_hint_y=None, spacing=dp(4), **kwargs)
+        self.height = dp(48)
+
+    def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.bind(height=self._fit)
+        self._fit()
+
+    def _fit(self, *_: object) -> None:
+        self.height = max([dp(48), *(child.height for child in self.children)])
 
 
 class SetupScreen(Screen):
@@ -87,8 +116,8 @@ class SetupScreen(Screen):
     hint_text = StringProperty("")
     next_text = StringProperty("")
     next_ready = BooleanProperty(True)
-    #: the board's width against the panel's: as wide as the panel where it is edited
-    board_share = NumericProperty(0.5)
+    #: the board's width beside the page (upright: its height above it), set by `fit_board`
+    board_px = NumericProperty(400.0)
 
     def begin(
         self,
@@ -166,11 +195,34 @@ class SetupScreen(Screen):
         last = self.page == PAGES[-1]
         self.next_text = tr("Start game") if last else tr("Next")
         self.next_ready = not (last or self.page == "ladders") or not self.plan.problems()
-        self.board_share = 1.0 if self.page in ("layout", "ladders") else 0.5
         self._board()
+        self.fit_board()
         box = self.ids.content
         box.clear_widgets()
         getattr(self, f"_page_{self.page}")(box)
+
+    def on_size(self, *_: object) -> None:
+        if hasattr(self, "plan"):
+            self.fit_board()
+
+    def fit_board(self) -> None:
+        """Where the whole board is worked on, it spans the window's height (upright: its
+        width), so that its spaces are as large as the window allows (at 800x480 twice the
+        half-window's, 24 px), the page beside keeping at least PANEL_MIN_*; elsewhere it takes
+        SHOWN_* of the window."""
+        fortress = self.view.fortress  # the plan's layout, as `_board` showed it
+        aspect = board_aspect([*fortress.tables(fortress.initial_state()).spaces,
+                               *self.view.markers])  # fmt: skip
+        # one room zoomed needs no more than the page's share: its spaces are large anyway,
+        # and the page beside then shows the room's parts and buttons at once
+        zoomed = self.page == "layout" and self.view.zoom_room is not None
+        worked_on = self.page in BOARD_PAGES and not zoomed
+        if self.height > self.width:  # upright: the board above the page
+            fitted = min(self.width / aspect, self.height - dp(PANEL_MIN_TALL))
+            self.board_px = fitted if worked_on else self.height * SHOWN_TALL
+        else:
+            fitted = min(self.height * aspect, self.width - dp(PANEL_MIN_WIDE))
+            self.board_px = fitted if worked_on else self.width * SHOWN_WIDE
 
     def _board(self) -> None:
         """The layout with every ladder chosen so far, each in its hero's colour; the room
@@ -183,16 +235,20 @@ class SetupScreen(Screen):
         view.situation = Situation(board=fortress.initial_state())
         zoomed = view.zoom_room if view.zoom_room in fortress.rooms else None
         view.zoom_room = zoomed if self.page == "layout" else None
-        view.names = {zoomed: room_name(zoomed)} if zoomed else {}
+        # every room by its name where the board is worked on, as the round screen's board
+        # (zoomed: the view writes the room's own); the others' smaller board has no room
+        named = self.page in BOARD_PAGES
+        view.names = {room: room_name(room) for room in fortress.rooms} if named else {}
         view.outlined = (
             {self.selected_room}
             if self.page == "layout" and self.selected_room and not zoomed
             else set()
         )
+        # the Strigoi mark printed on a platform's centre: a Strigoi's diamond, as in play
+        view.strigoi_marks = {
+            fortress.centre(room.id) for room in fortress.rooms.values() if room.strigoi_start
+        }
         markers: dict[Cell, tuple[float, float, float, float]] = {}
-        for room in fortress.rooms.values():  # the Strigoi mark printed on a platform's centre
-            if room.strigoi_start:
-                markers[fortress.centre(room.id)] = theme.STRIGOI
         if self.page == "ladders":
             taken = {seat.site for seat in self.plan.seats}
             for site in self.plan.sites():
@@ -212,7 +268,7 @@ class SetupScreen(Screen):
         return button
 
     def _row(self, box: BoxLayout) -> BoxLayout:
-        row = BoxLayout(orientation="horizontal", size_hint_y=None, height=48, spacing=4)
+        row = ButtonRow()
         box.add_widget(row)
         return row
 
@@ -474,6 +530,14 @@ class SetupScreen(Screen):
         if first is not None and second is not None and first != second:
             self.selected_room = second
             self._try(lambda: self.plan.swap_rooms(first, second))
+
+
+def board_aspect(cells: list[Cell]) -> float:
+    """The width against the height of the whole board as FortressView fits it: the cells
+    (every space, the ladder sides beyond) and the view's margin round them."""
+    xs = [math.sqrt(3) * (q + r / 2) for q, r in cells]
+    ys = [1.5 * r for _, r in cells]
+    return (max(xs) - min(xs) + BOARD_MARGIN) / (max(ys) - min(ys) + BOARD_MARGIN)
 
 
 def tile_words(parts: RoomParts) -> str:
