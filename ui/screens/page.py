@@ -15,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
+from ui.button_row import ButtonRow
 from ui.glyphs import printable
 from ui.scrolling import ScrollArea  # noqa: F401  (registered for every screen's kv lists)
 
@@ -58,7 +59,7 @@ class PageScreen(Screen):
         width = Window.width - dp(20)  # a page spans the window (a new one is not laid out yet)
         cols = max(1, int((width + dp(4)) // (widest + dp(4))))
         if cols >= len(made):
-            row: Widget = Factory.PageRow()  # one line, as wide as the page
+            row: Widget = ButtonRow()  # one line, as wide as the page
         else:
             row = GridLayout(cols=cols, spacing=dp(4), size_hint_y=None)
             row.bind(minimum_height=row.setter("height"))

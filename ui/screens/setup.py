@@ -44,6 +44,7 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
+from ui.button_row import ButtonRow
 from ui.check_row import CheckRow
 from ui.fortress_view import FortressView
 
@@ -85,30 +86,15 @@ BOARD_PAGES = ("layout", "ladders")
 #: the least the page keeps beside the worked-on board: its width in a landscape window, its
 #: height in an upright one (dp)
 PANEL_MIN_WIDE, PANEL_MIN_TALL = 230.0, 380.0
-#: the board's share of the window's width (landscape) or height (upright) on the other pages
-SHOWN_WIDE, SHOWN_TALL = 0.5, 0.31
+#: the board's share of the window's width (landscape) or height (upright) on the other pages,
+#: and zoomed to one room on the layout page (its spaces are large anyway)
+SHOWN_WIDE, SHOWN_TALL = 1 / 3, 0.31
+ZOOMED_WIDE, ZOOMED_TALL = 0.5, 0.31
 #: the margin FortressView._layout keeps round the whole fortress, in spaces' radii
 BOARD_MARGIN = 2.4
 #: what a tap meant, by the page the wizard shows
 SITE_OK = (0.30, 0.75, 0.45, 1.0)
 SITE_REFUSED = (0.40, 0.40, 0.44, 1.0)
-
-
-class ButtonRow(BoxLayout):
-    """Buttons side by side, the row as high as its highest (a row of a fixed 48 px held the
-    72 px buttons of a denser screen: they covered the text above, the list cut them off)."""
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(orientation="horizontal", size_hint_y=None, spacing=dp(4), **kwargs)
-        self.height = dp(48)
-
-    def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
-        super().add_widget(widget, *args, **kwargs)
-        widget.bind(height=self._fit)
-        self._fit()
-
-    def _fit(self, *_: object) -> None:
-        self.height = max([dp(48), *(child.height for child in self.children)])
 
 
 class SetupScreen(Screen):
@@ -219,10 +205,12 @@ class SetupScreen(Screen):
         worked_on = self.page in BOARD_PAGES and not zoomed
         if self.height > self.width:  # upright: the board above the page
             fitted = min(self.width / aspect, self.height - dp(PANEL_MIN_TALL))
-            self.board_px = fitted if worked_on else self.height * SHOWN_TALL
+            shown = ZOOMED_TALL if zoomed else SHOWN_TALL
+            self.board_px = fitted if worked_on else self.height * shown
         else:
             fitted = min(self.height * aspect, self.width - dp(PANEL_MIN_WIDE))
-            self.board_px = fitted if worked_on else self.width * SHOWN_WIDE
+            shown = ZOOMED_WIDE if zoomed else SHOWN_WIDE
+            self.board_px = fitted if worked_on else self.width * shown
 
     def _board(self) -> None:
         """The layout with every ladder chosen so far, each in its hero's colour; the room
