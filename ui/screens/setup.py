@@ -89,7 +89,7 @@ PANEL_MIN_WIDE, PANEL_MIN_TALL = 230.0, 380.0
 #: the board's share of the window's width (landscape) or height (upright) on the other pages,
 #: and zoomed to one room on the layout page (its spaces are large anyway)
 SHOWN_WIDE, SHOWN_TALL = 1 / 3, 0.31
-ZOOMED_WIDE, ZOOMED_TALL = 0.5, 0.31
+ZOOMED_WIDE, ZOOMED_TALL = 0.5, 0.45
 #: the margin FortressView._layout keeps round the whole fortress, in spaces' radii
 BOARD_MARGIN = 2.4
 #: what a tap meant, by the page the wizard shows
