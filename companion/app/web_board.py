@@ -21,6 +21,7 @@ measure of the text.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -112,14 +113,21 @@ def view_box(board: JSON) -> list[float]:
 SLACK = 0.2
 
 
+#: board_geometry counts in pixels (its index of the board's things has buckets 48 wide):
+#: the names are placed in the SVG's units times this (about a 360 px phone's pixels)
+PX = 8.0
+
+
 def _lines(text: str) -> tuple[tuple[str, float, float], ...]:
     return tuple(
-        (line, text_width(line, NAME_SIZE) + SLACK, NAME_SIZE * LINE) for line in text.split("\n")
+        (line, (text_width(line, NAME_SIZE) + SLACK) * PX, NAME_SIZE * LINE * PX)
+        for line in text.split("\n")
     )
 
 
 def _up(x: float, y: float, r: float, name: str) -> Circle:
-    return Circle(name, x, -y, r)
+    """A thing of the SVG in board_geometry's terms: in its pixels, its y axis upwards."""
+    return Circle(name, x * PX, -y * PX, r * PX)
 
 
 def _soft(fortress: Fortress, board: JSON) -> list[tuple[Circle, float]]:
@@ -143,14 +151,34 @@ def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> li
     """Each room's name where it reads as that room's and covers no disc and no other name
     (board_geometry.place_names), inside the view: `room`, `box` (x, y of its top-left corner,
     width, height) and its `lines`, each [text, x of its middle, y of its baseline, width].
-    """
-    return _place(fortress, board, names)
+    Made anew only when the names or what they avoid changed (most commands move nothing)."""
+    key = (
+        id(fortress),
+        tuple(sorted(names.items())),
+        json.dumps([board["view"], board["figures"], board["rooms"], board["ladders"]]),
+        len(board["spaces"]),
+    )
+    found = _made.get(key)
+    if found is None:
+        found = _made[key] = json.dumps(_place(fortress, board, names))
+        while len(_made) > _KEEP:
+            del _made[next(iter(_made))]  # the oldest
+    labels: list[JSON] = json.loads(found)
+    return labels
+
+
+#: the names' places made last (by the board and names they were made for): each language's
+#: of the last few changes, an undo finds them again
+_made: dict[tuple[object, ...], str] = {}
+_KEEP = 16
 
 
 def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JSON]:
     x, y, w, h = board["view"]
     wide, high = ROOM_FOR_NAMES
-    bounds = Box("view", x - wide, -(y + h) - high, w + 2 * wide, h + 2 * high)
+    bounds = Box(
+        "view", (x - wide) * PX, -(y + h + high) * PX, (w + 2 * wide) * PX, (h + 2 * high) * PX
+    )
     figures: list[Item] = [
         _up(f["fx"], f["fy"], reach(f["kind"]), f["id"]) for f in board["figures"]
     ]
@@ -172,20 +200,23 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
             # hemmed in by the other rooms' arms on every side: its name is tried inside it
             # first, just outside its ring of books, over its own spaces (which cost little)
             rx = ry = SQRT3 + 0.6
-        wanted.append(Name(room["id"], lines, two, room["x"], -room["y"], rx, ry, side))
-    placed = place_names(wanted, figures, _soft(fortress, board), bounds, NAME_GAP, NAMES_APART)
+        wanted.append(
+            Name(room["id"], lines, two, room["x"] * PX, -room["y"] * PX, rx * PX, ry * PX, side)
+        )
+    placed = place_names(
+        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX
+    )
     labels = []
     for p in placed:
-        box = p.box
-        top = -box.top  # the box's top edge in the SVG's coordinates
+        bx, bw, bh = p.box.x / PX, p.box.w / PX, p.box.h / PX
+        top = -p.box.top / PX  # the box's top edge in the SVG's coordinates
+        box = [_r(bx), _r(top), _r(bw), _r(bh)]
         rows = []
         for line, width, height in p.lines:
-            baseline = top + height - DESCENT * NAME_SIZE
-            rows.append([line, _r(box.x + box.w / 2), _r(baseline), _r(width - SLACK)])
-            top += height
-        labels.append(
-            {"room": p.room, "box": [_r(box.x), _r(-box.top), _r(box.w), _r(box.h)], "lines": rows}
-        )
+            top += height / PX
+            baseline = top - DESCENT * NAME_SIZE
+            rows.append([line, _r(bx + bw / 2), _r(baseline), _r(width / PX - SLACK)])
+        labels.append({"room": p.room, "box": box, "lines": rows})
     return labels
 
 
