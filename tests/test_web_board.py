@@ -85,7 +85,7 @@ def test_each_room_name_is_clear_of_the_figures_and_of_each_other(language: str)
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:  # a space's width apart: two names never read as one
             assert not intersects(a, b, NAMES_APART - 1e-3), (a, b)
-    # each name reads as its room's: over no space of another room, and beside its own room
+    # each name reads as its room's: over no other room's space, and beside its own room
     # (within two spaces of one of its spaces; the rooms lie about twelve apart)
     for box in boxes:
         near: dict[str, float] = {}
@@ -93,7 +93,9 @@ def test_each_room_name_is_clear_of_the_figures_and_of_each_other(language: str)
             room = FORTRESS.room_at(tuple(space["c"]))
             if room is None:
                 continue
-            if room != box.name:
+            if room != box.name or box.name != FORTRESS.centre_room:
+                # the centre room's name alone lies over spaces: its own (hemmed in by the
+                # other rooms' arms, web_board.py); every other name over none
                 assert not intersects(Circle("space", space["x"], space["y"], 0.8), box), (
                     language,
                     box,

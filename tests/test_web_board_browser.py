@@ -63,6 +63,7 @@ const lines = [...board.querySelectorAll('.labels text')].filter(shown).map((t) 
   const natural = free.getBBox().width;
   free.remove();
   return {room: t.closest('.label').dataset.room, text: t.textContent, box: box(t),
+          placed: t.closest('.label').dataset.box.split(',').map(Number),
           set: Number(t.getAttribute('textLength')), natural,
           size: parseFloat(getComputedStyle(t).fontSize)};
 });
@@ -119,6 +120,11 @@ def problems(seen: dict[str, Any]) -> list[str]:
         for f in figures:
             if disc_meets(f["box"], a["box"]):
                 found.append(f"name {a['text']!r} ({a['room']}) covers figure {f['id']}")
+        if a["room"] != "C":  # the centre room's name lies over its own spaces (hemmed in)
+            for space in seen["spaces"]:
+                cx, cy = space[0] + space[2] / 2, space[1] + space[3] / 2
+                if disc_meets([cx - 0.8, cy - 0.8, 1.6, 1.6], a["box"]):
+                    found.append(f"name {a['text']!r} ({a['room']}) covers the space at {cx},{cy}")
         x, y, w, h = seen["view"]
         bx, by, bw, bh = a["box"]
         if bx < x or by < y or bx + bw > x + w or by + bh > y + h:
@@ -162,9 +168,12 @@ def check_board(driver: webdriver.Chrome, where: str) -> dict[str, Any]:
     seen: dict[str, Any] = driver.execute_script(READ_BOARD)
     assert len(seen["figures"]) >= 5, where
     assert {line["room"] for line in seen["lines"]} >= {"NW", "NE", "C"} or "zoom" in where
-    assert problems(seen) == [], (where, problems(seen))
-    for line in seen["lines"]:  # drawn as wide as the server measured it
+    for line in seen["lines"]:  # drawn as wide as the server measured it, inside its place
         assert abs(line["box"][2] - line["set"]) < 0.1 + 0.02 * line["set"], (where, line)
+        (x, y, w, h), (px, py, pw, ph) = line["box"], line["placed"]
+        assert px - 0.05 <= x and x + w <= px + pw + 0.05, (where, line)
+        assert py - 0.02 <= y and y + h <= py + ph + 0.02, (where, line)
+    assert problems(seen) == [], (where, problems(seen))
     return seen
 
 

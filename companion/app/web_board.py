@@ -42,10 +42,11 @@ STRIGOI_R = 1.5
 OUTLINE = 0.06  # half the outline's width
 MARK_SIZE = 1.05
 NAME_SIZE = 1.5
-#: a text line's box: DejaVu Sans' ascent + descent (the browser's getBBox of a line), and
-#: where its baseline lies above the box's bottom
-LINE = 1.17
-DESCENT = 0.24
+#: a text line's box (in font sizes): DejaVu Sans' ascent + descent (0.928 + 0.236, what a
+#: browser's getBBox of a line measures, 1.14 to 1.18 with the hinting of each size) and a
+#: little to spare; its baseline lies this far above the box's bottom (the glyphs centred)
+LINE = 1.25
+DESCENT = 0.236 + (LINE - 1.164) / 2
 #: room between two discs, between a name and a disc, between two names (the touchscreen's
 #: 2 px, 3 px and about a space's width at 8 px a unit)
 DISC_GAP = GAP / 8
@@ -56,6 +57,9 @@ NAMES_APART = NAME_SIZE * 0.6
 #: weights (ui/fortress_view.py) but spaces dearer, so that a phone's names go to the empty
 #: corners of the board rather than over the corridors
 SPACE_COST, FEATURE_COST, BOOK_COST, LADDER_COST = 3.0, 6.0, 4.0, 6.0
+#: a space as a name sees it: a little more than the circle inside its hexagon (0.82), so that
+#: a name touching one on the server does not cover it by a hair in a browser
+SPACE_R = 0.85
 #: a space of a room (not of a corridor) costs this many times more: a name over another
 #: room's spaces reads as that room's (over its own, board_geometry.OWN of it)
 ROOM_SPACE = 2.0
@@ -143,7 +147,7 @@ def _soft(fortress: Fortress, board: JSON) -> list[tuple[Circle, float]]:
         room = fortress.room_at(tuple(space["c"])) or ""
         cost = SPACE_COST if space["k"] in ("space", "platform") else FEATURE_COST
         cost *= ROOM_SPACE if room else 1.0
-        things.append((_up(space["x"], space["y"], 0.8, f"space:{room}"), cost))
+        things.append((_up(space["x"], space["y"], SPACE_R, f"space:{room}"), cost))
     return things
 
 
