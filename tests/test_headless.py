@@ -4,6 +4,7 @@ answering by voice (recorded) and printing every sentence."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -122,6 +123,26 @@ def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # 
     wait("the card chosen", lambda: session.head == 1 or service.session.head == 1)  # type: ignore[union-attr]
     chosen = {h.hero: h.chosen for h in service.session.state.heroes}  # type: ignore[union-attr]
     assert chosen[service.session.state.heroes[0].hero] == card  # type: ignore[union-attr]
+
+
+def test_a_hint_is_never_said_twice_in_a_row(tmp_path: Path) -> None:
+    """Issue 29: Confirm pressed again where the hint "Press Next to hear the choices." was
+    just said reads the first choice; over a random run of presses, nothing but a choice read
+    again on request (Next on a list of one) is said twice in a row."""
+    import random
+    from itertools import pairwise
+
+    rng = random.Random(3)
+    with headless_table(tmp_path) as served:
+        headless, said = served.table, served.said
+        served.on_loop(lambda: headless.button("confirm"))  # a new game
+        for _ in range(200):
+            name = rng.choice(["next", "confirm", "confirm"])
+            served.on_loop(lambda name=name: headless.button(name))
+    hint = "Press Next to hear the choices."
+    assert hint in said  # the run met lists to open
+    again = [a for a, b in pairwise(said) if a == b]
+    assert all(re.match(r"^1 of 1: ", x) for x in again), again
 
 
 @pytest.mark.slow

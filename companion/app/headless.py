@@ -70,7 +70,8 @@ class HeadlessTable:
     def __init__(self, make_service: Callable[[Post], TableService], say: Say) -> None:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self.service = make_service(self._calls.put)
-        self.say = say
+        self._say = say
+        self.last_said = ""  # the sentence said last: a hint is never said twice in a row
         self.options: list[Item] = []  # what Next reads (spaces grouped, secret cards left out)
         self.focused = -1  # nothing read out yet
         self.alerts: set[tuple[str, int]] = set()
@@ -100,6 +101,10 @@ class HeadlessTable:
                 call()
             except StoreError as problem:  # the log refused a write: said, and the table goes on
                 self.say(store_refusal(problem))
+
+    def say(self, text: str) -> None:
+        self.last_said = text
+        self._say(text)
 
     def stop(self) -> None:
         """Ends `run` (from any thread) after the calls already posted."""
@@ -279,26 +284,38 @@ class HeadlessTable:
                 self.say(self._undone(undone))
                 self._waiting()
         elif name == "next" and self.options:
-            self.focused = (self.focused + 1) % len(self.options)
-            item = self.options[self.focused]
-            self.say(read(item, self.focused + 1, len(self.options), self._label))
+            self._next()
         elif name == "confirm":
             if not self.options:
                 return  # nothing to take by a button (a card chosen in secret is tapped)
             if self.focused < 0 and len(self.options) != 1:
-                self.say(i18n.tr("Press Next to hear the choices."))
+                self._hint()
                 return
             item = self.options[max(self.focused, 0)]
             if isinstance(item, Group):  # opened: its rooms, or a room's spaces
                 self.options, self.focused = by_room(item, session.rules.fortress), -1
                 if len(item.commands) <= len(self.options):  # already one by one
                     self.options = list(item.commands)
-                self.say(i18n.tr("Press Next to hear the choices."))
+                self._hint()
                 return
             if isinstance(item, SimulatedTap):  # the card stays unsaid, as a tap on a reader
                 self._do(item.command)
                 return
             self._do(item)
+
+    def _next(self) -> None:
+        self.focused = (self.focused + 1) % len(self.options)
+        item = self.options[self.focused]
+        self.say(read(item, self.focused + 1, len(self.options), self._label))
+
+    def _hint(self) -> None:
+        """How to hear the choices; said just now, Confirm reads the first choice instead (the
+        same hint twice in a row tells nothing new: issue 29)."""
+        hint = i18n.tr("Press Next to hear the choices.")
+        if self.last_said == hint:
+            self._next()
+        else:
+            self.say(hint)
 
     def _undone(self, command: c.Command | None) -> str:
         """What Undo took back, as a sentence (a card chosen in secret stays secret)."""
