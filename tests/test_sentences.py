@@ -382,9 +382,14 @@ HERO_PLACEHOLDERS = re.compile(r"\{(?:hero|heroes|other|last|name|figure)\}")
 
 def test_french_elides_before_a_vowel_or_says_it_otherwise() -> None:
     """ "de Attila" is wrong French ("d'Attila"): no message puts de, que, le, la, ne, se or ce
-    before a hero's name (Attila begins with a vowel); no "de le Maître" (du Maître) either."""
+    before a hero's name (Attila begins with a vowel); no "de le Maître" (du Maître) either.
+    Italian says "ad Attila", never "a Attila": its messages name the hero otherwise."""
     vowels = [h for h in ("Attila", "Falk Maria", "Matthew", "Charles", "Roel") if h[0] in "AEIOU"]
     assert vowels
+    for text in _catalog("it"):
+        for hero in vowels:
+            filled = HERO_PLACEHOLDERS.sub(hero, text)
+            assert not re.search(rf"\ba {hero}", filled), text
     strigoi = [i18n.catalog("fr").gettext(x) for x in ("the Master", "the Apprentice")]
     for text in _catalog("fr"):
         for hero in vowels:

@@ -73,9 +73,10 @@ WOUND_NAMES = {
     "plain": N_("wound"),
     "double": N_("double wound"),
     "shock": N_("shock"),
-    "movement": N_("wound: movement -{penalty}"),
-    "strength": N_("wound: strength -{penalty}"),
-    "ability": N_("wound: no {ability}"),
+    # no colon inside a name: it stands in sentences ("Give Roel the wound token: …")
+    "movement": N_("movement -{penalty} wound"),
+    "strength": N_("strength -{penalty} wound"),
+    "ability": N_("wound without {ability}"),
 }
 
 
