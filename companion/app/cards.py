@@ -178,12 +178,19 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
     else:
         figures = (Figure(tr("Nobody is attacked.")),)
-    # the wounds' sum ("3 wounds: card damage 1 + token bonus 2") stays behind Why?: the voice
-    # says who is attacked and how hard in the card's own sentence
+    # who is attacked (or nobody) in the card's own sentence: the target's choice (nearest,
+    # tied), the wounds' sum ("card damage 1 + token bonus 2") and "did not move, so it does
+    # not attack" stay behind Why?, so the banner keeps to two lines
+    told: tuple[str, ...] = ()
+    if isinstance(hero, str):
+        told = ("target", "target_tie", "wounds")
+    elif not moved:
+        told = ("stays_no_attack",)
     said = [
-        plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES and r.code != "wounds"
+        plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES and r.code not in told
     ]
-    said += [f.value for f in figures if isinstance(hero, str)]
+    if told:
+        said += [f.value for f in figures]
     why, rules = _why(announcement)
     return Card(
         name,
