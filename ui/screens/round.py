@@ -487,7 +487,7 @@ class RoundScreen(RoundPanel, Screen):
         figures = self.ids.card_figures
         todo = self.ids.card_todo
         figures.cols = 1  # each a whole sentence, as wide as the card (issue 29)
-        size = int(sp(20) * App.get_running_app().text_scale)
+        size = int(sp(18) * App.get_running_app().text_scale)  # under the headline's 24
         shown = [
             f"[size={size}][b]{escape_markup(f.value)}[/b][/size]"
             + (f"\n{escape_markup(f.caption)}" if f.caption else "")
