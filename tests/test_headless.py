@@ -102,9 +102,10 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     assert said[-1].startswith("1 of ") and "In the " in said[-1] and "space" in said[-1], said[-1]
     press(headless, "undo")
     wait("the undo", lambda: service.session.head == head - 1)  # type: ignore[union-attr]
-    wait("said so", lambda: any(x.startswith("Undone: ") for x in said))
-    undone = next(x for x in said if x.startswith("Undone: "))
-    assert undone.endswith("chose a card.") and not any(card in undone for card in cards), undone
+    wait("said so", lambda: any(x.endswith(" is undone.") for x in said))
+    undone = next(x for x in said if x.endswith(" is undone."))
+    assert undone.endswith("'s card choice is undone."), undone  # one sentence, no "Undone: X: …"
+    assert not any(card in undone for card in cards), undone
 
 
 def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # type: ignore[no-untyped-def]

@@ -345,21 +345,24 @@ def test_no_announcement_says_a_sentence_twice(language: str) -> None:
 
 def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     """Not "Undo: Attila: move: …": "Undo Attila's move to the stairs in the north room", one
-    message per kind of command; a card chosen in secret is never named (R-RND-1)."""
-    from companion.app.labels import undo_label
+    message per kind of command; the voice of a table without a screen says "Attila's move to
+    … is undone." (not "Undone: Attila: move to …"); a card chosen is never named (R-RND-1)."""
+    from companion.app.labels import undo_label, undone_sentence
 
     seen: set[str] = set()
     for command in COMMANDS[:400]:
-        undo = undo_label(command, RULES.catalog, RULES.fortress, hidden=True)
-        redo = undo_label(command, RULES.catalog, RULES.fortress, hidden=True, redo=True)
-        for label in (undo, redo):
+        undo = undo_label(command, RULES.catalog, RULES.fortress)
+        redo = undo_label(command, RULES.catalog, RULES.fortress, redo=True)
+        undone = undone_sentence(command, RULES.catalog, RULES.fortress)  # the voice's
+        assert undone.endswith(ENDS), (language, undone)
+        for label in (undo, redo, undone):
             assert capital(label) and "{" not in label, (language, label)
             assert label.count(":") <= 1 and not re.match(r"^\w+\s?:", label), (language, label)
             hero = getattr(command, "hero", None)
             assert not hero or hero_name(hero) in label, (language, label)
         assert undo != redo
         if isinstance(command, c.ChooseCard):
-            assert item_name(RULES.catalog, command.card) not in undo, undo
+            assert item_name(RULES.catalog, command.card) not in undo + undone, undo
         seen.add(type(command).__name__)
     assert len(seen) >= 8, seen
 

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.labels import command_label, game_over_reason, secret_label, waiting_label
+from companion.app.labels import command_label, game_over_reason, undone_sentence, waiting_label
 from companion.app.play_taps import commands_with, holder_of
 from companion.app.qr import only_this_machine, phone_word, qr_terminal
 from companion.app.service import Outcome, Post, TableService, store_refusal
@@ -322,9 +322,9 @@ class HeadlessTable:
         session = self.service.session
         if command is None or session is None:
             return i18n.tr("Undone.")
-        hidden = session.state.phase == "initiative"
-        label = secret_label(command, self.service.catalog, session.rules.fortress, hidden)
-        return i18n.tr("Undone: {command}.").format(command=label)
+        # one sentence per kind (issue 29: never "Undone: Roel: move to …"); a card chosen in
+        # secret is never named (R-RND-1)
+        return undone_sentence(command, self.service.catalog, session.rules.fortress)
 
 
 __all__ = ["KEYS", "SEAT_KEYS", "HeadlessTable", "Say"]
