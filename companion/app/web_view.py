@@ -218,12 +218,18 @@ def announcement_view(announcement: Announcement, catalog: Catalog | None = None
     The other items of a command's story (a fight, a monk, wounds, a skipped phase 3, a
     reward) in their cards' words (companion/app/cards.py)."""
     facts = announcement.facts
-    if catalog is not None and announcement.kind not in ("strigoi_step", "curse", "collapse"):
+    if catalog is not None:
         card = card_of(catalog, announcement)
+        if announcement.kind in ("strigoi_step", "curse", "collapse"):
+            # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
+            # a reason that leans on one said before it, as "the opposite direction fails too")
+            lines = [card.headline, *(f.value for f in card.figures), *card.todo]
+        else:
+            lines = [card.words, *card.todo]
         return {
             "kind": announcement.kind,
             "title": card.title,
-            "lines": [card.words, *card.todo],
+            "lines": lines,
             "why": [why_line(text, rules) for text, rules in why_rows(catalog, announcement)],
         }
     if announcement.kind == "curse":
