@@ -4,6 +4,7 @@ answering by voice (recorded) and printing every sentence."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -101,9 +102,10 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     assert said[-1].startswith("1 of ") and "In the " in said[-1] and "space" in said[-1], said[-1]
     press(headless, "undo")
     wait("the undo", lambda: service.session.head == head - 1)  # type: ignore[union-attr]
-    wait("said so", lambda: any(x.startswith("Undone: ") for x in said))
-    undone = next(x for x in said if x.startswith("Undone: "))
-    assert undone.endswith("chose a card.") and not any(card in undone for card in cards), undone
+    wait("said so", lambda: any(x.endswith(" is undone.") for x in said))
+    undone = next(x for x in said if x.endswith(" is undone."))
+    assert undone.endswith("'s card choice is undone."), undone  # one sentence, no "Undone: X: …"
+    assert not any(card in undone for card in cards), undone
 
 
 def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # type: ignore[no-untyped-def]
@@ -122,6 +124,26 @@ def test_a_card_tapped_on_the_reader_is_chosen_by_its_holder(table) -> None:  # 
     wait("the card chosen", lambda: session.head == 1 or service.session.head == 1)  # type: ignore[union-attr]
     chosen = {h.hero: h.chosen for h in service.session.state.heroes}  # type: ignore[union-attr]
     assert chosen[service.session.state.heroes[0].hero] == card  # type: ignore[union-attr]
+
+
+def test_a_hint_is_never_said_twice_in_a_row(tmp_path: Path) -> None:
+    """Issue 29: Confirm pressed again where the hint "Press Next to hear the choices." was
+    just said reads the first choice; over a random run of presses, nothing but a choice read
+    again on request (Next on a list of one) is said twice in a row."""
+    import random
+    from itertools import pairwise
+
+    rng = random.Random(3)
+    with headless_table(tmp_path) as served:
+        headless, said = served.table, served.said
+        served.on_loop(lambda: headless.button("confirm"))  # a new game
+        for _ in range(200):
+            name = rng.choice(["next", "confirm", "confirm"])
+            served.on_loop(lambda name=name: headless.button(name))
+    hint = "Press Next to hear the choices."
+    assert hint in said  # the run met lists to open
+    again = [a for a, b in pairwise(said) if a == b]
+    assert all(re.match(r"^1 of 1: ", x) for x in again), again
 
 
 @pytest.mark.slow

@@ -157,7 +157,7 @@ def test_engine_reasons_name_rooms_ladders_and_directions(language: str) -> None
         assert INTERNAL_ID.search(text) is None, text
     assert "Roel" in render(reasons[1])
     # the engine's own words (published events, CLI) keep the ids
-    assert reasons[0].text() == "Apprentice teleports from NW to the centre of NE"
+    assert reasons[0].text() == "the Apprentice teleports from NW to the centre of NE"
 
 
 @pytest.mark.parametrize(

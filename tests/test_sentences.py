@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.cards import spoken, why_rows
+from companion.app.cards import card_of, spoken, why_rows
 from companion.app.i18n import LOCALE_DIR
 from companion.app.labels import (
     GAME_OVER_SENTENCES,
@@ -28,6 +28,7 @@ from companion.app.spoken_menu import by_room, choose_in_secret, items
 from companion.app.web_view import announcement_view
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import GameRules
 from companion.engine.game.emitter import started_state
@@ -48,10 +49,13 @@ RULE_ID = re.compile(r"\bR-[A-Z]{3}\b")
 
 def _games(games: int = 8) -> Iterator[tuple[GameState, list[Announcement]]]:
     """Every state of random games (four heroes), with the story of the command that made it."""
-    for _before, _command, _events, after, story in played(RULES, SEATS, games):
+    for _before, command, _events, after, story in played(RULES, SEATS, games):
+        COMMANDS.append(command)
         yield after, story
 
 
+#: every command of the games, in order (what Undo and Redo name)
+COMMANDS: list[c.Command] = []
 PLAYED = list(_games())
 #: one real task of each kind met in the games (the first of each, waiting or queued)
 TASKS: dict[TaskKind, Task] = {}
@@ -231,3 +235,191 @@ def test_protection_names_what_blocks(language: str) -> None:
     label = command_label(c.Protect(hero="roel", sources=["card"]), RULES.catalog)
     assert label.startswith("Roel") and label.split()[-1] != "card", (language, label)
     assert i18n.tr("the played card's Protection") in label
+
+
+# ----- issue 29: every word right in four languages -------------------------------------------
+#: a sentence's end; a card's lines and the voice say whole sentences
+ENDS = (".", "!", "?")
+#: each language's Strigoi as printed, and what may stand before them (an article, or a
+#: preposition merged with one): "Lehrling bleibt…" is wrong, "Der Lehrling bleibt…" right
+ARTICLES = {
+    "de": (("Meister", "Lehrling", "Oberste"), r"(?:[Dd]er|[Dd]en|[Dd]em|[Dd]es)"),
+    "it": (
+        ("Maestro", "Apprendista", "Strigoi Supremo"),
+        r"(?:[Ii]l|[Ll]o|[Ll]'|[Dd]el|[Dd]ello|[Dd]ell'|[Aa]l|[Aa]llo|[Aa]ll'|[Dd]al|[Dd]allo|"
+        r"[Dd]all'|[Nn]el|[Nn]ello|[Nn]ell')",
+    ),
+    "fr": (
+        ("Maître", "Apprenti", "Strigoï Suprême"),
+        r"(?:[Ll]e|[Ll]'|[Dd]u|[Dd]e l'|[Aa]u|[Àà] l')",
+    ),
+    "en": (("Master", "Apprentice", "Supreme Strigoi"), r"(?:[Tt]he)"),
+}
+
+
+def sentences(text: str) -> list[str]:
+    """A text cut into its sentences (at ". " and the like)."""
+    return [x for x in re.split(r"(?<=[.!?])\s+", text.strip()) if x]
+
+
+def test_every_cards_headline_and_large_lines_are_whole_sentences(language: str) -> None:
+    """The headline (large) and the large lines under it are whole sentences: never a big
+    "niemand" over a small "angegriffen", never "Master -> room"; the small lines too."""
+    for item in STORIES:
+        card = card_of(RULES.catalog, item, RULES.fortress)
+        big = [card.headline, *(f.value for f in card.figures)]
+        for line in big:
+            assert capital(line) and line.endswith(ENDS), (language, item.kind, line)
+            assert len(line.split()) >= 3, (language, item.kind, line)  # not a word alone
+        for f in card.figures:
+            assert not f.caption or f.caption.endswith(ENDS), (language, f)
+        for line in (card.source, *card.todo, *card.why):
+            assert not line or (capital(line) and line.endswith(ENDS)), (language, line)
+
+
+def test_a_strigoi_in_a_sentence_has_its_article(language: str) -> None:
+    """R-CMP-3: the Strigoi as each rulebook names them, with their article ("Der Lehrling
+    bleibt im Raum Nordwest.", "L'Apprendista…", "Le Maître…"), on the card, in the voice's
+    words, in Why? and on the phone."""
+    names, article = ARTICLES[language]
+    name = re.compile(rf"\b(?:{'|'.join(names)})\b")
+    before = re.compile(rf"\b{article}\s?$")
+
+    def bare(text: str) -> bool:
+        return any(not before.search(text[: m.start()]) for m in name.finditer(text))
+
+    checked = 0
+    for item in STORIES:
+        if item.kind not in ("strigoi_step", "curse"):
+            continue
+        card = card_of(RULES.catalog, item, RULES.fortress)
+        view = announcement_view(item, RULES.catalog)
+        for text in (card.headline, card.words, *card.todo, *card.why, *view["lines"]):
+            text = re.sub(r"\b(?:Marker|segnalino|jeton|token)\s+\S+", "", text)  # a token's name
+            assert not bare(text), (language, text)
+            checked += 1
+    assert checked > 50
+
+
+def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
+    """The voice and the phone say why a Strigoi stays without a "too" that refers to a
+    sentence left behind Why? ("the opposite direction fails too")."""
+    bounced = [
+        item
+        for item in STORIES
+        if item.kind == "strigoi_step" and any(r.code == "bounce_failed" for r in item.reasons)
+    ]
+    assert bounced
+    for item in bounced:
+        words = spoken(RULES.catalog, item, RULES.fortress)
+        lines = announcement_view(item, RULES.catalog)["lines"]
+        for text in (words, *lines):
+            assert not re.search(r"\b(too|auch|anche|aussi)\b", text, re.I), (language, text)
+
+
+def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
+    """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
+    glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
+    from companion.app.cards import wound_effects
+
+    wounds = [item for item in STORIES if item.kind == "wound"]
+    assert wounds
+    for item in wounds:
+        tokens = [str(t) for t in item.facts["tokens"]]  # type: ignore[union-attr]
+        effects = wound_effects(RULES.catalog, hero_name(str(item.facts["hero"])), tokens)
+        said = sentences(spoken(RULES.catalog, item, RULES.fortress))
+        assert len(said) == 1 + len(effects) + bool(item.facts.get("defeated")), (language, said)
+        for sentence in said:
+            assert capital(sentence) and sentence.endswith(ENDS), (language, sentence)
+    shocks = ["wound-shock-1", "wound-shock-2"]
+    one, two = (wound_effects(RULES.catalog, "Roel", shocks[:n])[0] for n in (1, 2))
+    assert "1" in one and "2" in two and one.replace("1", "2") != two, (language, one, two)
+
+
+def test_no_announcement_says_a_sentence_twice(language: str) -> None:
+    """Each story item's words (spoken, bannered) say each sentence once."""
+    for item in STORIES:
+        said = sentences(spoken(RULES.catalog, item, RULES.fortress))
+        assert len(said) == len(set(said)), (language, said)
+
+
+def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
+    """Not "Undo: Attila: move: …": "Undo Attila's move to the stairs in the north room", one
+    message per kind of command; the voice of a table without a screen says "Attila's move to
+    … is undone." (not "Undone: Attila: move to …"); a card chosen is never named (R-RND-1)."""
+    from companion.app.labels import undo_label, undone_sentence
+
+    seen: set[str] = set()
+    for command in COMMANDS[:400]:
+        undo = undo_label(command, RULES.catalog, RULES.fortress)
+        redo = undo_label(command, RULES.catalog, RULES.fortress, redo=True)
+        undone = undone_sentence(command, RULES.catalog, RULES.fortress)  # the voice's
+        assert undone.endswith(ENDS), (language, undone)
+        for label in (undo, redo, undone):
+            assert capital(label) and "{" not in label, (language, label)
+            assert label.count(":") <= 1 and not re.match(r"^\w+\s?:", label), (language, label)
+            hero = getattr(command, "hero", None)
+            assert not hero or hero_name(hero) in label, (language, label)
+        assert undo != redo
+        if isinstance(command, c.ChooseCard):
+            assert item_name(RULES.catalog, command.card) not in undo + undone, undo
+        seen.add(type(command).__name__)
+    assert len(seen) >= 8, seen
+
+
+def _catalog(language: str) -> list[str]:
+    path = LOCALE_DIR / language / "LC_MESSAGES" / "armata.po"
+    with path.open("rb") as po:
+        found = read_po(po, locale=language)
+    texts: list[str] = []
+    for message in found:
+        if message.id:
+            string = message.string
+            texts += list(string) if isinstance(string, tuple) else [string]
+    return texts
+
+
+#: the placeholders that may hold a hero's printed name
+HERO_PLACEHOLDERS = re.compile(r"\{(?:hero|heroes|other|last|name|figure)\}")
+
+
+def test_french_elides_before_a_vowel_or_says_it_otherwise() -> None:
+    """ "de Attila" is wrong French ("d'Attila"): no message puts de, que, le, la, ne, se or ce
+    before a hero's name (Attila begins with a vowel); no "de le Maître" (du Maître) either.
+    Italian says "ad Attila", never "a Attila": its messages name the hero otherwise."""
+    vowels = [h for h in ("Attila", "Falk Maria", "Matthew", "Charles", "Roel") if h[0] in "AEIOU"]
+    assert vowels
+    for text in _catalog("it"):
+        for hero in vowels:
+            filled = HERO_PLACEHOLDERS.sub(hero, text)
+            assert not re.search(rf"\ba {hero}", filled), text
+    strigoi = [i18n.catalog("fr").gettext(x) for x in ("the Master", "the Apprentice")]
+    for text in _catalog("fr"):
+        for hero in vowels:
+            filled = HERO_PLACEHOLDERS.sub(hero, text)
+            assert not re.search(rf"\b(?:de|que|le|la|ne|se|ce|je) {hero}", filled), text
+        for name in strigoi:
+            filled = text.replace("{strigoi}", name)
+            assert not re.search(r"\b(?:de|à) (?:le|les) ", filled, re.IGNORECASE), text
+
+
+def test_french_writes_strigoi_as_its_rulebook_does() -> None:
+    """The French rulebook writes "Strigoï": every French message does (the game's title
+    "Armata Strigoi" is a name, as printed)."""
+    for text in _catalog("fr"):
+        assert not re.search(r"Strigoi(?!ï)", text.replace("Armata Strigoi", "")), text
+
+
+def test_german_puts_no_gendered_word_before_an_ability() -> None:
+    """The abilities are of every gender (der Schutz, die Tarnung, die Tore): a word that
+    agrees with one ("keine Schutz") never stands before {ability}."""
+    for text in _catalog("de"):
+        assert not re.search(r"\b(?:kein\w*|d[eia][rnms]|eine?\w*)\s+\{ability\}", text), text
+    i18n.set_language("de")
+    try:
+        from companion.app.labels import token_name
+
+        names = [token_name(RULES.catalog, w.id) for w in RULES.catalog.wound_tokens]
+    finally:
+        i18n.set_language("en")
+    assert not any(re.search(r"\bkeine (?:Schutz|Sprung)\b", n) for n in names), names

@@ -95,15 +95,15 @@ def test_a_curse_card_names_the_room_each_hero_hit_or_nobody_and_the_wounds() ->
     for curse in curses:
         card = card_of(RULES.catalog, curse)
         room = room_name(str(curse.facts["room"]))
-        assert card.headline.endswith(room) and room in card.words
+        assert card.headline.endswith(f"curses the {room}.") and room in card.words
         heroes = [str(h) for h in curse.facts["heroes"]]  # type: ignore[attr-defined]
+        [figure] = card.figures  # one large sentence: who takes a wound
         if heroes:
-            assert [f.value for f in card.figures] == [hero_name(h) for h in heroes]
-            assert all(f.caption == "1 wound" for f in card.figures)
+            assert figure.value.endswith("takes 1 wound." if len(heroes) == 1 else "1 wound each.")
             for hero in heroes:
-                assert hero_name(hero) in card.words
+                assert hero_name(hero) in card.words and hero_name(hero) in figure.value
         else:
-            assert [(f.value, f.caption) for f in card.figures] == [("nobody there", "0 wounds")]
+            assert figure.value == "Nobody is in the cursed room."
             assert "nobody is there" in card.words
         assert card.done == "Figures moved"
         assert "every hero there" not in card.words
@@ -121,7 +121,7 @@ def test_a_skipped_phase_3_gets_a_short_card_with_its_reason() -> None:
     assert {"attacked", "no_strigoi"} <= whys
     for _before, item in skipped:
         card = card_of(RULES.catalog, item)
-        assert card.headline == "No curse this round" and card.done == "Done"
+        assert card.headline == "There is no curse this round." and card.done == "Done"
         if item.facts["why"] == "attacked":
             assert card.todo == ("Take the attack marker off the Master card.",)
             assert "attacked" in card.words
@@ -138,12 +138,15 @@ def test_the_strigoi_card_shows_target_wounds_token_and_whose_letter() -> None:
         moved = step.facts["from"] != step.facts["to"]
         assert card.done == ("Figures moved" if moved else "Done")  # what really happened
         letter, owner = step.facts["letter"], step.facts["card_hero"]
-        assert f"letter {letter} on {hero_name(str(owner))}'s card" in card.source
+        assert f"{hero_name(str(owner))}'s card shows letter {letter}." in card.source
         if step.facts["hero"]:
             wounds = int(step.facts["wounds"])  # type: ignore[call-overload]
-            assert card.figures[0].value == hero_name(str(step.facts["hero"]))
-            assert card.figures[1].value == str(wounds)
-            assert card.figures[1].caption == ("wound to take" if wounds == 1 else "wounds to take")
+            counted = "wound" if wounds == 1 else "wounds"
+            assert card.figures[0].value == (
+                f"{hero_name(str(step.facts['hero']))} is attacked: {wounds} {counted} to take."
+            )
+        else:
+            assert card.figures[0].value == "Nobody is attacked."
         for sentence, rule in why_rows(RULES.catalog, step):
             assert not re.search(r"R-[A-Z]+-\d", sentence)  # rule ids apart, at the end
             assert rule.startswith("R-")
@@ -164,17 +167,17 @@ def test_encounter_results_come_as_cards_with_what_changes_on_the_table() -> Non
         assert theirs == monster.strength
         assert fight.facts["won"] == (mine >= theirs)  # R-ENC-1
         card = card_of(RULES.catalog, fight, RULES.fortress)
-        assert card.figures[0].value == f"{mine} : {theirs}"
+        assert card.figures[0].value.endswith(f"strength {mine}; the monster has {theirs}.")
         if fight.facts["won"]:
-            assert card.headline.endswith("wins the fight")
+            assert card.headline.endswith("wins the fight.")
             blood = int(fight.facts["blood"])  # type: ignore[call-overload]
             if blood:
                 assert any("to the Altar" in line for line in card.todo)
             for _ in fight.facts["rewards"]:  # type: ignore[attr-defined]
                 assert any(" takes " in line for line in card.todo)
         else:
-            assert card.headline.endswith("loses the fight")
-            assert card.figures[1].value == "1" and "1 wound" in card.words
+            assert card.headline.endswith("loses the fight.")
+            assert card.figures[1].value.endswith("takes 1 wound.") and "1 wound" in card.words
         if fight.facts["marker"]:
             assert any("fight marker" in line for line in card.todo)
     monks = [a for *_, story in TOLD for a in story if a.kind == "monk"]
@@ -192,7 +195,7 @@ def test_encounter_results_come_as_cards_with_what_changes_on_the_table() -> Non
     for wound in wounds:
         card = card_of(RULES.catalog, wound)
         count = len(wound.facts["tokens"])  # type: ignore[arg-type]
-        assert card.figures[0].value == str(count)
+        assert card.headline.endswith(f"takes {count} wound{'s' if count != 1 else ''}.")
         assert len([x for x in card.todo if x.startswith("Give ")]) == count
 
 
@@ -208,7 +211,7 @@ def test_a_reward_drawn_by_hand_is_its_own_card() -> None:
     card = card_of(RULES.catalog, item)
     title = RULES.catalog.reward_card(drawn).title  # type: ignore[union-attr]
     assert item.kind == "reward" and card.title == "Reward"
-    assert card.todo == (f"Roel takes {title}.",) and card.words == f"Roel takes {title}"
+    assert card.todo == (f"Roel takes {title}.",) and card.words == f"Roel takes {title}."
 
 
 @pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))

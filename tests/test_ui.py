@@ -787,11 +787,11 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
         assert card["headline_px"] >= 24 and card["banner_is_card"], (name, card)
         assert all("(s)" not in line for line in card["todo"] + card["figures"]), card
     assert told["card-attack-en"]["done"] in ("Figures moved", "Next (1 more)", "Next (2 more)")
-    assert "nobody there" in told["card-curse-nobody-en"]["figures"][0]
+    assert "Nobody is in the cursed room." in told["card-curse-nobody-en"]["figures"][0]
     assert told["card-phase3-skipped-en"]["todo"] == ["Take the attack marker off the Master card."]
-    assert " : " in told["card-fight-won-en"]["figures"][0]  # strength against the monster's
+    assert "; the monster has " in told["card-fight-won-en"]["figures"][0]  # the strengths
     assert any("takes" in line or "Altar" in line for line in told["card-fight-won-en"]["todo"])
-    assert "wound to take" in told["card-fight-lost-en"]["figures"][1]
+    assert "takes 1 wound." in told["card-fight-lost-en"]["figures"][1]
     assert (
         told["card-monk-de"]["title"] == "Mönch" and told["card-wound-fr"]["title"] == "Blessures"
     )

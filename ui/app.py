@@ -29,7 +29,7 @@ from companion.app.hardware import (
     broker_status,
     health_view,
 )
-from companion.app.labels import secret_label, waiting_label
+from companion.app.labels import undo_label, waiting_label
 from companion.app.leds import RING_MEANINGS, STRIGOI_RINGS
 from companion.app.service import Outcome, TableService, data_dir
 from companion.app.session import GameSession
@@ -631,7 +631,6 @@ class ArmataApp(App):
         undo = session.command_at(session.head)
         redo = session.command_at(session.head + 1)
         fortress = session.rules.fortress
-        hidden = session.state.phase == "initiative"  # choices unrevealed: names stay secret
         self._screen().show_options(
             session.rules,
             session.state,
@@ -639,8 +638,8 @@ class ArmataApp(App):
             waiting_label(session.waiting_for, self.catalog),
             session.legal_commands(),
             self.execute,
-            None if undo is None else secret_label(undo, self.catalog, fortress, hidden),
-            None if redo is None else secret_label(redo, self.catalog, fortress, hidden),
+            None if undo is None else undo_label(undo, self.catalog, fortress),
+            None if redo is None else undo_label(redo, self.catalog, fortress, redo=True),
         )
         self.game_view.redraw()
 

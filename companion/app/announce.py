@@ -70,7 +70,8 @@ def headline_of(
 ) -> str:
     """The spoken and bannered sentence: the reasons whose codes make headlines, in order."""
     picked = [r for r in reasons if r.code in HEADLINE_CODES] or list(reasons[:1])
-    return "; ".join(r.text(translate, name, plural) for r in picked)
+    # a Strigoi opens it with its article ("the Master teleports"): a sentence's capital
+    return capital_first("; ".join(r.text(translate, name, plural) for r in picked))
 
 
 @dataclass(frozen=True)

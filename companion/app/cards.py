@@ -1,7 +1,9 @@
 """What each item of a command's story says, in the players' language: the card the round screen
-shows (a large headline, the target and wounds as large figures, the token and whose card letter
-drove it, what the table must do, why in plain sentences with the rule ids apart) and the one
-sentence that is bannered and spoken while that card shows (`Card.words`).
+shows (a large headline, then large lines that say who is hit and how hard, the token and whose
+card letter drove it, what the table must do, why in plain sentences with the rule ids apart) and
+the words bannered and spoken while that card shows (`Card.words`). Every one of them is a whole
+sentence (issue 29): never a big word over a small remainder ("nobody" over "attacked"), a
+Strigoi always with its article ("Der Lehrling bleibt…").
 
 The items themselves (a Strigoi step, a curse or why there is none, a collapse, a fight, a monk,
 wounds, a reward) and their order come from companion/app/announce.py; this module only words
@@ -9,18 +11,20 @@ them. Counted words use real plurals (`ngettext`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
 from companion.app.i18n import capital_first, ngettext, tr
 from companion.app.labels import (
-    figure_label,
+    ability_name,
     item_name,
     ladder_name,
     render,
     room_name,
     space_name,
     strigoi_label,
+    strigoi_subject,
     token_name,
 )
 from companion.engine.components import Catalog
@@ -34,23 +38,24 @@ ARROW = "\u2192"
 
 @dataclass(frozen=True)
 class Figure:
-    """A large figure on a card: its value ("Roel", "2", "3 : 2") and what it is."""
+    """A large line on a card: a whole short sentence ("Roel is attacked: 2 wounds to take."),
+    and an optional small sentence under it."""
 
     value: str
-    caption: str
+    caption: str = ""
 
 
 @dataclass(frozen=True)
 class Card:
     title: str  # which card: the Strigoi's name, "Curse", "Fight", ...
-    headline: str  # large: "Master -> north-east room"
-    figures: tuple[Figure, ...]  # large: the target, the wounds, the strengths
-    source: str  # the token and whose card letter drove it
+    headline: str  # large, a sentence: "The Master teleports to the north-east room."
+    figures: tuple[Figure, ...]  # large sentences: who is attacked, the wounds, the strengths
+    source: str  # sentences: the token drawn and whose card letter drove it
     todo: tuple[str, ...]  # what the table must do, in order
     why: tuple[str, ...]  # plain sentences
     rules: tuple[str, ...]  # the rule ids, shown small at the end
     done: str  # the button: what happened ("Figures moved") or "Done"
-    words: str  # the one sentence bannered and spoken while this card shows
+    words: str  # the sentences bannered and spoken while this card shows
 
 
 def _int(value: object) -> int:
@@ -104,19 +109,26 @@ def _heroes(heroes: list[str]) -> str:
 
 
 def _source(catalog: Catalog, facts: dict[str, object]) -> str:
-    """The token drawn and the card letter that drove the Strigoi, and whose card it was."""
-    letter, owner = facts.get("letter"), facts.get("card_hero")
-    drove = ""
-    if isinstance(letter, str) and isinstance(owner, str):
-        drove = tr("letter {letter} on {hero}'s card").format(letter=letter, hero=hero_name(owner))
+    """The token drawn and the card letter that drove the Strigoi, and whose card it was, as
+    whole sentences."""
+    drove = _source_letter(facts)
     token = facts.get("token")
     if "token" not in facts:  # the curse draws no token
         return drove
     if not isinstance(token, str):  # R-TEL-1: the Supreme moves without a token
         said = tr("No token: the Supreme Strigoi moves every turn.")
-        return f"{said} {sentence(drove)}" if drove else said
-    named = tr("Drawn: {token}").format(token=token_name(catalog, token))
-    return f"{named} · {drove}" if drove else named
+        return f"{said} {drove}" if drove else said
+    named = tr("The drawn token is the {token}.").format(token=token_name(catalog, token))
+    return f"{named} {drove}" if drove else named
+
+
+def _put(strigoi: str, room: str) -> str:
+    """Where the table puts the Strigoi's figure, a sentence naming it with its article."""
+    return capital_first(
+        tr("Put {strigoi} on the centre of the {room}.").format(
+            strigoi=strigoi_subject(strigoi), room=room_name(room)
+        )
+    )
 
 
 def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
@@ -124,23 +136,22 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
     strigoi = str(facts.get("strigoi", ""))
     start, to = facts.get("from"), facts.get("to")
     moved = isinstance(to, str) and start != to
-    name = strigoi_label(strigoi)
+    name, subject = strigoi_label(strigoi), strigoi_subject(strigoi)
     if moved:
-        headline = f"{name} {ARROW} {room_name(str(to))}"
+        headline = tr("{strigoi} teleports to the {room}.").format(
+            strigoi=subject, room=room_name(str(to))
+        )
     else:
         headline = tr("{strigoi} stays in the {room}").format(
-            strigoi=name, room=room_name(str(start))
+            strigoi=subject, room=room_name(str(start))
         )
+    headline = sentence(headline)
     hero = facts.get("hero")
     wounds = _int(facts.get("wounds"))
     figures: tuple[Figure, ...]
     todo: list[str] = []
     if moved:
-        todo.append(
-            tr("{figure}: put it on the centre of the {room}.").format(
-                figure=figure_label(strigoi), room=room_name(str(to))
-            )
-        )
+        todo.append(_put(strigoi, str(to)))
     for r in announcement.reasons:
         if r.code == "ladder_destroyed":
             todo.append(
@@ -156,15 +167,30 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
             )
     if isinstance(hero, str):
         figures = (
-            Figure(hero_name(hero), tr("attacked")),
-            Figure(str(wounds), ngettext("wound to take", "wounds to take", wounds)),
+            Figure(
+                ngettext(
+                    "{hero} is attacked: {count} wound to take.",
+                    "{hero} is attacked: {count} wounds to take.",
+                    wounds,
+                ).format(hero=hero_name(hero), count=wounds)
+            ),
         )
         todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
-    elif moved:
-        figures = (Figure(tr("nobody"), tr("in sight")),)
     else:
-        figures = (Figure(tr("nobody"), tr("attacked")),)
-    said = [plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES]
+        figures = (Figure(tr("Nobody is attacked.")),)
+    # who is attacked (or nobody) in the card's own sentence: the target's choice (nearest,
+    # tied), the wounds' sum ("card damage 1 + token bonus 2") and "did not move, so it does
+    # not attack" stay behind Why?, so the banner keeps to two lines
+    told: tuple[str, ...] = ()
+    if isinstance(hero, str):
+        told = ("target", "target_tie", "wounds")
+    elif not moved:
+        told = ("stays_no_attack",)
+    said = [
+        plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES and r.code not in told
+    ]
+    if told:
+        said += [f.value for f in figures]
     why, rules = _why(announcement)
     return Card(
         name,
@@ -175,8 +201,13 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         why,
         rules,
         tr("Figures moved") if moved else tr("Done"),
-        " ".join(sentence(x) for x in said) or headline,
+        _unique(sentence(x) for x in said) or headline,
     )
+
+
+def _unique(sentences: Iterable[str]) -> str:
+    """Sentences said one after the other, none twice."""
+    return " ".join(dict.fromkeys(x for x in sentences if x))
 
 
 def _curse(catalog: Catalog, announcement: Announcement) -> Card:
@@ -184,29 +215,27 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     strigoi, room = str(facts.get("strigoi", "")), str(facts.get("room", ""))
     heroes = [str(h) for h in _list(facts.get("heroes"))]
     landed = [str(h) for h in _list(facts.get("landed"))]
-    name = strigoi_label(strigoi)
+    subject = strigoi_subject(strigoi)
     if heroes:
-        one = ngettext("{count} wound", "{count} wounds", 1).format(count=1)
-        figures = tuple(Figure(hero_name(h), one) for h in heroes)
+        figures = (
+            Figure(
+                ngettext(
+                    "{heroes} takes 1 wound.", "{heroes} take 1 wound each.", len(heroes)
+                ).format(heroes=_heroes(heroes))
+            ),
+        )
         words = ngettext(
             "{strigoi} curses the {room}: {heroes} takes 1 wound.",
             "{strigoi} curses the {room}: {heroes} take 1 wound each.",
             len(heroes),
-        ).format(strigoi=name, room=room_name(room), heroes=_heroes(heroes))
+        ).format(strigoi=subject, room=room_name(room), heroes=_heroes(heroes))
     else:
-        figures = (
-            Figure(
-                tr("nobody there"), ngettext("{count} wound", "{count} wounds", 0).format(count=0)
-            ),
-        )
+        figures = (Figure(tr("Nobody is in the cursed room.")),)
         words = tr("{strigoi} curses the {room}: nobody is there.").format(
-            strigoi=name, room=room_name(room)
+            strigoi=subject, room=room_name(room)
         )
-    todo = [
-        tr("{figure}: put it on the centre of the {room}.").format(
-            figure=figure_label(strigoi), room=room_name(room)
-        )
-    ]
+    words = capital_first(words)
+    todo = [_put(strigoi, room)]
     protect = [h for h in heroes if h not in landed]
     if protect:
         todo.append(
@@ -225,7 +254,9 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     why, rules = _why(announcement)
     return Card(
         tr("Curse"),
-        f"{name} {ARROW} {room_name(room)}",
+        capital_first(
+            tr("{strigoi} curses the {room}.").format(strigoi=subject, room=room_name(room))
+        ),
         figures,
         _source(catalog, facts),
         tuple(todo),
@@ -252,31 +283,34 @@ def _skipped(announcement: Announcement) -> Card:
         rules = ("R-CUR-1",)
         if why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
             todo = (tr("Take the destroyed ladder off the board."),)
-    headline = tr("No curse this round")
+    headline = tr("There is no curse this round.")
     letter = _source_letter(facts)
     return Card(
         tr("Phase 3"),
         headline,
         (),
-        f"{reason} ({letter})" if letter else reason,
+        f"{reason} {letter}" if letter else reason,
         todo,
         (reason,),
         rules,
         tr("Done"),
-        f"{headline}. {reason}",
+        f"{headline} {reason}",
     )
 
 
 def _source_letter(facts: dict[str, object]) -> str:
+    """Whose card's letter drove the Strigoi, a sentence ("Roel's card shows letter C.")."""
     letter, owner = facts.get("letter"), facts.get("card_hero")
     if isinstance(letter, str) and isinstance(owner, str):
-        return tr("letter {letter} on {hero}'s card").format(letter=letter, hero=hero_name(owner))
+        return tr("{hero}'s card shows letter {letter}.").format(
+            letter=letter, hero=hero_name(owner)
+        )
     return ""
 
 
 def _collapse(announcement: Announcement) -> Card:
     room = room_name(str(announcement.facts.get("room", "")))
-    headline = tr("The platform of the {room} collapses").format(room=room)
+    headline = sentence(tr("The platform of the {room} collapses").format(room=room))
     why, rules = _why(announcement)
     return Card(
         tr("Collapse"),
@@ -346,19 +380,25 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
     monster = token_name(catalog, str(facts.get("token", "")))
     won = bool(facts.get("won"))
     strength, against = facts.get("strength"), facts.get("monster")
-    headline = (tr("{hero} wins the fight") if won else tr("{hero} loses the fight")).format(
-        hero=hero
+    headline = sentence(
+        (tr("{hero} wins the fight") if won else tr("{hero} loses the fight")).format(hero=hero)
     )
     figures: list[Figure] = []
     if isinstance(strength, int):
-        figures.append(Figure(f"{strength} : {against}", tr("strength against the monster's")))
+        figures.append(
+            Figure(
+                tr("{hero} has strength {strength}; the monster has {monster}.").format(
+                    hero=hero, strength=strength, monster=against
+                )
+            )
+        )
     else:
-        figures.append(Figure(str(against), tr("the monster's strength")))
+        figures.append(Figure(tr("The monster has strength {monster}.").format(monster=against)))
     todo: list[str] = []
     if won:
         words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
     else:
-        figures.append(Figure("1", ngettext("wound to take", "wounds to take", 1)))
+        figures.append(Figure(_takes(hero, 1)))
         words = tr("{hero} loses the fight against the {token}: 1 wound").format(
             hero=hero, token=monster
         )
@@ -369,7 +409,7 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         tr("Fight"),
         headline,
         tuple(figures),
-        monster,
+        tr("The drawn token is the {token}.").format(token=monster),
         tuple(todo),
         (
             tr(
@@ -379,7 +419,7 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         ),
         ("R-ENC-1", "R-ENC-2", "R-ENC-4"),
         tr("Done"),
-        words,
+        sentence(words),
     )
 
 
@@ -394,6 +434,7 @@ def _monk(catalog: Catalog, fortress: Fortress | None, announcement: Announcemen
         headline = tr("{hero} attacks the monk").format(hero=hero)
         todo = [tr("Flip the top grey monster: {hero} fights it.").format(hero=hero)]
         why = tr("An attacked monk turns into the top grey monster.")
+    headline = sentence(headline)
     return Card(
         tr("Monk"), headline, (), "", tuple(todo), (why,), ("R-ENC-3",), tr("Done"), headline
     )
@@ -404,24 +445,10 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     hero = hero_name(str(facts.get("hero", "")))
     tokens = [str(t) for t in _list(facts.get("tokens"))]
     count = len(tokens)
-    headline = ngettext("{hero} takes {count} wound", "{hero} takes {count} wounds", count).format(
-        hero=hero, count=count
-    )
+    headline = _takes(hero, count)
     names = [token_name(catalog, t) for t in tokens]
     todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
-    effects = [  # a plain wound says nothing more than "wound"
-        token_name(catalog, t) for t in tokens if catalog.wound(t).effect != "plain"
-    ]
-    if effects:  # the token names listed, inside one sentence per language
-        words = ngettext(
-            "{hero} takes {count} wound: {effects}.",
-            "{hero} takes {count} wounds: {effects}.",
-            count,
-        ).format(hero=hero, count=count, effects=", ".join(effects))
-    else:
-        words = ngettext(
-            "{hero} takes {count} wound.", "{hero} takes {count} wounds.", count
-        ).format(hero=hero, count=count)
+    words = " ".join([headline, *wound_effects(catalog, hero, tokens)])
     if facts.get("defeated"):
         todo.append(
             tr(
@@ -433,7 +460,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     return Card(
         tr("Wounds"),
         headline,
-        (Figure(str(count), ngettext("wound taken", "wounds taken", count)),),
+        (),
         "",
         tuple(todo),
         (
@@ -448,11 +475,60 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     )
 
 
+def _takes(hero: str, count: int) -> str:
+    return ngettext("{hero} takes {count} wound.", "{hero} takes {count} wounds.", count).format(
+        hero=hero, count=count
+    )
+
+
+def wound_effects(catalog: Catalog, hero: str, tokens: Sequence[str]) -> list[str]:
+    """What the wound tokens drawn do, a whole sentence per effect (R-WND-1), counted with real
+    plurals; a plain wound does nothing more. Tokens of one effect are said together, once."""
+    wounds = [catalog.wound(t) for t in tokens]
+    said: list[str] = []
+    if any(w.effect == "double" for w in wounds):
+        said.append(tr("The double wound counts as 2 wounds."))
+    shocks = sum(1 for w in wounds if w.effect == "shock")
+    if shocks:
+        said.append(
+            ngettext(
+                "Shock: {hero} discards {count} card from the hand to the played cards.",
+                "Shock: {hero} discards {count} cards from the hand to the played cards.",
+                shocks,
+            ).format(hero=hero, count=shocks)
+        )
+    slower = sum(w.penalty for w in wounds if w.effect == "movement")
+    if slower:
+        said.append(
+            ngettext(
+                "Until healed, {hero} moves {count} space less.",
+                "Until healed, {hero} moves {count} spaces less.",
+                slower,
+            ).format(hero=hero, count=slower)
+        )
+    weaker = sum(w.penalty for w in wounds if w.effect == "strength")
+    if weaker:
+        said.append(
+            ngettext(
+                "Until healed, {hero} has {count} point less strength.",
+                "Until healed, {hero} has {count} points less strength.",
+                weaker,
+            ).format(hero=hero, count=weaker)
+        )
+    for ability in dict.fromkeys(w.ability for w in wounds if w.effect == "ability"):
+        said.append(
+            tr("Until healed, {hero} cannot use {ability}.").format(
+                hero=hero, ability=ability_name(ability or "")
+            )
+        )
+    return said
+
+
 def _reward(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
     items = [item_name(catalog, str(x)) for x in _list(facts.get("rewards"))]
-    headline = tr("{hero} takes {item}").format(hero=hero, item=", ".join(items))
+    headline = sentence(tr("{hero} takes {item}").format(hero=hero, item=", ".join(items)))
     return Card(
         tr("Reward"),
         headline,
@@ -496,4 +572,14 @@ def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | No
     return card_of(catalog, announcement, fortress).words
 
 
-__all__ = ["ARROW", "Card", "Figure", "card_of", "plain", "sentence", "spoken", "why_rows"]
+__all__ = [
+    "ARROW",
+    "Card",
+    "Figure",
+    "card_of",
+    "plain",
+    "sentence",
+    "spoken",
+    "why_rows",
+    "wound_effects",
+]

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
-from companion.app.labels import command_label, game_over_reason, secret_label, waiting_label
+from companion.app.labels import command_label, game_over_reason, undone_sentence, waiting_label
 from companion.app.play_taps import commands_with, holder_of
 from companion.app.qr import only_this_machine, phone_word, qr_terminal
 from companion.app.service import Outcome, Post, TableService, store_refusal
@@ -70,7 +70,8 @@ class HeadlessTable:
     def __init__(self, make_service: Callable[[Post], TableService], say: Say) -> None:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self.service = make_service(self._calls.put)
-        self.say = say
+        self._say = say
+        self.last_said = ""  # the sentence said last: a hint is never said twice in a row
         self.options: list[Item] = []  # what Next reads (spaces grouped, secret cards left out)
         self.focused = -1  # nothing read out yet
         self.alerts: set[tuple[str, int]] = set()
@@ -100,6 +101,10 @@ class HeadlessTable:
                 call()
             except StoreError as problem:  # the log refused a write: said, and the table goes on
                 self.say(store_refusal(problem))
+
+    def say(self, text: str) -> None:
+        self.last_said = text
+        self._say(text)
 
     def stop(self) -> None:
         """Ends `run` (from any thread) after the calls already posted."""
@@ -279,35 +284,47 @@ class HeadlessTable:
                 self.say(self._undone(undone))
                 self._waiting()
         elif name == "next" and self.options:
-            self.focused = (self.focused + 1) % len(self.options)
-            item = self.options[self.focused]
-            self.say(read(item, self.focused + 1, len(self.options), self._label))
+            self._next()
         elif name == "confirm":
             if not self.options:
                 return  # nothing to take by a button (a card chosen in secret is tapped)
             if self.focused < 0 and len(self.options) != 1:
-                self.say(i18n.tr("Press Next to hear the choices."))
+                self._hint()
                 return
             item = self.options[max(self.focused, 0)]
             if isinstance(item, Group):  # opened: its rooms, or a room's spaces
                 self.options, self.focused = by_room(item, session.rules.fortress), -1
                 if len(item.commands) <= len(self.options):  # already one by one
                     self.options = list(item.commands)
-                self.say(i18n.tr("Press Next to hear the choices."))
+                self._hint()
                 return
             if isinstance(item, SimulatedTap):  # the card stays unsaid, as a tap on a reader
                 self._do(item.command)
                 return
             self._do(item)
 
+    def _next(self) -> None:
+        self.focused = (self.focused + 1) % len(self.options)
+        item = self.options[self.focused]
+        self.say(read(item, self.focused + 1, len(self.options), self._label))
+
+    def _hint(self) -> None:
+        """How to hear the choices; said just now, Confirm reads the first choice instead (the
+        same hint twice in a row tells nothing new: issue 29)."""
+        hint = i18n.tr("Press Next to hear the choices.")
+        if self.last_said == hint:
+            self._next()
+        else:
+            self.say(hint)
+
     def _undone(self, command: c.Command | None) -> str:
         """What Undo took back, as a sentence (a card chosen in secret stays secret)."""
         session = self.service.session
         if command is None or session is None:
             return i18n.tr("Undone.")
-        hidden = session.state.phase == "initiative"
-        label = secret_label(command, self.service.catalog, session.rules.fortress, hidden)
-        return i18n.tr("Undone: {command}.").format(command=label)
+        # one sentence per kind (issue 29: never "Undone: Roel: move to …"); a card chosen in
+        # secret is never named (R-RND-1)
+        return undone_sentence(command, self.service.catalog, session.rules.fortress)
 
 
 __all__ = ["KEYS", "SEAT_KEYS", "HeadlessTable", "Say"]

@@ -35,6 +35,7 @@ from companion.app.labels import (
 from companion.app.session import GameSession
 from companion.app.threats import threat_levels as levels_for
 from companion.app.threats import waiting_hero
+from companion.app.web_board import place_figures, room_labels, sizes, view_box
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
@@ -106,8 +107,9 @@ def xy(cell: Cell | Sequence[int]) -> tuple[float, float]:
 # ----- the board -------------------------------------------------------------------------------
 def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) -> JSON:
     """Every space by its feature, the rooms with their books where they point now, ladders,
-    figures, fight markers, collapsed platforms and the threat levels: the same in every
-    language (the names are `names_view`)."""
+    figures (each where its disc is drawn too), fight markers, collapsed platforms, the threat
+    levels, the sizes the page draws with and the whole view's box: the same in every
+    language (the names are `names_view`, their places `web_board.room_labels`)."""
     board = here.board
     tables = fortress.tables(board)
     spaces = []
@@ -182,14 +184,18 @@ def board_view(fortress: Fortress, here: Situation, threat: Mapping[Cell, str]) 
             }
         )
     markers = [{"c": list(cell), "x": xy(cell)[0], "y": xy(cell)[1]} for cell in here.fight_markers]
-    return {
+    place_figures(figures)  # pushed apart where they would cover each other (web_board.py)
+    view: JSON = {
         "spaces": spaces,
         "rooms": rooms,
         "ladders": ladders,
         "figures": figures,
         "markers": markers,
         "collapsed": sorted(board.collapsed),
+        "sizes": sizes(),
     }
+    view["view"] = view_box(view)
+    return view
 
 
 def names_view(fortress: Fortress, here: Situation) -> dict[str, str]:
@@ -212,12 +218,18 @@ def announcement_view(announcement: Announcement, catalog: Catalog | None = None
     The other items of a command's story (a fight, a monk, wounds, a skipped phase 3, a
     reward) in their cards' words (companion/app/cards.py)."""
     facts = announcement.facts
-    if catalog is not None and announcement.kind not in ("strigoi_step", "curse", "collapse"):
+    if catalog is not None:
         card = card_of(catalog, announcement)
+        if announcement.kind in ("strigoi_step", "curse", "collapse"):
+            # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
+            # a reason that leans on one said before it, as "the opposite direction fails too")
+            lines = [card.headline, *(f.value for f in card.figures), *card.todo]
+        else:
+            lines = [card.words, *card.todo]
         return {
             "kind": announcement.kind,
             "title": card.title,
-            "lines": [card.words, *card.todo],
+            "lines": lines,
             "why": [why_line(text, rules) for text, rules in why_rows(catalog, announcement)],
         }
     if announcement.kind == "curse":
@@ -320,6 +332,7 @@ def table_view(
     here = situation(session.rules, state)
     if board is None:
         board = board_view(session.rules.fortress, here, threat_levels(session, here))
+    names = names_view(session.rules.fortress, here)
     strigoi = [
         {
             "id": name,
@@ -344,7 +357,8 @@ def table_view(
             inferno=state.inferno, loses=INFERNO_LOSES[state.players]
         ),
         "board": board,
-        "names": names_view(session.rules.fortress, here),
+        "names": names,
+        "labels": room_labels(session.rules.fortress, board, names),
         "cards": list(cards),
         "heroes": hero_views(session, catalog),
         "strigoi": strigoi,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from companion.engine.explain import N_, Np_, Plural, english_plural, hero_name, strigoi_name
+from companion.engine.explain import N_, Np_, Plural, english_plural, hero_name, the_strigoi
 from companion.engine.game.kinds import TaskKind
 from companion.engine.game.tasks import Task
 
@@ -133,7 +133,7 @@ def describe(
         stack=stack(found_stack) if found_stack else found_stack,
         token=token(found_token) if found_token else found_token,
         wounds=wounds,
-        strigoi=strigoi_name(found_strigoi, translate) if found_strigoi else found_strigoi,
+        strigoi=the_strigoi(found_strigoi, translate) if found_strigoi else found_strigoi,
     )
 
 
@@ -146,9 +146,10 @@ def waiting_sentence(
     plural: Plural = english_plural,
 ) -> str:
     """What the game waits for as the players' whole sentence ("Waiting for Roel to move.")."""
-    return describe(
+    text = describe(
         task, translate, token, stack, templates, plural, COUNTED_WAITING_TEXTS, WAITING_GAME_OVER
     )
+    return text[:1].upper() + text[1:]  # "the Master" may open it: "The Master moves now."
 
 
 __all__ = [

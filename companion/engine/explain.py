@@ -53,6 +53,14 @@ STRIGOI_NAMES: Mapping[str, str] = {
     "apprentice": N_("Apprentice"),
     "supreme": N_("Supreme Strigoi"),
 }
+#: The Strigoi inside a sentence, with the article each language's rulebook gives them ("der
+#: Lehrling", "l'Apprendista", "le Maître"): the subject form every sentence template takes, so
+#: a sentence never reads "Lehrling bleibt" (issue 29). The names above stay for titles.
+STRIGOI_SUBJECTS: Mapping[str, str] = {
+    "master": N_("the Master"),
+    "apprentice": N_("the Apprentice"),
+    "supreme": N_("the Supreme Strigoi"),
+}
 
 
 def hero_name(hero: str) -> str:
@@ -63,12 +71,18 @@ def strigoi_name(strigoi: str, translate: Callable[[str], str] = N_) -> str:
     return translate(STRIGOI_NAMES[strigoi]) if strigoi in STRIGOI_NAMES else strigoi
 
 
+def the_strigoi(strigoi: str, translate: Callable[[str], str] = N_) -> str:
+    """A Strigoi as a sentence names it, its article included ("the Master", "der Meister")."""
+    return translate(STRIGOI_SUBJECTS[strigoi]) if strigoi in STRIGOI_SUBJECTS else strigoi
+
+
 def figure_name(figure: str, translate: Callable[[str], str] = N_) -> str:
-    """A figure id as sight reports it ("hero:roel", "strigoi:master") by its name."""
+    """A figure id as sight reports it ("hero:roel", "strigoi:master") by its name, a Strigoi
+    with its article (it is said inside a sentence)."""
     kind, _, name = figure.partition(":")
     if kind == "hero":
         return hero_name(name)
-    return strigoi_name(name, translate) if kind == "strigoi" else figure
+    return the_strigoi(name, translate) if kind == "strigoi" else figure
 
 
 _TEMPLATES: Mapping[str, str] = {
@@ -78,8 +92,10 @@ _TEMPLATES: Mapping[str, str] = {
     "collapsed_room": N_("the platform of {target} has collapsed"),
     "centre_not_destination": N_("{target} is the centre room, which has no platform"),
     "bounce": N_("{strigoi} bounces: it tries the opposite direction, {direction_name}"),
-    "bounce_failed": N_("the opposite direction fails too: {strigoi} stays in {room}"),
-    "occupied": N_("{target} holds the {other}: neither Strigoi moves"),
+    "bounce_failed": N_(
+        "neither that direction nor the opposite one leads to a platform: {strigoi} stays in {room}"
+    ),
+    "occupied": N_("{target} holds {other}: neither Strigoi moves"),
     "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
     "ladder": N_("ladder {ladder} stands on that side of {room}"),
     "ladder_guarded": N_(
@@ -178,7 +194,7 @@ class Reason(NamedTuple):
             if not isinstance(value, str):
                 continue
             if key in ("strigoi", "other"):
-                facts[key] = strigoi_name(value, translate)
+                facts[key] = the_strigoi(value, translate)
             elif key == "hero":
                 facts[key] = hero_name(value)
             elif key == "figure":
@@ -210,6 +226,7 @@ __all__ = [
     "N_",
     "ROOM_FACTS",
     "STRIGOI_NAMES",
+    "STRIGOI_SUBJECTS",
     "Fact",
     "Namer",
     "Np_",
@@ -221,4 +238,5 @@ __all__ = [
     "known_codes",
     "reason",
     "strigoi_name",
+    "the_strigoi",
 ]

@@ -22,8 +22,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   story-check N      N random commands; every card read by touch, the board, banner and story
                      order checked before each touch (story_scripts.py)
-  story-shots DIR    each kind of card (Strigoi attack, nobody seen, curse with heroes and with
-                     nobody, phase 3 skipped, fights won and lost, monk, wounds) in every language
+  story-shots DIR [large]
+                     each kind of card (Strigoi attack, nobody seen, curse with heroes and with
+                     nobody, phase 3 skipped, fights won and lost, monk, wounds) in every
+                     language; `large`: with the Text size setting on large
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   games N            N games back to back, each played to its end by touch: the resident
                      memory after each and the live objects by type (bench.py)
@@ -154,6 +156,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         if name == "story-check":
             story_check(driver, int(rest[0]), seed)
         else:
+            driver.then(lambda: driver.text_size("large" if "large" in rest[1:] else "normal"))
             story_shots(driver, seed)
         driver.then(driver.summary)
     elif name == "phones":

@@ -33,6 +33,7 @@ from companion.app.labels import (
     group_label,
     room_name,
     strigoi_label,
+    strigoi_subject,
 )
 from companion.app.qr import phone_word
 from companion.app.targets import target_cell
@@ -170,7 +171,7 @@ class RoundScreen(RoundPanel, Screen):
         redo: str | None = None,
     ) -> None:
         """The state after a command (or undo, redo, resume): counters, what the game waits
-        for, the options; `undo`/`redo` name the commands they would take back or bring."""
+        for, the options; `undo`/`redo` are the buttons' sentences (labels.undo_label)."""
         self.rules, self.state, self.task, self.options = rules, state, task, options
         self.waiting, self.run = waiting, run
         self.stale = False
@@ -184,8 +185,8 @@ class RoundScreen(RoundPanel, Screen):
         self.status_text = status_text(state)
         self._show_wounds(wound_chips(rules, state))
         self.can_undo, self.can_redo = undo is not None, redo is not None
-        self.undo_text = tr("Undo: {what}").format(what=undo) if undo else tr("Undo")
-        self.redo_text = tr("Redo: {what}").format(what=redo) if redo else tr("Redo")
+        self.undo_text = undo or tr("Undo")  # one sentence: "Undo Attila's move to …"
+        self.redo_text = redo or tr("Redo")
         keys = {getattr(item, "key", None) for item in arrange(options)}
         if self.open_group not in keys:
             self.open_group = None
@@ -426,7 +427,7 @@ class RoundScreen(RoundPanel, Screen):
             return tr("Tap the space where {hero} really stands.").format(hero=hero_name(fix.name))
         if fix.kind == "strigoi":
             return tr("Tap the platform centre where {strigoi} really stands.").format(
-                strigoi=strigoi_label(fix.name)
+                strigoi=strigoi_subject(fix.name)  # inside a sentence: with its article
             )
         if not fix.name:
             return tr("Tap the platform whose rotation is wrong.")
@@ -485,10 +486,11 @@ class RoundScreen(RoundPanel, Screen):
         (a new kv widget costs more than a frame): the unused ones are empty and folded."""
         figures = self.ids.card_figures
         todo = self.ids.card_todo
-        figures.cols = 1 if len(card.figures) <= 1 else 2
-        size = int(sp(26) * App.get_running_app().text_scale)
+        figures.cols = 1  # each a whole sentence, as wide as the card (issue 29)
+        size = int(sp(18) * App.get_running_app().text_scale)  # under the headline's 24
         shown = [
-            f"[size={size}][b]{escape_markup(f.value)}[/b][/size]\n{escape_markup(f.caption)}"
+            f"[size={size}][b]{escape_markup(f.value)}[/b][/size]"
+            + (f"\n{escape_markup(f.caption)}" if f.caption else "")
             for f in card.figures[:CARD_FIGURES]
         ]
         for i, widget in enumerate(reversed(figures.children)):

@@ -18,7 +18,7 @@ from companion.app.labels import (
     command_label,
     group_label,
     item_name,
-    strigoi_label,
+    strigoi_subject,
 )
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -55,7 +55,7 @@ class RoundPanel:
         for name in sorted(self.state.strigoi):
             self._button(
                 box,
-                tr("Where {strigoi} stands").format(strigoi=strigoi_label(name)),
+                tr("Where {strigoi} stands").format(strigoi=strigoi_subject(name)),
                 lambda n=name: self._fix(FixTarget("strigoi", n)),
             )
         self._button(box, tr("A platform's rotation"), lambda: self._fix(FixTarget("rotation")))

@@ -109,6 +109,7 @@ function connect() {
       }
     }
     show(view, changed);
+    document.body.dataset.patches = Number(document.body.dataset.patches || 0) + 1;
     drawn(view.version);
   });
   source.addEventListener("ping", heard);
@@ -213,7 +214,7 @@ $("threat").addEventListener("click", () => {
   state.threat = !state.threat;
   localStorage.setItem("threat", state.threat ? "on" : "off");
   labels();
-  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
+  if (state.view && state.view.board) drawBoard(state.view);
 });
 
 // ----- the views -----------------------------------------------------------------------------
@@ -240,8 +241,8 @@ function show(view, changed) {
   text("altar", view.altar);
   text("inferno", view.inferno);
   if (now("cards")) drawCards(view.cards);
-  if (changed === null || [...changed].some((k) => k.startsWith("board.")) || changed.has("names")) {
-    drawBoard(view.board, view.names);
+  if (changed === null || [...changed].some((k) => k.startsWith("board.")) || now("names", "labels")) {
+    drawBoard(view);
   }
   if (now("heroes")) drawHeroes(view.heroes);
   if (now("log")) {
@@ -312,17 +313,29 @@ function hexagon(x, y, r) {
 
 const drawnFrom = new WeakMap(); // a board layer -> the data it was drawn from
 
-function drawBoard(board, names) {
+// The server placed every disc and room name (companion/app/web_board.py: the touchscreen's
+// rules, in the SVG's units) so that none covers another; the page draws them where it was told,
+// each name's line exactly as wide as the server measured it (textLength).
+function drawBoard(view) {
+  const board = view.board, names = view.names, labels = view.labels || [];
   const root = $("board");
-  const xs = board.spaces.map((s) => s.x);
-  const ys = board.spaces.map((s) => s.y).concat(board.rooms.map((r) => r.top));
-  let minX = Math.min(...xs) - 1.3, maxX = Math.max(...xs) + 1.3;
-  let minY = Math.min(...ys) - 0.8, maxY = Math.max(...board.spaces.map((s) => s.y)) + 1.3;
+  let [minX, minY, width, height] = board.view;
+  let [maxX, maxY] = [minX + width, minY + height];
+  for (const label of labels) {
+    // a name may lie beyond the spaces: the view grows to show it whole
+    const [x, y, w, h] = label.box;
+    [minX, maxX, minY, maxY] = [Math.min(minX, x - 0.3), Math.max(maxX, x + w + 0.3), Math.min(minY, y - 0.3), Math.max(maxY, y + h + 0.3)];
+  }
   const zoomed = board.rooms.find((room) => room.id === state.zoom);
   if (zoomed) {
-    // the room, its books and name, and the ladders beside it
+    // the room, its books, the ladders beside it, and its name where the server put it
     const reach = zoomed.y - zoomed.top + 0.6;
-    [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.top - 1.4, zoomed.y + reach + 0.5];
+    [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.y - reach - 0.5, zoomed.y + reach + 0.5];
+    const own = labels.find((label) => label.room === zoomed.id);
+    if (own) {
+      const [x, y, w, h] = own.box;
+      [minX, maxX, minY, maxY] = [Math.min(minX, x - 0.3), Math.max(maxX, x + w + 0.3), Math.min(minY, y - 0.3), Math.max(maxY, y + h + 0.3)];
+    }
   }
   const box = `${minX} ${minY} ${maxX - minX} ${maxY - minY}`;
   if (root.getAttribute("viewBox") !== box) root.setAttribute("viewBox", box);
@@ -332,10 +345,10 @@ function drawBoard(board, names) {
   // data changed: a phone redraws a few figures per command, not 600 spaces
   if (!root.firstChild) {
     root.replaceChildren(
-      ...["spaces", "threat", "rooms", "ladders", "markers", "figures"].map((name) => svg("g", { class: name })),
+      ...["spaces", "threat", "rooms", "ladders", "markers", "figures", "labels"].map((name) => svg("g", { class: name })),
     );
   }
-  const [spaces, threat, rooms, ladders, markers, figures] = root.children;
+  const [spaces, threat, rooms, ladders, markers, figures, labelLayer] = root.children;
   // a layer is drawn again only when its data changed: the same objects (a patch left them
   // alone) are not even compared; new ones are compared by what the layer shows
   const changed = (layer, sources, data) => {
@@ -369,7 +382,7 @@ function drawBoard(board, names) {
       );
     }
   }
-  if (changed(rooms, [board.rooms, names], () => [board.rooms, board.rooms.map((room) => names[room.id])])) {
+  if (changed(rooms, [board.rooms], () => board.rooms)) {
     for (const room of board.rooms) {
       const group = svg("g", { class: `room${room.collapsed ? " collapsed" : ""}`, "data-room": room.id, "data-rotation": room.rotation });
       // a wide invisible disc: tapping anywhere on the room zooms to it
@@ -385,7 +398,6 @@ function drawBoard(board, names) {
         b.append(svg("text", { x: book.x, y: book.y + 0.02 }, book.l));
         group.append(b);
       }
-      group.append(svg("text", { x: room.x, y: room.top, class: "room-name" }, names[room.id] || ""));
       rooms.append(group);
     }
   }
@@ -397,8 +409,28 @@ function drawBoard(board, names) {
   if (changed(markers, [board.markers], () => board.markers)) {
     drawMarkers(markers, board.markers);
   }
-  if (changed(figures, [board.figures, names], () => [board.figures, board.figures.map((f) => names[f.id])])) {
-    drawFigures(figures, board.figures, names);
+  if (changed(figures, [board.figures, names, board.sizes], () => [board.figures, board.figures.map((f) => names[f.id]), board.sizes])) {
+    drawFigures(figures, board.figures, names, board.sizes);
+  }
+  if (changed(labelLayer, [labels, board.sizes], () => [labels, board.sizes])) {
+    drawLabels(labelLayer, labels, board.sizes);
+  }
+  // zoomed in: the names of the rooms around only where they are whole
+  const [x0, y0, x1, y1] = [minX, minY, maxX, maxY];
+  for (const g of labelLayer.children) {
+    const [x, y, w, h] = g.dataset.box.split(",").map(Number);
+    g.classList.toggle("off", Boolean(zoomed) && (x < x0 || y < y0 || x + w > x1 || y + h > y1));
+  }
+}
+
+function drawLabels(layer, labels, sizes) {
+  for (const label of labels) {
+    const g = svg("g", { class: "label", "data-room": label.room, "data-box": label.box.join(",") });
+    for (const [line, x, y, width] of label.lines) {
+      g.append(svg("text", { x, y, "font-size": sizes.name, textLength: width, lengthAdjust: "spacingAndGlyphs", class: "room-name" }, line));
+    }
+    g.addEventListener("click", () => zoomTo(label.room));
+    layer.append(g);
   }
 }
 
@@ -408,23 +440,29 @@ function drawMarkers(markers, list) {
   }
 }
 
-function drawFigures(figures, list, names) {
+function drawFigures(figures, list, names, sizes) {
   for (const f of list) {
     const g = svg("g", { class: `figure ${f.kind} fig-${f.id}`, "data-figure": f.id, "data-cell": f.c.join(",") });
     g.append(svg("title", {}, names[f.id] || f.id));
-    if (f.kind === "strigoi") {
-      g.append(svg("path", { d: `M${f.x} ${f.y - 0.95}L${f.x + 0.95} ${f.y}L${f.x} ${f.y + 0.95}L${f.x - 0.95} ${f.y}z` }));
-    } else {
-      g.append(svg("circle", { cx: f.x, cy: f.y, r: 0.8 }));
+    const [x, y] = [f.fx ?? f.x, f.fy ?? f.y];
+    if (Math.hypot(x - f.x, y - f.y) > 0.05) {
+      // pushed aside by a crowd: a line from the disc to its space
+      g.append(svg("line", { x1: f.x, y1: f.y, x2: x, y2: y, class: "to-space" }));
+      g.append(svg("circle", { cx: f.x, cy: f.y, r: 0.3, class: "on-space" }));
     }
-    g.append(svg("text", { x: f.x, y: f.y + 0.02 }, f.mark));
+    const shape = f.kind === "strigoi"
+      ? svg("path", { d: `M${x} ${y - sizes.strigoi}L${x + sizes.strigoi} ${y}L${x} ${y + sizes.strigoi}L${x - sizes.strigoi} ${y}z`, class: "disc" })
+      : svg("circle", { cx: x, cy: y, r: sizes.hero, class: "disc" });
+    shape.setAttribute("stroke-width", sizes.outline);
+    g.append(shape);
+    g.append(svg("text", { x, y: y + 0.04, "font-size": sizes.mark }, f.mark));
     figures.append(g);
   }
 }
 
 function zoomTo(room) {
   state.zoom = state.zoom === room ? null : room;
-  if (state.view && state.view.board) drawBoard(state.view.board, state.view.names);
+  if (state.view && state.view.board) drawBoard(state.view);
 }
 
 $("whole").addEventListener("click", () => zoomTo(null));

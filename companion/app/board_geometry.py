@@ -1,0 +1,301 @@
+"""Where the board's figures and room names go so that none covers another (issue 29): plain
+geometry, no Kivy, so that the rules can be tested on numbers. Shared by the touchscreen
+(ui/fortress_view.py, through ui/board_layout.py) and the phones' view
+(companion/app/web_board.py): the same push-apart and the same name places on both. Its y axis
+grows upwards (Kivy's); the phones' view turns its SVG coordinates over to use it.
+
+Figures first: each wants the centre of its space; discs that would intersect (heroes on
+neighbouring spaces of the whole fortress, where a 13 px disc is wider than a space) are pushed
+apart just enough, each keeping its side of the others, so they stay beside their spaces (the
+view draws a short line from a moved disc to its space). Then the room names: each takes the
+first good place among a few around its room (above, shifted outwards, below, on two lines),
+one where no figure, no other name and nothing outside the view is; among those, the one over
+the fewest book letters, ladders and spaces."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A figure as drawn (its outline included): centre and radius; `name` says which."""
+
+    name: str
+    x: float
+    y: float
+    r: float
+
+
+@dataclass(frozen=True)
+class Box:
+    """A text as drawn: lower-left corner and size; `name` says which."""
+
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+
+Item = Circle | Box
+#: how far apart two drawn things must stay (px) to read as two
+GAP = 2.0
+
+
+def intersects(a: Item, b: Item, gap: float = 0.0) -> bool:
+    """Whether two drawn things overlap (or come closer than `gap`)."""
+    if isinstance(a, Circle) and isinstance(b, Circle):
+        return math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r + gap - 1e-6
+    if isinstance(a, Box) and isinstance(b, Box):
+        return (
+            a.x < b.right + gap - 1e-6
+            and b.x < a.right + gap - 1e-6
+            and a.y < b.top + gap - 1e-6
+            and b.y < a.top + gap - 1e-6
+        )
+    circle, box = (a, b) if isinstance(a, Circle) else (b, a)
+    assert isinstance(circle, Circle) and isinstance(box, Box)
+    nearest_x = min(max(circle.x, box.x), box.right)
+    nearest_y = min(max(circle.y, box.y), box.top)
+    return math.hypot(circle.x - nearest_x, circle.y - nearest_y) < circle.r + gap - 1e-6
+
+
+def overlaps(items: Sequence[Item]) -> list[str]:
+    """Every pair of drawn things that overlap, by their names (the layout check)."""
+    return [
+        f"{a.name!r} overlaps {b.name!r}"
+        for i, a in enumerate(items)
+        for b in items[i + 1 :]
+        if intersects(a, b)
+    ]
+
+
+def spread(discs: Sequence[Circle], gap: float = GAP) -> list[Circle]:
+    """The discs moved apart until no two intersect (nor come closer than `gap`): pushed away
+    from each other along the line between them, each pair by just what it lacks, until all are
+    clear; discs already clear of the others stay where they are. Discs on the same point part
+    in a fixed direction per pair, so the result depends only on the input."""
+    xs = [d.x for d in discs]
+    ys = [d.y for d in discs]
+    count = len(discs)
+    for _ in range(400):
+        moved = False
+        for i in range(count):
+            for j in range(i + 1, count):
+                need = discs[i].r + discs[j].r + gap
+                dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+                distance = math.hypot(dx, dy)
+                if distance >= need - 1e-6:
+                    continue
+                if distance < 1e-9:
+                    angle = 2.399963 * (i * count + j)  # the golden angle: no two alike
+                    dx, dy, distance = math.cos(angle), math.sin(angle), 1.0
+                push = (need - distance) / 2 + 0.01
+                ux, uy = dx / distance, dy / distance
+                xs[i], ys[i] = xs[i] - ux * push, ys[i] - uy * push
+                xs[j], ys[j] = xs[j] + ux * push, ys[j] + uy * push
+                moved = True
+        if not moved:
+            break
+    placed = [Circle(d.name, x, y, d.r) for d, x, y in zip(discs, xs, ys, strict=True)]
+    if any(intersects(a, b, gap) for i, a in enumerate(placed) for b in placed[i + 1 :]):
+        return _rings(discs, gap)  # never seen; a guaranteed answer all the same
+    return placed
+
+
+def _rings(discs: Sequence[Circle], gap: float) -> list[Circle]:
+    """All discs on one ring around their centre, in the order of their angles: never two
+    intersecting (the fallback of `spread`)."""
+    cx = sum(d.x for d in discs) / len(discs)
+    cy = sum(d.y for d in discs) / len(discs)
+    if len(discs) == 1:
+        return list(discs)
+    widest = max(d.r for d in discs) + gap / 2
+    radius = widest / math.sin(math.pi / len(discs)) + 0.01
+    order = sorted(range(len(discs)), key=lambda k: math.atan2(discs[k].y - cy, discs[k].x - cx))
+    placed = list(discs)
+    for slot, k in enumerate(order):
+        angle = 2 * math.pi * slot / len(discs)
+        placed[k] = Circle(
+            discs[k].name, cx + radius * math.cos(angle), cy + radius * math.sin(angle), discs[k].r
+        )
+    return placed
+
+
+@dataclass(frozen=True)
+class Name:
+    """A room's name to place: its lines as they would be drawn (one, or the name on two lines
+    when one is too wide) with each line's size, and where the room is: its centre and the
+    half-axes of the ellipse around it, or `zoomed` (the room fills the view: its name goes
+    along the view's top or bottom edge)."""
+
+    room: str
+    lines: tuple[tuple[str, float, float], ...]  # (text, width, height) of each line, one form
+    two_lines: tuple[tuple[str, float, float], ...]  # the same name on two lines (or the same)
+    cx: float
+    cy: float
+    rx: float = 0.0  # the room's half-width
+    ry: float = 0.0  # the room's half-height
+    outwards: int = 0  # -1: the room lies left of the fortress's middle, 1: right, 0: in it
+    zoomed: bool = False
+
+
+@dataclass(frozen=True)
+class Placed:
+    room: str
+    lines: tuple[tuple[str, float, float], ...]
+    box: Box
+
+
+def split_in_two(text: str) -> tuple[str, str] | None:
+    """The name at the space nearest its middle ("chambre" / "nord-ouest"); None: one word."""
+    spaces = [i for i, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return None
+    middle = len(text) / 2
+    cut = min(spaces, key=lambda i: abs(i - middle))
+    return text[:cut], text[cut + 1 :]
+
+
+def _box_of(room: str, lines: tuple[tuple[str, float, float], ...], x: float, y: float) -> Box:
+    """The box of `lines` centred on x, its bottom at y."""
+    width, height = _size(lines)
+    return Box(room, x - width / 2, y, width, height)
+
+
+#: the directions a name is tried in around its room, in degrees from straight up towards the
+#: outside of the fortress (negative: towards its middle), best first; 180: below the room
+ANGLES = (0, 25, -25, 50, -50, 75, 90, -75, -90, 115, 140, -115, -140, 180)
+
+
+def candidates(
+    name: Name, bounds: Box
+) -> Iterable[tuple[tuple[tuple[str, float, float], ...], Box]]:
+    """The places a name may take, best first: just outside its room (the ellipse around it),
+    straight above, then turning outwards and inwards little by little, beside the room, last
+    below it (nearer to the next room's name); at each direction on one line, then a little
+    further out, then on two lines. Zoomed: along the view's top edge, then its bottom edge."""
+    forms = (name.lines,) if name.two_lines == name.lines else (name.lines, name.two_lines)
+    if name.zoomed:
+        for lines in forms:
+            width, height = _size(lines)
+            for y in (bounds.top - height, bounds.y):
+                for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+                    yield lines, _box_of(name.room, lines, name.cx + step * width / 4, y)
+        return
+    sides = (name.outwards,) if name.outwards else (1, -1)
+    seen: set[tuple[int, int]] = set()
+    for degrees in ANGLES:
+        for side in sides:
+            angle = math.radians(90 - side * degrees)
+            ux, uy = math.cos(angle), math.sin(angle)
+            if (degrees, round(ux * 1000)) in seen:
+                continue
+            seen.add((degrees, round(ux * 1000)))
+            edge = math.hypot(name.rx * ux, name.ry * uy)  # the ellipse's radius that way
+            for lines in forms:
+                width, height = _size(lines)
+                for extra in (0.0, 0.5 * height / len(lines)):
+                    reach = edge + extra + abs(ux) * width / 2 + abs(uy) * height / 2
+                    x, y = name.cx + ux * reach, name.cy + uy * reach
+                    yield lines, _box_of(name.room, lines, x, y - height / 2)
+
+
+def _size(lines: tuple[tuple[str, float, float], ...]) -> tuple[float, float]:
+    return max(w for _, w, _ in lines), sum(h for _, _, h in lines)
+
+
+#: what a name costs where it lies (`place_names`): outside the view, over a figure or another
+#: name (never, while a clear place exists), per candidate further down the list
+OUTSIDE, HARD, RANK = 1000.0, 100.0, 0.25
+#: a name over a space of its own room (named "space:<room>") costs a fifth of one over another
+#: room's: it still reads as that room's name
+OWN = 0.2
+
+
+def place_names(
+    names: Sequence[Name],
+    figures: Sequence[Item],
+    soft: Sequence[tuple[Circle, float]],
+    bounds: Box,
+    gap: float = GAP,
+    apart: float = GAP,
+) -> list[Placed]:
+    """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
+    else covers the board: a button over it) and of the names
+    placed before it (by `gap` from a figure, `apart` from a name: two names close together
+    read as one); among such places the cheapest: each `soft` thing it covers costs its weight
+    (a book letter or a ladder more than a space; a space of its own room little), each step
+    down the list of candidates a little. A name with no clear place takes the one that
+    overlaps least (the layout check then reports it)."""
+    placed: list[Placed] = []
+    index = _Grid(soft)
+    for name in names:
+        best: tuple[float, Placed] | None = None
+        for rank, (lines, box) in enumerate(candidates(name, bounds)):
+            inside = (
+                box.x >= bounds.x
+                and box.right <= bounds.right
+                and box.y >= bounds.y
+                and box.top <= bounds.top
+            )
+            cost = (0.0 if inside else OUTSIDE) + RANK * rank
+            if best is not None and cost >= best[0]:
+                continue
+            hard = sum(intersects(box, f, gap) for f in figures) + sum(
+                intersects(box, p.box, apart) for p in placed
+            )
+            cost += HARD * hard
+            if best is not None and cost >= best[0]:
+                continue
+            own = f"space:{name.room}"
+            for thing, weight in index.near(box):
+                if intersects(box, thing):
+                    cost += weight * (OWN if thing.name == own else 1.0)
+                    if best is not None and cost >= best[0]:
+                        break  # no better than the best so far
+            if best is None or cost < best[0]:
+                best = (cost, Placed(name.room, lines, box))
+        assert best is not None
+        placed.append(best[1])
+    return placed
+
+
+class _Grid:
+    """The soft things by square buckets: a name's box looks only at those near it (the
+    board's ~200 spaces and letters against ~100 candidate places per room, on every change of
+    a figure, would take a Pi's frame)."""
+
+    def __init__(self, things: Sequence[tuple[Circle, float]], side: float = 48.0) -> None:
+        self.side = side
+        self.buckets: dict[tuple[int, int], list[tuple[Circle, float]]] = {}
+        for thing in things:
+            circle = thing[0]
+            for key in self._keys(circle.x - circle.r, circle.y - circle.r, circle.x + circle.r,
+                                  circle.y + circle.r):  # fmt: skip
+                self.buckets.setdefault(key, []).append(thing)
+
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> Iterable[tuple[int, int]]:
+        side = self.side
+        for i in range(math.floor(x0 / side), math.floor(x1 / side) + 1):
+            for j in range(math.floor(y0 / side), math.floor(y1 / side) + 1):
+                yield i, j
+
+    def near(self, box: Box) -> list[tuple[Circle, float]]:
+        """Each thing whose bucket the box touches, once."""
+        seen: dict[int, tuple[Circle, float]] = {}
+        for key in self._keys(box.x, box.y, box.right, box.top):
+            for thing in self.buckets.get(key, ()):
+                seen[id(thing)] = thing
+        return list(seen.values())

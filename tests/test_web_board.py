@@ -1,0 +1,142 @@
+"""The phones' board on numbers (companion/app/web_board.py, issues 29/30): the touchscreen's
+crowd of five heroes on neighbouring spaces, pushed apart by the touchscreen's rules; each
+room's name placed clear of every disc and every other name, in each language, and drawn as
+wide as it was measured. The same in Chromium: tests/test_web_board_browser.py."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+import ui.board_layout
+from companion.app import board_geometry, i18n
+from companion.app.board_geometry import Box, Circle, intersects, overlaps
+from companion.app.text_widths import text_width
+from companion.app.web_board import NAME_SIZE, NAMES_APART, reach, room_labels
+from companion.app.web_view import board_view, names_view
+from companion.engine.game.context import situation
+from tests.table import FORTRESS, Table
+
+#: the touchscreen's crowd (tests/ui_driver/board_scripts.py): the top of the north-west room
+CROWD = {
+    "roel": (0, -10),
+    "matthew": (1, -10),
+    "attila": (0, -9),
+    "charles": (1, -9),
+    "falk_maria": (2, -9),
+}
+Json = dict[str, Any]
+
+
+def crowded_board() -> tuple[Table, dict]:  # type: ignore[type-arg]
+    table = Table(seats=[(hero, f"L{i + 1}") for i, hero in enumerate(CROWD)])
+    for hero, cell in CROWD.items():
+        table.place(hero, cell)
+    here = situation(table.rules, table.state)
+    return table, board_view(FORTRESS, here, {})
+
+
+def discs(board: dict, placed: bool = True) -> list[Circle]:  # type: ignore[type-arg]
+    x, y = ("fx", "fy") if placed else ("x", "y")
+    return [Circle(f["id"], f[x], f[y], reach(f["kind"])) for f in board["figures"]]
+
+
+def test_the_crowd_is_pushed_apart_beside_its_spaces_keeping_its_order() -> None:
+    _, board = crowded_board()
+    heroes = [f for f in board["figures"] if f["kind"] == "hero"]
+    assert {f["id"] for f in heroes} == set(CROWD)
+    assert overlaps(discs(board, placed=False)) != []  # the phone's discs are wider than a space
+    assert overlaps(discs(board)) == []
+    at = {f["id"]: f for f in heroes}
+    for f in heroes:  # beside its space: within a disc and a half of it
+        assert math.hypot(f["fx"] - f["x"], f["fy"] - f["y"]) <= 3 * reach("hero"), f
+    # left stays left, the upper row (smaller y in the SVG) stays above
+    assert at["roel"]["fx"] < at["matthew"]["fx"]
+    assert at["attila"]["fx"] < at["charles"]["fx"] < at["falk_maria"]["fx"]
+    assert max(at["roel"]["fy"], at["matthew"]["fy"]) < min(
+        at[h]["fy"] for h in ("attila", "charles", "falk_maria")
+    ) + reach("hero")
+    # the view holds every disc
+    x, y, w, h = board["view"]
+    for d in discs(board):
+        assert x <= d.x - d.r and d.x + d.r <= x + w and y <= d.y - d.r and d.y + d.r <= y + h
+
+
+def labels_in(language: str) -> tuple[dict, list[Json]]:  # type: ignore[type-arg]
+    table, board = crowded_board()
+    with i18n.translating(i18n.catalog(language)):
+        names = names_view(FORTRESS, situation(table.rules, table.state))
+        return board, room_labels(FORTRESS, board, names)
+
+
+def box_of(label: Json) -> Box:
+    x, y, w, h = label["box"]
+    return Box(str(label["room"]), x, y, w, h)
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_each_room_name_is_clear_of_the_figures_and_of_each_other(language: str) -> None:
+    board, labels = labels_in(language)
+    assert {label["room"] for label in labels} == set(FORTRESS.rooms)
+    boxes = [box_of(label) for label in labels]
+    assert overlaps([*discs(board), *boxes]) == [], language
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:  # a space's width apart: two names never read as one
+            assert not intersects(a, b, NAMES_APART - 1e-3), (a, b)
+    # each name reads as its room's: over no other room's space, and beside its own room
+    # (within two spaces of one of its spaces; the rooms lie about twelve apart)
+    for box in boxes:
+        near: dict[str, float] = {}
+        for space in board["spaces"]:
+            room = FORTRESS.room_at(tuple(space["c"]))
+            if room is None:
+                continue
+            if room != box.name or box.name != FORTRESS.centre_room:
+                # the centre room's name alone lies over spaces: its own (hemmed in by the
+                # other rooms' arms, web_board.py); every other name over none
+                assert not intersects(Circle("space", space["x"], space["y"], 0.8), box), (
+                    language,
+                    box,
+                    space,
+                )
+            gap = math.hypot(
+                space["x"] - min(max(space["x"], box.x), box.right),
+                space["y"] - min(max(space["y"], box.y), box.top),
+            )
+            near[room] = min(near.get(room, math.inf), gap)
+        assert near[box.name] <= 2 * math.sqrt(3), (language, box, near)
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_each_line_is_drawn_as_wide_as_it_was_measured_inside_its_box(language: str) -> None:
+    table, _ = crowded_board()
+    _, labels = labels_in(language)
+    with i18n.translating(i18n.catalog(language)):
+        names = names_view(FORTRESS, situation(table.rules, table.state))
+    for label in labels:
+        box = box_of(label)
+        lines = label["lines"]
+        assert isinstance(lines, list) and lines
+        assert " ".join(line[0] for line in lines) == names[box.name]
+        for text, x, baseline, width in lines:
+            assert width == pytest.approx(text_width(text, NAME_SIZE), abs=1e-3)
+            assert x == pytest.approx(box.x + box.w / 2, abs=1e-3)  # centred
+            assert box.x <= x - width / 2 and x + width / 2 <= box.x + box.w
+            assert box.y + NAME_SIZE * 0.7 < baseline < box.y + box.h  # inside the box
+
+
+def test_the_touchscreen_keeps_its_names_for_the_shared_geometry() -> None:
+    """ui/board_layout.py only re-exports companion/app/board_geometry.py: one set of rules."""
+    for name in ui.board_layout.__all__:
+        assert getattr(ui.board_layout, name) is getattr(board_geometry, name), name
+
+
+def test_text_widths_follow_the_letters() -> None:
+    assert text_width("", 10) == 0
+    assert text_width("iiii", 10) < text_width("mmmm", 10)
+    assert text_width("chambre nord-ouest", 2.0) == pytest.approx(
+        2 * text_width("chambre nord-ouest", 1.0)
+    )
+    assert text_width("Südwest", 1.0) > text_width("Sudwest", 1.0) - 1e-9  # an umlaut is known

@@ -1,0 +1,251 @@
+"""The phones' board as Chromium draws it (issues 29/30): five heroes on neighbouring spaces of
+one room (the touchscreen's crowd, tests/ui_driver/board_scripts.py), in the four languages, at
+a phone's 360x780 and a tablet's 768x1024 and 1024x768. Every room name's and figure's box is
+read in the page (getBBox, in the board's units): no two discs, no two names and no name and
+disc overlap, every name inside the board, a moved disc drawn with a line to its space; the
+server's estimate of a name's width against the browser's own measure of it. Then a figure
+moves: the page takes the patch (not a whole view) and the board still holds. Screenshots:
+tests/artifacts/web/board-<lang>-<size>.png."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+
+from companion.app import i18n
+from companion.app.setup_plan import SetupPlan
+from companion.engine.game import commands as c
+from tests.browser import chromium, have_chromium, page_state, size
+from tests.conftest import IN_CI, ROOT
+from tests.hardware_helpers import wait_for
+from tests.web_table import WebTable
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not have_chromium() and not IN_CI, reason="needs chromium and chromium-driver"
+    ),
+]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
+HEROES = ["roel", "matthew", "attila", "charles", "falk_maria"]
+#: five neighbouring spaces at the top of the north-west room, under its name and beside the
+#: north-east room's (the touchscreen's crowd of issue 29)
+CROWD = {
+    "roel": (0, -10),
+    "matthew": (1, -10),
+    "attila": (0, -9),
+    "charles": (1, -9),
+    "falk_maria": (2, -9),
+}
+SIZES = [(360, 780), (768, 1024), (1024, 768)]
+
+#: every name's line and every figure's shape as drawn, in the board's units, and the board's
+#: visible box (its viewBox)
+READ_BOARD = """
+const box = (node) => { const b = node.getBBox(); return [b.x, b.y, b.width, b.height]; };
+const board = document.getElementById('board');
+const shown = (node) => getComputedStyle(node).display !== 'none'
+  && (!node.closest('.label') || !node.closest('.label').classList.contains('off'));
+const lines = [...board.querySelectorAll('.labels text')].filter(shown).map((t) => {
+  // the same text without its set width: the browser's own measure
+  const free = t.cloneNode(true);
+  free.removeAttribute('textLength');
+  free.removeAttribute('lengthAdjust');
+  t.parentNode.append(free);
+  const natural = free.getBBox().width;
+  free.remove();
+  return {room: t.closest('.label').dataset.room, text: t.textContent, box: box(t),
+          placed: t.closest('.label').dataset.box.split(',').map(Number),
+          set: Number(t.getAttribute('textLength')), natural,
+          size: parseFloat(getComputedStyle(t).fontSize)};
+});
+const figures = [...board.querySelectorAll('g.figure')].map((g) => ({
+  id: g.dataset.figure, box: box(g.querySelector('.disc')),
+  line: g.querySelector('.to-space') ? box(g.querySelector('.to-space')) : null,
+  mark: box(g.querySelector('text')),
+}));
+const spaces = [...board.querySelectorAll('.spaces polygon')].map(box);
+const v = board.viewBox.baseVal;
+const rect = board.getBoundingClientRect();
+return {lines, figures, spaces, view: [v.x, v.y, v.width, v.height], px: rect.width / v.width};
+"""
+
+Rect = tuple[float, float, float, float]
+
+
+def meet(a: Rect, b: Rect, gap: float = 0.0) -> bool:
+    """Whether two boxes (x, y, width, height) overlap."""
+    return (
+        a[0] < b[0] + b[2] + gap
+        and b[0] < a[0] + a[2] + gap
+        and a[1] < b[1] + b[3] + gap
+        and b[1] < a[1] + a[3] + gap
+    )
+
+
+def disc_meets(disc: Rect, other: Rect) -> bool:
+    """A disc (its box) against a box: the circle inside the disc's box against the box."""
+    r = disc[2] / 2
+    cx, cy = disc[0] + r, disc[1] + r
+    nx = min(max(cx, other[0]), other[0] + other[2])
+    ny = min(max(cy, other[1]), other[1] + other[3])
+    return math.hypot(cx - nx, cy - ny) < r - 1e-3
+
+
+def discs_meet(a: Rect, b: Rect) -> bool:
+    ra, rb = a[2] / 2, b[2] / 2
+    return math.hypot(a[0] + ra - b[0] - rb, a[1] + ra - b[1] - rb) < ra + rb - 1e-3
+
+
+def problems(seen: dict[str, Any]) -> list[str]:
+    """Every overlap on the board as the page drew it (empty: legible)."""
+    found = []
+    lines, figures = seen["lines"], seen["figures"]
+    for i, a in enumerate(figures):
+        for b in figures[i + 1 :]:
+            if discs_meet(a["box"], b["box"]):
+                found.append(f"disc {a['id']} covers disc {b['id']}")
+    for i, a in enumerate(lines):
+        for b in lines[i + 1 :]:
+            if a["room"] != b["room"] and meet(a["box"], b["box"]):
+                found.append(f"name {a['text']!r} ({a['room']}) covers {b['text']!r} ({b['room']})")
+        for f in figures:
+            if disc_meets(f["box"], a["box"]):
+                found.append(f"name {a['text']!r} ({a['room']}) covers figure {f['id']}")
+        if a["room"] != "C":  # the centre room's name lies over its own spaces (hemmed in)
+            for space in seen["spaces"]:
+                cx, cy = space[0] + space[2] / 2, space[1] + space[3] / 2
+                if disc_meets([cx - 0.8, cy - 0.8, 1.6, 1.6], a["box"]):
+                    found.append(f"name {a['text']!r} ({a['room']}) covers the space at {cx},{cy}")
+        x, y, w, h = seen["view"]
+        bx, by, bw, bh = a["box"]
+        if bx < x or by < y or bx + bw > x + w or by + bh > y + h:
+            found.append(f"name {a['text']!r} ({a['room']}) leaves the board")
+    return found
+
+
+def crowd(t: WebTable) -> None:
+    """A game of five heroes, played at random until a hero must move, the heroes then put on
+    five neighbouring spaces (the table's correction)."""
+    s = t.service
+    plan = SetupPlan.from_fortress(s.fortress, list(HEROES))
+    for index in range(len(plan.seats)):
+        site = next(x for x in plan.sites() if x.allowed)
+        plan.place_ladder(index, site.room, site.side)
+    s.new_game(5, plan=plan)
+    rng = random.Random(5)
+    for _ in range(200):
+        task = s.session.waiting_for  # type: ignore[union-attr]
+        if task is not None and str(task.kind) == "move":
+            break
+        s.execute(rng.choice(s.session.legal_commands()))  # type: ignore[union-attr]
+    for hero, cell in CROWD.items():
+        assert s.execute(c.SetHeroPosition(hero=hero, to=cell)).refused is None
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebTable]:
+    with WebTable(tmp_path_factory.mktemp("crowd")) as t:
+        t.call(lambda: crowd(t))
+        t.settle()
+        yield t
+
+
+def caught_up(t: WebTable, driver: webdriver.Chrome) -> None:
+    version = t.server.snapshot.version
+    wait_for(lambda: page_state(driver)["version"] >= version, 10.0, f"the page at view {version}")
+
+
+def check_board(driver: webdriver.Chrome, where: str) -> dict[str, Any]:
+    seen: dict[str, Any] = driver.execute_script(READ_BOARD)
+    assert len(seen["figures"]) >= 5, where
+    assert {line["room"] for line in seen["lines"]} >= {"NW", "NE", "C"} or "zoom" in where
+    for line in seen["lines"]:  # drawn as wide as the server measured it, inside its place
+        assert abs(line["box"][2] - line["set"]) < 0.1 + 0.02 * line["set"], (where, line)
+        (x, y, w, h), (px, py, pw, ph) = line["box"], line["placed"]
+        assert px - 0.05 <= x and x + w <= px + pw + 0.05, (where, line)
+        assert py - 0.02 <= y and y + h <= py + ph + 0.02, (where, line)
+    assert problems(seen) == [], (where, problems(seen))
+    return seen
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_a_crowded_board_stays_legible_on_phones_and_tablets(
+    crowded: WebTable, language: str
+) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = chromium(360, 780, language=language)
+    try:
+        for width, height in SIZES:
+            size(driver, width, height)
+            driver.get(crowded.address)
+            caught_up(crowded, driver)
+            where = f"{language} {width}x{height}"
+            board = driver.find_element(By.ID, "board")
+            board.screenshot(str(ARTIFACTS / f"board-{language}-{width}x{height}.png"))
+            seen = check_board(driver, where)
+            # the crowd was pushed apart: some discs beside their spaces, each with its line
+            moved = [f for f in seen["figures"] if f["line"] is not None]
+            assert len(moved) >= 3, (where, seen["figures"])
+            # the estimate is the browser's measure, give or take a few per cent (Chromium
+            # draws DejaVu Sans here: the font the widths were read from)
+            for line in seen["lines"]:
+                assert abs(line["natural"] - line["set"]) <= 0.05 * line["set"] + 0.1, line
+            # readable: a name's line 12 px high and more on the smallest phone (its font
+            # about 10.5 px), twice that on a tablet
+            least = 12 if width < 600 else 20
+            assert min(line["box"][3] for line in seen["lines"]) * seen["px"] >= least, where
+            if width == 360:  # the crowded room tapped: zoomed to it, its name whole
+                hit = driver.find_element(By.CSS_SELECTOR, '#board g.room[data-room="NW"] .hit')
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", hit)
+                driver.execute_script(
+                    "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", hit
+                )
+                zoomed = check_board(driver, f"{where} zoomed")
+                assert "NW" in {line["room"] for line in zoomed["lines"]}, zoomed["lines"]
+                board.screenshot(str(ARTIFACTS / f"board-{language}-{width}x{height}-NW.png"))
+                driver.execute_script("document.getElementById('whole').click()")
+    finally:
+        driver.quit()
+
+
+def test_a_figure_moving_comes_as_a_patch_and_the_board_still_holds(tmp_path: Path) -> None:
+    """After the first whole view, a hero stepping into the crowd's room comes as a patch of
+    the figures and the names' places (docs/web-view.md); the page draws it legibly."""
+    with WebTable(tmp_path) as t:
+        t.call(lambda: crowd(t))
+        t.settle()
+        driver = chromium(360, 780, language="fr")
+        try:
+            driver.get(t.address)
+            caught_up(t, driver)
+            check_board(driver, "before")
+            before = json.loads(t.server.snapshot.tables["fr"])
+            assert "labels" in before and before["board"]["view"]
+            step = c.SetHeroPosition(hero="charles", to=(3, -10))  # beside Falk Maria
+            assert t.call(lambda: t.service.execute(step)).refused is None
+            t.settle()
+            patch = t.server.snapshot.patches["fr"]
+            assert b'"figures"' in patch and b'"spaces"' not in patch
+            caught_up(t, driver)
+            assert int(driver.execute_script("return document.body.dataset.patches || 0")) >= 1
+            after = check_board(driver, "after")
+            drawn = {f["id"]: f for f in after["figures"]}
+            cells = driver.execute_script(
+                "return Object.fromEntries([...document.querySelectorAll('#board g.figure')]"
+                ".map((g) => [g.dataset.figure, g.dataset.cell]))"
+            )
+            assert cells["charles"] == "3,-10" and "charles" in drawn
+            driver.find_element(By.ID, "board").screenshot(
+                str(ARTIFACTS / "board-fr-360x780-patched.png")
+            )
+        finally:
+            driver.quit()
