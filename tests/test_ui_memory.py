@@ -67,6 +67,8 @@ PROBE_IMPORTS = """
 import os, sys
 os.environ["KIVY_NO_ARGS"] = "1"
 import ui.__main__, ui.app, companion.app.node_options, companion.app.voice
+parser = ui.__main__.build_parser()
+ui.__main__.make_app(parser, parser.parse_args([]), silent=True)  # the app, not run
 later = ("aiohttp", "paho", "markdown_it", "segno", "sqlite_utils", "gpiozero", "babel")
 later += ("companion.app.service", "companion.engine.game", "ui.screens.round")
 print(sorted(m for m in later if m in sys.modules))

@@ -42,7 +42,7 @@ def web_address(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
-    from companion.app.web_feed import parse_web_address
+    from companion.app.web_address import parse_web_address
 
     try:
         return parse_web_address(args.web, public=args.kiosk)

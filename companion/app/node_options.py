@@ -76,11 +76,16 @@ def hardware_from_args(
             parser.error(str(error))
         where = (access.host, access.port, args.table, access.username, access.password)
         ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
-    from companion.app.hardware import BoardHardware  # not for the options alone (--help)
+    # the nodes' modules load only for real nodes: the simulated board is the table service's,
+    # built after the touchscreen's first frame
+    serial = None
+    if args.nodes == "serial":
+        from companion.app.hardware import BoardHardware
 
-    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+        serial = BoardHardware.serial(rooms, args.serial_glob)
     if where is None:
         return serial, None
+    from companion.app.hardware import BoardHardware
     from firmware_bridge.mqtt_link import GamePublisher, MqttLink  # paho-mqtt: a broker is set
 
     if args.nodes == "mqtt":
