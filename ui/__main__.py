@@ -70,7 +70,7 @@ def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | No
     """A game log the table must not play on gets its own screen first (what is wrong, the
     choices); returns the exit code when the players quit there, None when the table starts."""
     from companion.app.log_problem import check_log
-    from companion.app.service import data_dir
+    from companion.app.glance import data_dir
 
     problem = check_log(data_dir())
     if problem is None:
@@ -115,14 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if quit_code is not None:
         return quit_code
     app = make_app(parser, args)
-    from ui.app import data_dir
-
-    print(
-        f"Armata Strigoi table companion: {app.hardware.description}, "
-        f"game log and settings in {data_dir() / 'companion.db'}",
-        flush=True,
-    )
-    app.say_address = True
+    app.say_address = True  # what the table runs on once it starts, and the table view's address
     app.run()
     return 0
 

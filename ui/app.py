@@ -138,7 +138,9 @@ class ArmataApp(App):
         #: (None until it listens: it opens once the first frame is drawn, see `_open_web`)
         self.web_feed: WebFeed | None = None
         self.web_address = web
-        self.say_address = False  # `python -m ui` prints the address once it listens
+        #: `python -m ui` prints the nodes and the log once the table starts, and the table
+        #: view's address once it listens
+        self.say_address = False
         #: what the table service is built with (`service`: at the first use)
         self._parts: dict[str, Any] = {
             "hardware": hardware,
@@ -340,6 +342,12 @@ class ArmataApp(App):
             Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
         Clock.schedule_interval(self._poll_hardware, 0.25)
         self.table_started = True
+        if self.say_address:
+            print(
+                f"Armata Strigoi table companion: {self.hardware.description}, "
+                f"game log and settings in {data_dir() / 'companion.db'}",
+                flush=True,
+            )
 
     def _board_text(self, _app: object, scale: float) -> None:
         for view in (self.fortress_view, self.game_view, self.setup_view):
