@@ -69,8 +69,8 @@ def configure_window(args: argparse.Namespace) -> None:
 def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | None:
     """A game log the table must not play on gets its own screen first (what is wrong, the
     choices); returns the exit code when the players quit there, None when the table starts."""
-    from companion.app.log_problem import check_log
     from companion.app.glance import data_dir
+    from companion.app.log_problem import check_log
 
     problem = check_log(data_dir())
     if problem is None:
