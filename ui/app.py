@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # imported when the table starts, in the frame after the firs
     from companion.app.announce import Announcement
     from companion.app.controls import Controls
     from companion.app.differences import Difference
-    from companion.app.hardware import BoardHardware
+    from companion.app.hardware import BoardHardware, GamePublisher, SimulatedBoard
     from companion.app.service import Outcome, TableService
     from companion.app.session import GameSession
     from companion.app.setup_plan import SetupPlan
@@ -48,8 +48,6 @@ if TYPE_CHECKING:  # imported when the table starts, in the frame after the firs
     from companion.engine.game import commands as c
     from companion.engine.game import events as e
     from companion.engine.game.state import GameState
-    from firmware_bridge.board import SimulatedBoard
-    from firmware_bridge.mqtt_link import GamePublisher  # paho-mqtt: only with a broker
     from ui.screens.confirm import ConfirmScreen
     from ui.screens.gamelog import GameLogScreen
     from ui.screens.gameover import GameOverScreen
@@ -164,7 +162,8 @@ class ArmataApp(App):
         #: announcements made while a command of this screen runs (None: none is running)
         self._held: list[tuple[Announcement, str]] | None = None
         #: freed memory goes back to the system once the table has been idle for a moment
-        self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
+        self._tidy = Clock.create_trigger(self._release_memory, IDLE_TRIM_S)
+        self._game_left = False  # a game ended or was left: its cycles are collected first
 
     # ----- what the service owns, as the screens read it ----------------------------------------
     @property
@@ -585,11 +584,18 @@ class ArmataApp(App):
             screen.announced(announcement, words)
         self._refresh()
 
+    def _release_memory(self, _dt: float = 0) -> None:
+        release_free_memory(collect=self._game_left)
+        self._game_left = False
+
     def _home(self) -> None:
         """Home shows the table as it is: after a finished game no Resume, no rings and no
         figures of it; with a game to resume, that game's figures."""
         from companion.engine.game.context import situation
 
+        self._game_left = True  # what the game's screens showed goes, once the table idles
+        self._tidy.cancel()
+        self._tidy()
         self.service.leave_game()
         self.can_resume = self.service.can_resume()
         session = self.session
