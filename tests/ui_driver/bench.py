@@ -63,6 +63,12 @@ def memory_parts() -> dict[str, float]:
     )
     system = int(re.search(r'<system type="current" size="(\d+)"', tail).group(1))  # type: ignore[union-attr]
     figures["malloc_arenas"] = system / 2**20
+    try:  # SQLite's own heap (its page caches: the game log's connections)
+        used = ctypes.CDLL("libsqlite3.so.0").sqlite3_memory_used
+        used.restype = ctypes.c_int64
+        figures["sqlite"] = used() / 2**20
+    except (OSError, AttributeError):
+        pass
     figures["malloc_free"] = free / 2**20
     figures["arenas"] = text.count("<heap nr=")
     return figures
