@@ -585,6 +585,8 @@ class ArmataApp(App):
         self._refresh()
 
     def _release_memory(self, _dt: float = 0) -> None:
+        if self._game_left and self._service is not None:
+            self._service.release_memory()  # before the trim: what it frees goes back too
         release_free_memory(collect=self._game_left)
         self._game_left = False
 

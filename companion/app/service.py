@@ -456,6 +456,11 @@ class TableService:
             self.speaker.interrupt()
             self.watch.game(NO_GAME)
 
+    def release_memory(self) -> None:
+        """The table idle after a game: the log's page cache goes back (ui/memory.py says what
+        else is given back then)."""
+        self.log.release_memory()
+
     def last_group(self) -> SetupPlan:
         """The wizard's start: the last game's group (its heroes in seat order on their
         ladders, its layout and its physical stacks), or the printed layout with three heroes
