@@ -83,7 +83,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         def drawn(window: Any) -> None:  # the first frame is on the screen
             window.unbind(on_flip=drawn)
-            print(json.dumps({"first_frame": time.time(), "rss_mb": rss()}), flush=True)
+            frame = {"first_frame": time.time(), "rss_mb": rss(), "cpu_s": time.process_time()}
+            print(json.dumps(frame), flush=True)
 
         def first_tick(_dt: float) -> None:  # the window is up; its first flip follows
             from kivy.core.window import Window
