@@ -1,7 +1,8 @@
 """Touchscreen app speed under Xvfb, each figure next to a baseline from the same run:
 cold start to the first frame, the flip that shows it (goal <= 3 s and <= 1.5x the baseline, a
 bare Kivy window; with Python's bytecode cached, as on every start of a table after its first,
-and again compiling every module; the app's table service starts in the frame after), fortress
+and again compiling every module; each process's CPU time to its first frame too, which the
+machine's other work changes least; the app's table service starts in the frame after), fortress
 redraw after an event, whole and zoomed to a room (goal median <= 16 ms; baseline: clearing and
 drawing one rectangle), tap to the first card of a Strigoi step's story (card and banner), until
 the frame showing it is drawn (goal p99 <= 17 ms, one frame; engine and commit included;
