@@ -292,9 +292,10 @@ class ArmataApp(App):
 
     def build(self) -> Widget:
         """Home, in the table's language and text size (read from the log, `glance`): the
-        first frame. The table service, the round screen and what they import follow in the
-        frame after it (`_start_table`), before any touch is handled: Kivy reads input after
-        the clock's callbacks, so the first touch already finds the table running."""
+        first frame. The table service, the round screen and what they import follow at the
+        next clock tick after it is shown (`_start_table`): Kivy reads a frame's input after
+        its clock callbacks, so a touch on what the first frame shows finds the table
+        running."""
         from kivy.core.window import Window
 
         self.title = "Armata Strigoi"
