@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -36,20 +37,28 @@ def read_json(path: Path) -> Any:
 
 
 def load_board_file(path: Path | str | None = None) -> Fortress:
-    """Load a board file; `None` loads the default fortress shipped with the package."""
+    """Load a board file; `None` loads the default fortress shipped with the package (built
+    once a process: a `Fortress` is immutable, and the app's start, its nodes and its service
+    each asked for one)."""
     if path is None:
-        text = resources.files("companion.data").joinpath(DEFAULT_BOARD).read_text("utf-8")
-        fortress = build_fortress(parse_board_spec(json.loads(text)))
-    else:
-        data = read_json(Path(path))
-        try:
-            fortress = build_fortress(parse_board_spec(data))
-        except BoardFormatError as exc:
-            raise exc.in_file(path) from None
+        return _default_fortress()
+    data = read_json(Path(path))
+    try:
+        fortress = build_fortress(parse_board_spec(data))
+    except BoardFormatError as exc:
+        raise exc.in_file(path) from None
     try:
         check_node_ids(fortress)
     except BoardFormatError as exc:
-        raise exc.in_file(path) if path is not None else exc from None
+        raise exc.in_file(path) from None
+    return fortress
+
+
+@cache
+def _default_fortress() -> Fortress:
+    text = resources.files("companion.data").joinpath(DEFAULT_BOARD).read_text("utf-8")
+    fortress = build_fortress(parse_board_spec(json.loads(text)))
+    check_node_ids(fortress)
     return fortress
 
 

@@ -42,7 +42,7 @@ def web_address(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
-    from companion.app.web_feed import parse_web_address
+    from companion.app.web_address import parse_web_address
 
     try:
         return parse_web_address(args.web, public=args.kiosk)
@@ -69,8 +69,8 @@ def configure_window(args: argparse.Namespace) -> None:
 def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | None:
     """A game log the table must not play on gets its own screen first (what is wrong, the
     choices); returns the exit code when the players quit there, None when the table starts."""
+    from companion.app.glance import data_dir
     from companion.app.log_problem import check_log
-    from companion.app.service import data_dir
 
     problem = check_log(data_dir())
     if problem is None:
@@ -115,14 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if quit_code is not None:
         return quit_code
     app = make_app(parser, args)
-    from ui.app import data_dir
-
-    print(
-        f"Armata Strigoi table companion: {app.hardware.description}, "
-        f"game log and settings in {data_dir() / 'companion.db'}",
-        flush=True,
-    )
-    app.say_address = True
+    app.say_address = True  # what the table runs on once it starts, and the table view's address
     app.run()
     return 0
 

@@ -10,7 +10,7 @@ and its health feeds the Hardware screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -19,57 +19,48 @@ from kivy.uix.screenmanager import NoTransition
 from kivy.uix.widget import Widget
 
 from companion.app import i18n
-from companion.app.announce import Announcement
-from companion.app.controls import Controls
-from companion.app.differences import Difference
-from companion.app.hardware import (
-    CARD_READER,
-    BoardHardware,
-    SimulatedBoard,
-    broker_status,
-    health_view,
-)
-from companion.app.labels import undo_label, waiting_label
-from companion.app.leds import RING_MEANINGS, STRIGOI_RINGS
-from companion.app.service import Outcome, TableService, data_dir
-from companion.app.session import GameSession
-from companion.app.setup_plan import SetupPlan
+from companion.app.glance import data_dir, glance, table_board
 from companion.app.stopping import stop_on_signals
-from companion.app.taps import Tap
-from companion.app.tracking import TableStatus
-from companion.app.troubles import Troubles
-from companion.app.voice import Speaker
-from companion.app.web_feed import WebFeed
-from companion.engine.components import Catalog
-from companion.engine.explain import hero_name
-from companion.engine.fortress import Fortress
-from companion.engine.game import commands as c
-from companion.engine.game import events as e
-from companion.engine.game.context import situation
-from companion.engine.game.state import GameState
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
-from ui.play_taps import tapped_in_play
 from ui.screens.home import HomeScreen
 from ui.screens.lazy import LazyScreens
 from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
-from ui.screens.round import RoundScreen
 
-if TYPE_CHECKING:  # the screens built on first use (ui/screens/lazy.py) import then
-    from companion.app.hardware import GamePublisher  # paho-mqtt: only with a broker
+if TYPE_CHECKING:  # imported when the table starts, in the frame after the first (`_start_table`)
+    from companion.app.announce import Announcement
+    from companion.app.controls import Controls
+    from companion.app.differences import Difference
+    from companion.app.hardware import BoardHardware, GamePublisher, SimulatedBoard
+    from companion.app.service import Outcome, TableService
+    from companion.app.session import GameSession
+    from companion.app.setup_plan import SetupPlan
+    from companion.app.taps import Tap
+    from companion.app.tracking import TableStatus
+    from companion.app.troubles import Troubles
+    from companion.app.voice import Speaker
+    from companion.app.web_feed import WebFeed
+    from companion.engine.components import Catalog
+    from companion.engine.fortress import Fortress
+    from companion.engine.game import commands as c
+    from companion.engine.game import events as e
+    from companion.engine.game.state import GameState
     from ui.screens.confirm import ConfirmScreen
     from ui.screens.gamelog import GameLogScreen
     from ui.screens.gameover import GameOverScreen
     from ui.screens.hardware import HardwareScreen
     from ui.screens.history import HistoryScreen
     from ui.screens.resync import ResyncScreen
+    from ui.screens.round import RoundScreen
     from ui.screens.rules import RulesScreen
     from ui.screens.settings import SettingsScreen
     from ui.screens.setup import SetupScreen
     from ui.screens.table import TableScreen
+
+__all__ = ["ArmataApp", "data_dir", "ring_legend"]
 
 #: the screens built when first shown or asked for (ui/screens/lazy.py): not for the first frame
 LATER_SCREENS = {
@@ -95,6 +86,8 @@ def ring_legend(
     """What each lit ring colour means, once per colour (the board's legend), and the Strigoi
     whose colour is lit (the legend rings their figures): no ring is lit that the legend does
     not name."""
+    from companion.app.leds import RING_MEANINGS, STRIGOI_RINGS
+
     colours = [c.lower() for c in leds.values() if c is not None]
     colours += [c.lower() for lit in segments.values() for c in lit.values()]
     meanings = {k.lower(): v for k, v in RING_MEANINGS.items()}
@@ -143,29 +136,47 @@ class ArmataApp(App):
         #: (None until it listens: it opens once the first frame is drawn, see `_open_web`)
         self.web_feed: WebFeed | None = None
         self.web_address = web
-        self.say_address = False  # `python -m ui` prints the address once it listens
-        self.service = TableService(
-            data_dir(),
-            on_kivy_thread,
-            hardware=hardware,
-            speaker=speaker,
-            publisher=publisher,
-            controls=controls,
-        )
-        self.situation = empty_situation(self.fortress)
+        #: `python -m ui` prints the nodes and the log once the table starts, and the table
+        #: view's address once it listens
+        self.say_address = False
+        #: what the table service is built with (`service`: at the first use)
+        self._parts: dict[str, Any] = {
+            "hardware": hardware,
+            "speaker": speaker,
+            "publisher": publisher,
+            "controls": controls,
+        }
+        self._service: TableService | None = None
+        #: the service runs and the round screen is built (`_start_table`, the frame after the
+        #: first); scripts wait for it
+        self.table_started = False
+        board = table_board()
+        self.situation = empty_situation(board)
         self.manager = LazyScreens(transition=NoTransition())
-        self.fortress_view = FortressView(self.fortress, self.situation)
-        self.game_view = FortressView(self.fortress, self.situation)
-        self.setup_view = FortressView(self.fortress, self.situation)
+        self.fortress_view = FortressView(board, self.situation)
+        self.game_view = FortressView(board, self.situation)
+        self.setup_view = FortressView(board, self.situation)
         self.resume_last = resume_last
         self.fixed_seed: int | None = None  # scripts fix the shuffles; a table gets a random seed
         self.pi_presses: list[str] = []  # the Pi buttons the app acted on (scripts report them)
         #: announcements made while a command of this screen runs (None: none is running)
         self._held: list[tuple[Announcement, str]] | None = None
         #: freed memory goes back to the system once the table has been idle for a moment
-        self._tidy = Clock.create_trigger(lambda _dt: release_free_memory(), IDLE_TRIM_S)
+        self._tidy = Clock.create_trigger(self._release_memory, IDLE_TRIM_S)
+        self._game_left = False  # a game ended or was left: its cycles are collected first
 
     # ----- what the service owns, as the screens read it ----------------------------------------
+    @property
+    def service(self) -> TableService:
+        """The table service: built when the table starts, in the frame after the first
+        (`_start_table`), or earlier when something asks for it (a test script before the app
+        runs). Its modules (the engine, the store, the nodes; ~half the start) load then."""
+        if self._service is None:
+            from companion.app.service import TableService
+
+            self._service = TableService(data_dir(), on_kivy_thread, **self._parts)
+        return self._service
+
     @property
     def session(self) -> GameSession | None:
         return self.service.session
@@ -280,34 +291,63 @@ class ArmataApp(App):
         self.portrait = size[1] > size[0]
 
     def build(self) -> Widget:
+        """Home, in the table's language and text size (read from the log, `glance`): the
+        first frame. The table service, the round screen and what they import follow at the
+        next clock tick after it is shown (`_start_table`): Kivy reads a frame's input after
+        its clock callbacks, so a touch on what the first frame shows finds the table
+        running."""
         from kivy.core.window import Window
 
         self.title = "Armata Strigoi"
         self._window_shape(Window, Window.size)
         Window.bind(size=self._window_shape)
+        look = glance(data_dir())
+        i18n.set_language(look.language)
+        self.lang = look.language
+        self.bind(text_scale=self._board_text)  # the boards' names and legends grow with it
+        self.text_scale = TEXT_SCALES.get(look.text_size, 1.0)
+        self.can_resume = look.resumable
         home = HomeScreen(name="home")
         home.attach_board(self.fortress_view)
         self.manager.add_widget(home)
-        round_screen = RoundScreen(name="round")
-        round_screen.attach_board(self.game_view)
-        self.manager.add_widget(round_screen)
         for name, where in LATER_SCREENS.items():
             self.manager.add_later(name, where)
-        self.service.start(self)
-        if self.web_address is not None:  # in the frame after the first: nothing waits for it
-            Clock.schedule_once(lambda _dt: Clock.schedule_once(self._open_web, 0), 0)
-        self.lang = self.service.language
-        self.bind(text_scale=self._board_text)  # the boards' names and legends grow with it
-        self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
-        round_screen.repeat = lambda a: self.service.speak(self.service.announcer.words(a))
-        round_screen.app_showing = self.service.showing
-        self.can_resume = self.service.can_resume()
-        if self.resume_last and self.can_resume:
-            Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
-        Clock.schedule_interval(self._poll_hardware, 0.25)
+
+        def drawn(*_: object) -> None:  # once: the first frame is on the screen
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(self._start_table, 0)
+
+        Window.bind(on_flip=drawn)
         # systemd stopping the kiosk, Ctrl+C: leave through on_stop (rings off, log closed)
         stop_on_signals(lambda: Clock.schedule_once(lambda _dt: self.stop(), 0))
         return self.manager
+
+    def _start_table(self, _dt: float = 0) -> None:
+        """The table service started, the round screen built; a kiosk resumes its game."""
+        from ui.screens.round import RoundScreen
+
+        service = self.service
+        round_screen = RoundScreen(name="round")
+        round_screen.attach_board(self.game_view)
+        self.manager.add_widget(round_screen)
+        service.start(self)
+        if self.web_address is not None:  # a frame later: nothing waits for its server
+            Clock.schedule_once(self._open_web, 0.05)
+        self.lang = service.language
+        self.text_scale = TEXT_SCALES.get(str(service.settings.get("text_size")), 1.0)
+        round_screen.repeat = lambda a: service.speak(service.announcer.words(a))
+        round_screen.app_showing = service.showing
+        self.can_resume = service.can_resume()
+        if self.resume_last and self.can_resume:
+            Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
+        Clock.schedule_interval(self._poll_hardware, 0.25)
+        self.table_started = True
+        if self.say_address:
+            print(
+                f"Armata Strigoi table companion: {self.hardware.description}, "
+                f"game log and settings in {data_dir() / 'companion.db'}",
+                flush=True,
+            )
 
     def _board_text(self, _app: object, scale: float) -> None:
         for view in (self.fortress_view, self.game_view, self.setup_view):
@@ -317,6 +357,7 @@ class ArmataApp(App):
     def _open_web(self, _dt: float = 0) -> None:
         """The table view in browsers: its server (aiohttp, ~10 MB) is imported and started
         once the touchscreen shows, not before its first frame."""
+        from companion.app.web_feed import WebFeed
         from ui.web.server import TableWebServer
 
         assert self.web_address is not None
@@ -345,6 +386,8 @@ class ArmataApp(App):
             for view in (self.fortress_view, self.game_view):
                 view.redraw()
         if self.manager.current == "hardware":  # only where it is seen
+            from companion.app.hardware import broker_status, health_view
+
             screen = cast("HardwareScreen", self.manager.get_screen("hardware"))
             screen.show_health(
                 health_view(self.hardware.bridge, broker_status(self.service.publisher)),
@@ -359,6 +402,8 @@ class ArmataApp(App):
     def tapped(self, tap: Tap) -> None:
         """A card placed on a reader becomes one tap for the screen showing. In play only the
         card reader's taps count (the room nodes read platforms and figures)."""
+        from companion.app.hardware import CARD_READER
+
         if self.manager.current == "setup":
             screen = cast("SetupScreen", self.manager.get_screen("setup"))
             screen.on_tap(tap)
@@ -368,6 +413,8 @@ class ArmataApp(App):
 
     def card_tapped(self, tap: Tap) -> None:
         """A tag tapped on the card reader in play (ui/play_taps.py)."""
+        from ui.play_taps import tapped_in_play
+
         if self.session is not None:
             tapped_in_play(self, self.session, tap)
 
@@ -409,6 +456,8 @@ class ArmataApp(App):
         unfinished = self.service.history(1)
         lines = []
         if unfinished and unfinished[0].status == "playing":
+            from companion.engine.explain import hero_name
+
             game = unfinished[0]
             heroes = ", ".join(hero_name(h) for h in game.heroes)
             lines.append(
@@ -536,9 +585,20 @@ class ArmataApp(App):
             screen.announced(announcement, words)
         self._refresh()
 
+    def _release_memory(self, _dt: float = 0) -> None:
+        if self._game_left and self._service is not None:
+            self._service.release_memory()  # before the trim: what it frees goes back too
+        release_free_memory(collect=self._game_left)
+        self._game_left = False
+
     def _home(self) -> None:
         """Home shows the table as it is: after a finished game no Resume, no rings and no
         figures of it; with a game to resume, that game's figures."""
+        from companion.engine.game.context import situation
+
+        self._game_left = True  # what the game's screens showed goes, once the table idles
+        self._tidy.cancel()
+        self._tidy()
         self.service.leave_game()
         self.can_resume = self.service.can_resume()
         session = self.session
@@ -622,6 +682,9 @@ class ArmataApp(App):
         return screen
 
     def _refresh(self) -> None:
+        from companion.app.labels import undo_label, waiting_label
+        from companion.engine.game.context import situation
+
         session = self.session
         if session is None:
             return
@@ -644,4 +707,5 @@ class ArmataApp(App):
         self.game_view.redraw()
 
     def on_stop(self) -> None:
-        self.service.close()
+        if self._service is not None:  # stopped before the table started: nothing to close
+            self._service.close()

@@ -41,7 +41,7 @@ from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
-from companion.app.announce import STRIGOI_COLOUR
+from companion.app.marks import STRIGOI_COLOUR
 from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from companion.app.labels import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
+from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
 
 BACKGROUND = (0.07, 0.07, 0.09, 1)
 PANEL = (0.13, 0.13, 0.16, 1)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from companion.app.i18n import capital_first
+from companion.app.marks import STRIGOI_COLOUR as STRIGOI_COLOUR  # its cards' colour
 from companion.engine.explain import Namer, Plural, Reason, english_plural, hero_name, reason
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
@@ -40,7 +41,6 @@ from companion.errors import CompanionError
 from firmware_bridge.board import room_node
 from firmware_bridge.bridge import Bridge
 
-STRIGOI_COLOUR = {"master": "#c00000", "apprentice": "#ff6000", "supreme": "#ff00a0"}
 CURSE_COLOUR = "#8000ff"
 COLLAPSE_COLOUR = "#ff0000"
 #: Codes whose text makes the spoken headline (the rest is shown behind "Why?").

@@ -15,9 +15,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from companion.engine.explain import N_ as N_
 from companion.errors import UnknownLanguage  # one marker for engine and app templates
 
@@ -51,6 +48,10 @@ def catalog(language: str) -> gettext.NullTranslations:
     root = _compiled / hashlib.sha256(COMPILED_FORM + text).hexdigest()[:16]
     target = root / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not target.exists():
+        # Babel only here: a compiled catalog (every start but the first) needs none of it
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
         target.parent.mkdir(parents=True, exist_ok=True)
         messages = read_po(io.BytesIO(text), locale=language)
         if language == "fr":

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
 from companion.app.i18n import N_, capital_first, ngettext, ntr, tr
+from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every board
 from companion.app.tracking import Action, Step
 from companion.app.wording import WAITING_TEXTS, waiting_sentence
 from companion.engine.components import Catalog
@@ -472,18 +473,6 @@ def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
 
 
 # ----- the table: rooms, directions, figures, what to do, what differs --------------------------
-#: Each figure's mark, drawn on its disc or diamond (colour, shape *and* letters), the same on
-#: the touchscreen, the phones and in the legends.
-FIGURE_MARKS = {
-    "attila": "AT",
-    "falk_maria": "FM",
-    "matthew": "MT",
-    "charles": "CH",
-    "roel": "RO",
-    "master": "M",
-    "apprentice": "A",
-    "supreme": "S",
-}
 #: Rooms by their compass position (the default fortress's ids); other ids stay as they are.
 ROOM_NAMES = {
     "C": N_("centre room"),

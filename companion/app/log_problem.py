@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from companion.app import i18n
-from companion.app.service import open_log, start_fresh_log
+from companion.app.log_open import open_log, start_fresh_log
 from companion.errors import (
     CompanionError,
     LogDamaged,

@@ -10,14 +10,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.app.hardware import BoardHardware
-from companion.engine.fortress import Fortress
 from firmware_bridge.access import broker_access
 from firmware_bridge.errors import BadId, BrokerAccessError
 from firmware_bridge.ids import check_id, check_login
 from firmware_bridge.topics import KIOSK_APP, SERVE_APP, app_user
 
 if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up
+    from companion.app.hardware import BoardHardware  # the nodes: only once a table starts
+    from companion.engine.fortress import Fortress
     from firmware_bridge.mqtt_link import GamePublisher
 
 
@@ -76,9 +76,16 @@ def hardware_from_args(
             parser.error(str(error))
         where = (access.host, access.port, args.table, access.username, access.password)
         ca = access.ca  # the TLS listener of `provision --tls` when --mqtt names its port
-    serial = BoardHardware.serial(rooms, args.serial_glob) if args.nodes == "serial" else None
+    # the nodes' modules load only for real nodes: the simulated board is the table service's,
+    # built after the touchscreen's first frame
+    serial = None
+    if args.nodes == "serial":
+        from companion.app.hardware import BoardHardware
+
+        serial = BoardHardware.serial(rooms, args.serial_glob)
     if where is None:
         return serial, None
+    from companion.app.hardware import BoardHardware
     from firmware_bridge.mqtt_link import GamePublisher, MqttLink  # paho-mqtt: a broker is set
 
     if args.nodes == "mqtt":

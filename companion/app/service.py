@@ -30,6 +30,8 @@ from companion.app.hardware import BoardHardware, health_view, register_stickers
 from companion.app.i18n import N_
 from companion.app.labels import item_name, set_ladder_owners, table_name
 from companion.app.leds import LedSync
+from companion.app.log_open import open_log as open_log
+from companion.app.log_open import start_fresh_log as start_fresh_log
 from companion.app.resync import missing_hero, table_is_right
 from companion.app.session import GameSession
 from companion.app.setup_plan import SetupPlan
@@ -54,13 +56,9 @@ from companion.errors import (
     IllegalCommand,
     LogFull,
     LogReadOnly,
-    LogUnreadable,
     NotExportable,
     StoreError,
 )
-from companion.store.carry import carry_over
-from companion.store.gamelog import GameLog
-from companion.store.integrity import keep_aside
 from companion.store.location import data_dir
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
@@ -135,27 +133,6 @@ class GameSummary:
     rounds: int  # 0: the log is damaged (the game is still listed)
     status: str  # "playing" or "over"
     winner: str | None
-
-
-def open_log(data: Path) -> GameLog:
-    """The table's game log in the data folder (created when missing), checked at open."""
-    try:
-        data.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise LogUnreadable(
-            data / "companion.db", f"no data folder {data}: {exc.strerror or exc}"
-        ) from None
-    return GameLog(data / "companion.db")
-
-
-def start_fresh_log(data: Path) -> Path:
-    """Keep a damaged (or newer) log aside, renamed, never deleted, and start a fresh one that
-    keeps the table's settings and registered tags (as far as they can be read from the old
-    one); returns where the old one was kept."""
-    aside = keep_aside(data / "companion.db")
-    with open_log(data) as fresh:
-        carry_over(aside, fresh)
-    return aside
 
 
 def store_refusal(problem: StoreError) -> str:
@@ -478,6 +455,11 @@ class TableService:
             self.session = None
             self.speaker.interrupt()
             self.watch.game(NO_GAME)
+
+    def release_memory(self) -> None:
+        """The table idle after a game: the log's page cache goes back (ui/memory.py says what
+        else is given back then)."""
+        self.log.release_memory()
 
     def last_group(self) -> SetupPlan:
         """The wizard's start: the last game's group (its heroes in seat order on their

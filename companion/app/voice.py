@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.app.i18n import VOICES
 from companion.errors import VoiceUnavailable
-from companion.store.settings import Settings
+
+if TYPE_CHECKING:  # the store (sqlite-utils) is not needed for a Silent voice
+    from companion.store.settings import Settings
 
 log = logging.getLogger(__name__)
 

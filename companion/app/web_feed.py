@@ -24,6 +24,8 @@ from companion.app.announce import Announcement
 from companion.app.i18n import N_, tr
 from companion.app.seats import GAME_ENDED, REVOKED, Seat, SeatTokens
 from companion.app.session import GameSession
+from companion.app.web_address import DEFAULT_PORT as DEFAULT_PORT
+from companion.app.web_address import parse_web_address as parse_web_address
 from companion.app.web_view import (
     JSON,
     announcement_view,
@@ -39,7 +41,6 @@ from companion.app.web_view import (
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import situation
-from companion.errors import InvalidOptions
 from companion.store.gamelog import CommandRecord
 
 log = logging.getLogger(__name__)
@@ -50,23 +51,6 @@ Post = Callable[[Callable[[], None]], None]
 #: The front end's way to run a command (the touchscreen's, so its screen follows too); its
 #: result has `refused`: None when the command was taken.
 Execute = Callable[[c.Command], Any]
-
-#: where the table view listens unless --web says otherwise (ui/web/server.py)
-DEFAULT_PORT = 8421
-
-
-def parse_web_address(given: str | None, public: bool = False) -> tuple[str, int] | None:
-    """--web of `python -m ui` and `serve`: "HOST:PORT" or "off" (None); unset, this machine
-    only (127.0.0.1), or the local network when `public` (the kiosk). InvalidOptions (a
-    ValueError) names what is wrong."""
-    given = given or ("0.0.0.0" if public else "127.0.0.1") + f":{DEFAULT_PORT}"
-    if given == "off":
-        return None
-    host, _, port = given.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise InvalidOptions(f"expected HOST:PORT or off, got {given!r}")
-    return host, int(port)
-
 
 #: why a phone's request is refused, in its language
 REFUSALS = {

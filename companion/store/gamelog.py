@@ -120,6 +120,13 @@ class GameLog:
                 self.path, f"the unfinished game {game_id} cannot be read back: {exc}"
             ) from None
 
+    def release_memory(self) -> None:
+        """Give SQLite's page cache of this connection back (PRAGMA shrink_memory): it grows
+        with the log, game after game, up to its cap (2 MB); the pages a game reads come back
+        from the file when needed."""
+        if not self._closed:
+            self.db.conn.execute("PRAGMA shrink_memory")
+
     def close(self) -> None:
         if not self._closed:
             self.db.conn.close()

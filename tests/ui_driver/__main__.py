@@ -29,8 +29,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   games N            N games back to back, each played to its end by touch: the resident
                      memory after each and the live objects by type (bench.py)
-  first-frame        print the time of the first drawn frame and the resident memory then,
-                     and exit (cold start)
+  first-frame        print the time of the first drawn frame (its flip) and the resident
+                     memory then, then the same once the table service runs, and exit (cold
+                     start)
   log-problem ACTION on a log the table must not play on: report the problem screen (its
                      texts, the layout checks, a screenshot in --out), then press ACTION:
                      fresh | export (then quit) | continue | quit; a table that starts then
@@ -71,13 +72,29 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
         from kivy.clock import Clock
 
-        def first_frame(_dt: float) -> None:
+        def rss() -> float:
             with open("/proc/self/status") as status:  # the resident memory (VmRSS, kB)
-                kb = next(int(x.split()[1]) for x in status if x.startswith("VmRSS:"))
-            print(json.dumps({"first_frame": time.time(), "rss_mb": kb / 1024}), flush=True)
+                return next(int(x.split()[1]) for x in status if x.startswith("VmRSS:")) / 1024
+
+        def ready(_dt: float) -> None:  # the table service runs (ui/app.py `_start_table`)
+            if not app.table_started:
+                return
+            print(json.dumps({"table_ready": time.time(), "rss_mb": rss()}), flush=True)
+            waiting.cancel()
             app.stop()
 
-        Clock.schedule_once(first_frame, 0)  # runs after the first frame is drawn
+        def drawn(window: Any) -> None:  # the first frame is on the screen
+            window.unbind(on_flip=drawn)
+            frame = {"first_frame": time.time(), "rss_mb": rss(), "cpu_s": time.process_time()}
+            print(json.dumps(frame), flush=True)
+
+        def first_tick(_dt: float) -> None:  # the window is up; its first flip follows
+            from kivy.core.window import Window
+
+            Window.bind(on_flip=drawn)
+
+        Clock.schedule_once(first_tick, 0)
+        waiting = Clock.schedule_interval(ready, 0)
         return
     from companion.app import i18n
     from tests.ui_driver.driver import Driver

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.ui_driver.driver import Driver
@@ -15,6 +16,62 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def memory_parts() -> dict[str, float]:
+    """Where the resident memory is (MB): the C heap (glibc's brk heap and anonymous maps, which
+    hold Python's objects, Kivy's and Mesa's allocations), the GL driver's own mappings (Mesa,
+    LLVM: code and their writable data), other files, and glibc's count of heap bytes in use
+    and free (mallinfo2: what malloc_trim could still give back)."""
+    import ctypes
+    import re
+
+    parts = {"heap_anon": 0, "gl_libs": 0, "files": 0}
+    name = ""
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = re.match(r"^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$", line)
+            if head:
+                name = head.group(1)
+            elif line.startswith("Rss:"):
+                kb = int(line.split()[1])
+                if not name or name.startswith("[heap]") or name.startswith("[anon"):
+                    parts["heap_anon"] += kb
+                elif re.search(r"(LLVM|gallium|dri|mesa|GL|glapi|llvmpipe)", name):
+                    parts["gl_libs"] += kb
+                else:
+                    parts["files"] += kb
+    figures = {k: v / 1024 for k, v in parts.items()}
+
+    try:  # every arena (mallinfo2 counts only the main one; Mesa's threads have their own)
+        libc = ctypes.CDLL("libc.so.6")
+        libc.fopen.restype = ctypes.c_void_p
+        libc.malloc_info.argtypes = (ctypes.c_int, ctypes.c_void_p)
+        libc.fclose.argtypes = (ctypes.c_void_p,)
+    except (OSError, AttributeError):  # not glibc
+        return figures
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".xml") as xml:
+        stream = libc.fopen(xml.name.encode(), b"w")
+        libc.malloc_info(0, stream)
+        libc.fclose(stream)
+        text = Path(xml.name).read_text()
+    tail = text[text.rindex("</heap>") :]  # the totals over every arena
+    free = sum(
+        int(n) for n in re.findall(r'<total type="(?:fast|rest)" count="\d+" size="(\d+)"', tail)
+    )
+    system = int(re.search(r'<system type="current" size="(\d+)"', tail).group(1))  # type: ignore[union-attr]
+    figures["malloc_arenas"] = system / 2**20
+    try:  # SQLite's own heap (its page caches: the game log's connections)
+        used = ctypes.CDLL("libsqlite3.so.0").sqlite3_memory_used
+        used.restype = ctypes.c_int64
+        figures["sqlite"] = used() / 2**20
+    except (OSError, AttributeError):
+        pass
+    figures["malloc_free"] = free / 2**20
+    figures["arenas"] = text.count("<heap nr=")
+    return figures
 
 
 def rest(driver: Driver, seconds: float) -> None:
@@ -200,6 +257,7 @@ class Games:
         self.driver = driver
         self.app = driver.app
         self.rss: list[float] = []
+        self.parts: list[dict[str, float]] = []  # memory_parts() after each game
         self.objects: list[dict[str, int]] = []
         self.steps: list[int] = []
         self.snapshots: list[Any] = []
@@ -232,6 +290,7 @@ class Games:
         self.driver.report.get("board_touches", []).clear()
         gc.collect()
         self.rss.append(rss_mb())
+        self.parts.append(memory_parts())
         from kivy.uix.widget import Widget
 
         from companion.app.announce import Announcement
@@ -253,6 +312,7 @@ class Games:
         )
         self.driver.report["games"] = {
             "rss_mb": self.rss,
+            "parts_mb": self.parts,
             "steps": self.steps,
             "widgets": self.widgets,
             "announcements": self.announcements,

@@ -70,6 +70,9 @@ class Driver:
         widget that is still being laid out would land somewhere else."""
         if self.holding:
             return
+        if not self.app.table_started:  # the service starts in the frame after the first
+            Clock.schedule_once(lambda _dt: self._next(last, waited), 0)
+            return
         layout = self._layout()
         if layout != last and waited < 100:
             Clock.schedule_once(lambda _dt: self._next(layout, waited + 1), 0)  # the next frame
