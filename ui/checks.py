@@ -248,14 +248,19 @@ def _under_a_card(root: Widget, widget: Widget) -> bool:
 
 
 def board_overlaps(root: Widget) -> list[str]:
-    """Figures and room names that cover each other on a shown board: the view keeps where its
-    last redraw put each of them (`FortressView.drawn`), compared two by two
-    (ui/board_layout.overlaps)."""
-    from ui.board_layout import overlaps
+    """Figures, room names, the legend and buttons over a shown board that cover each other,
+    and any of them over a space (each space must be seen whole): the view keeps where its
+    last redraw put each of them (`FortressView.drawn`, `ground`, `overlays`), compared two by
+    two (ui/board_layout.overlaps, covered). A figure stands on its space: that is no cover."""
+    from ui.board_layout import Box, covered, overlaps
     from ui.fortress_view import FortressView
 
     found = []
     for view in walk(root):
         if isinstance(view, FortressView) and shown(view):
-            found += [f"board: {problem}" for problem in overlaps(view.drawn)]
+            names = [item for item in view.drawn if isinstance(item, Box)]
+            found += [f"board: {problem}" for problem in overlaps([*view.drawn, *view.overlays])]
+            found += [
+                f"board: {problem}" for problem in covered(view.ground, [*names, *view.overlays])
+            ]
     return found
