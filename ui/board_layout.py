@@ -280,6 +280,9 @@ OWN = 1.0
 #: a name nearer to another room's centre than to its own (read as that room's): less than a
 #: space covered, more than any place in the margin
 ASTRAY = 40.0
+#: a name that may stand anywhere (the centre room's) costs this much more the more it stands
+#: beside its room rather than above or below it (where its line runs between two rooms)
+SIDEWAYS = 10.0
 #: per point of a leader line (one every few pixels) over another room's space, letter or
 #: ladder: a line across a room reads as pointing into it
 CROSSING = 1.5
@@ -317,8 +320,11 @@ def place_names(
                 continue
             if not name.anywhere and _astray(name.room, box, centres):
                 cost += ASTRAY
-                if best is not None and cost >= best[0]:
-                    continue
+            elif name.anywhere:  # straight above or below: between two rooms, toward its own
+                bx, by = box.x + box.w / 2 - name.cx, box.y + box.h / 2 - name.cy
+                cost += SIDEWAYS * abs(bx) / (math.hypot(bx, by) or 1.0)
+            if best is not None and cost >= best[0]:
+                continue
             hard = sum(intersects(box, f, gap) for f in figures) + sum(
                 intersects(box, p.box, apart) for p in placed
             )
@@ -361,6 +367,16 @@ def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) 
         ):
             count += 1
     return count
+
+
+def crossing(placed: Sequence[Placed], soft: Sequence[tuple[Circle, float]]) -> list[str]:
+    """The names whose leader line runs over another room's space, a letter or a ladder."""
+    index = _Grid(soft)
+    return [
+        p.room
+        for p in placed
+        if p.line is not None and _crossings(p.line, index, f"space:{p.room}")
+    ]
 
 
 def _astray(room: str, box: Box, centres: dict[str, tuple[float, float]]) -> bool:

@@ -55,6 +55,7 @@ from ui.board_layout import (
     Name,
     Placed,
     astray,
+    crossing,
     intersects,
     place_names,
     split_in_two,
@@ -257,7 +258,7 @@ class FortressView(Widget):
                                  self.name_px() * 0.6)  # fmt: skip
             boxes = [p.box for p in placed]
             clear = not any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
-            clear = clear and not astray(placed, wanted)
+            clear = clear and not astray(placed, wanted) and not crossing(placed, soft)
             if clear and not any(intersects(b, t) for b in boxes for t, _ in soft):
                 self._shrink = step
                 break

@@ -5,10 +5,11 @@ sets it."""
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-__all__ = ["ScrollArea", "at_rest", "scroll_view_of", "to_top"]
+__all__ = ["ScrollArea", "WholeRows", "at_rest", "scroll_view_of", "to_top"]
 
 
 class ScrollArea(ScrollView):
@@ -19,6 +20,63 @@ class ScrollArea(ScrollView):
     def update_from_scroll(self, *largs: object) -> None:
         self.funbind("bar_color", self._change_bar_color)  # at most the one it binds again
         super().update_from_scroll(*largs)
+
+
+class WholeRows(Widget):
+    """A scrolled list's place in a column: its one child, a ScrollArea over a grid of rows, is
+    made as high as the whole rows at the list's top that fit, the rest of the place left
+    empty below it. At rest at its top (as a list opens) the list's edge never cuts a row:
+    a button's last line out of sight would read as a whole sentence ("…de la chambre" with
+    "nord-ouest." below the edge, issue 29); the player scrolls on to the next whole row."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
+        self._watched: Widget | None = None
+        self.bind(pos=self._fit_soon, size=self._fit_soon)
+
+    def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        self._fit_soon()
+
+    def _watch(self, grid: Widget | None) -> None:
+        if grid is self._watched:
+            return
+        if self._watched is not None:
+            self._watched.unbind(height=self._fit_soon, children=self._fit_soon)
+        if grid is not None:
+            grid.bind(height=self._fit_soon, children=self._fit_soon)  # rows grow the grid
+        self._watched = grid
+
+    def visible_height(self) -> float:
+        """The height of the whole rows that fit at the list's top (all of the place when
+        every row fits, or when not even the first one does)."""
+        if not self.children or not self.children[0].children:
+            return float(self.height)
+        grid = self.children[0].children[0]
+        if grid.height <= self.height + 1:
+            return float(self.height)
+        cols = max(1, int(getattr(grid, "cols", None) or 1))
+        spacing = getattr(grid, "spacing", 0) or 0
+        gap = float(spacing[-1] if isinstance(spacing, (list, tuple)) else spacing)
+        rows = list(reversed(grid.children))
+        used = 0.0
+        for start in range(0, len(rows), cols):
+            row = max(w.height for w in rows[start : start + cols])
+            after = used + (gap if start else 0.0) + row
+            if after > self.height + 0.5:
+                break
+            used = after
+        return used if used > 0 else float(self.height)
+
+    def _fit(self, *_: object) -> None:
+        if not self.children:
+            return
+        view = self.children[0]
+        self._watch(view.children[0] if view.children else None)
+        height = self.visible_height()
+        view.size = (self.width, height)
+        view.pos = (self.x, self.top - height)
 
 
 def scroll_view_of(widget: Widget) -> ScrollView | None:
