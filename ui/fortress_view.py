@@ -81,6 +81,7 @@ SQRT3 = math.sqrt(3)
 NAME_PX = 16
 HEADING_PX = 22
 BOOK_PX = 16
+BOOK_DISC = 0.56  # a book letter's disc: its radius per px of the letter (holds a capital)
 FIGURE_TEXT_PX = 16
 LEGEND_TEXT_PX = 16
 LEGEND_PX = 30.0  # the legend's strip along the bottom (sp per row)
@@ -509,7 +510,7 @@ class FortressView(Widget):
         """Where a room's book letters stand: centre x, y, their radius and a letter disc's."""
         cx, cy = self.to_pixel(self.fortress.centre(room))
         radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.5)
-        return cx, cy, radius, self.book_px() * 0.62
+        return cx, cy, radius, self.book_px() * BOOK_DISC
 
     def _ring(self, room: str, colour: str) -> None:
         """An LED ring as the six arcs between the book letters: it never hides a letter the
@@ -728,10 +729,11 @@ class FortressView(Widget):
             direction = (index + turn) % 6
             angle = math.radians(60 * direction)  # direction 0 is east, counter-clockwise
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
-            if any(intersects(Circle("", x, y, size * 0.62), b) for b in reserved):
+            if any(intersects(Circle("", x, y, size * BOOK_DISC), b) for b in reserved):
                 continue  # under the legend or a button
             Color(*theme.BOOK)
-            Ellipse(pos=(x - size * 0.62, y - size * 0.62), size=(size * 1.24,) * 2)
+            disc = size * BOOK_DISC
+            Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
             self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
             self.books_drawn.append((letter, size))
 
