@@ -404,7 +404,7 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     assert rows["plain"]["cut"] and "row 2" in rows["plain"]["cut"][0], rows  # 1 line of 3
     assert rows["whole"]["cut"] == [] and rows["whole"]["cramped"] == [], rows
     first, second = rows["whole"]["rows"][:2]
-    assert rows["whole"]["view"] == first + 4 + second  # two rows, whole
+    assert rows["whole"]["view"] == first + 4 + second + 4  # two rows whole, the gap below
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
@@ -847,6 +847,7 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             assert result[check] == [], (size, name, check, result[check])
         assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
         assert result["broken_words"] == [], (size, name, result["broken_words"])
+        assert result["cut_rows"] == [], (size, name, result["cut_rows"])  # tiles whole
     assert sorted(report["hero"]) == sorted(LANGS)
     for lang, seen in report["hero"].items():
         i18n.set_language(lang)

@@ -306,6 +306,7 @@ def place_names(
     placed: list[Placed] = []
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
+    drawn_lines: list[Circle] = []  # points along the leader lines placed: no name over them
     for name in names:
         best: tuple[float, Placed] | None = None
         for rank, (lines, box) in enumerate(candidates(name, bounds)):
@@ -325,8 +326,10 @@ def place_names(
                 cost += SIDEWAYS * abs(bx) / (math.hypot(bx, by) or 1.0)
             if best is not None and cost >= best[0]:
                 continue
-            hard = sum(intersects(box, f, gap) for f in figures) + sum(
-                intersects(box, p.box, apart) for p in placed
+            hard = (
+                sum(intersects(box, f, gap) for f in figures)
+                + sum(intersects(box, p.box, apart) for p in placed)
+                + any(intersects(box, point) for point in drawn_lines)
             )
             cost += HARD * hard
             if best is not None and cost >= best[0]:
@@ -334,6 +337,11 @@ def place_names(
             line = leader(name, box, lines[0][2] * 0.75)
             if line is not None:
                 cost += CROSSING * _crossings(line, index, f"space:{name.room}")
+                points = _points(line)
+                cost += HARD * sum(  # never through another name or a figure
+                    any(intersects(point, thing) for point in points)
+                    for thing in [*(p.box for p in placed), *figures]
+                )
                 if best is not None and cost >= best[0]:
                     continue
             own = f"space:{name.room}"
@@ -347,10 +355,21 @@ def place_names(
         assert best is not None
         chosen = best[1]
         slack = chosen.lines[0][2] * 0.75  # within most of a line of its room: beside it
-        placed.append(
-            Placed(chosen.room, chosen.lines, chosen.box, leader(name, chosen.box, slack))
-        )
+        line = leader(name, chosen.box, slack)
+        placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
+        if line is not None:
+            drawn_lines += _points(line)
     return placed
+
+
+def _points(line: tuple[float, float, float, float]) -> list[Circle]:
+    """Points along a line, every 4 px (as a thing a name must not cover)."""
+    x0, y0, x1, y1 = line
+    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
+    return [
+        Circle("leader", x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, 1.0)
+        for k in range(steps + 1)
+    ]
 
 
 def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:

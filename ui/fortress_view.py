@@ -158,6 +158,7 @@ class FortressView(Widget):
         self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
         self._shrink_key: tuple[object, ...] | None = None
         self._shrink = 1.0
+        self._names_grow = True  # the names grow with Text size (`_fit_names`)
         #: parts of the view the screen covers with its own buttons (the round screen's "Whole
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
         self.covered: Callable[[], list[Box]] = lambda: []
@@ -237,7 +238,7 @@ class FortressView(Widget):
             tuple(self.size),
             tuple(self.pos),
             tuple(sorted(self.names.items())),
-            self.name_px(),
+            self.text_scale,
             self.legend_height(),
             tuple(sorted(board.rotations.items())),
             board.collapsed,
@@ -247,23 +248,32 @@ class FortressView(Widget):
         if key == self._shrink_key:
             return self._shrink
         self._shrink_key = key
-        self._shrink = SHRINK_STEPS[-1]
+        self._shrink, self._names_grow = SHRINK_STEPS[-1], self.text_scale <= 1.0
         if not self.names:
             self._shrink = 1.0
             return 1.0
-        for step in SHRINK_STEPS:
-            self._layout(shrink=step)
-            soft = self._soft_things()
-            wanted = self._wanted_names()
-            placed = place_names(wanted, [], soft, self._name_bounds(), GAP + 1,
-                                 self.name_px() * 0.6)  # fmt: skip
-            boxes = [p.box for p in placed]
-            clear = not any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
-            clear = clear and not astray(placed, wanted) and not crossing(placed, soft)
-            if clear and not any(intersects(b, t) for b in boxes for t, _ in soft):
+        tries = [(True, s) for s in SHRINK_STEPS]  # large names on a board a little smaller,
+        if self.text_scale > 1.0:  # else the names as at normal text, then the rest
+            tries = tries[:3] + [(False, s) for s in SHRINK_STEPS] + tries[3:]
+        for grow, step in tries:
+            self._names_grow = grow
+            if self._names_clear(step):
                 self._shrink = step
-                break
+                return step
         return self._shrink
+
+    def _names_clear(self, step: float) -> bool:
+        """Whether at `step` every name has a place near its room, covering nothing."""
+        self._layout(shrink=step)
+        soft = self._soft_things()
+        wanted = self._wanted_names()
+        placed = place_names(wanted, [], soft, self._name_bounds(), GAP + 1, self.name_px() * 0.6)
+        boxes = [p.box for p in placed]
+        if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+            return False
+        if astray(placed, wanted) or crossing(placed, soft):
+            return False
+        return not any(intersects(b, t) for b in boxes for t, _ in soft)
 
     def space_px(self) -> float:
         """The width of one space on screen (flat side to flat side), for the touch check."""
@@ -743,8 +753,11 @@ class FortressView(Widget):
         return self.show_legend or self.size_px >= 10
 
     def name_px(self) -> int:
-        """The room names' size: larger with the Text size setting."""
-        return round(sp(NAME_PX) * self.text_scale)
+        """The room names' size on the whole fortress: larger with the Text size setting,
+        unless the board is too small for them at that size (`_fit_names`: then as at normal
+        text); the zoomed room's heading always grows."""
+        scale = self.text_scale if self._names_grow else min(self.text_scale, 1.0)
+        return round(sp(NAME_PX) * scale)
 
     def heading_px(self) -> int:
         """The zoomed room's name: a heading."""

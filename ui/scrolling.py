@@ -6,6 +6,7 @@ sets it."""
 from __future__ import annotations
 
 from kivy.clock import Clock
+from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -23,11 +24,12 @@ class ScrollArea(ScrollView):
 
 
 class WholeRows(Widget):
-    """A scrolled list's place in a column: its one child, a ScrollArea over a grid of rows, is
-    made as high as the whole rows at the list's top that fit, the rest of the place left
-    empty below it. At rest at its top (as a list opens) the list's edge never cuts a row:
-    a button's last line out of sight would read as a whole sentence ("…de la chambre" with
-    "nord-ouest." below the edge, issue 29); the player scrolls on to the next whole row."""
+    """A scrolled list's place in a column: its one child, a ScrollArea over rows (a grid's, or
+    tiles within a layout), is made as high as the whole rows at the list's top that fit, the
+    rest of the place left empty below it. At rest at its top (as a list opens) the list's
+    edge never cuts a row: a button's last line out of sight would read as a whole sentence
+    ("…de la chambre" with "nord-ouest." below the edge, issue 29); the player scrolls on to
+    the next whole row."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -40,6 +42,7 @@ class WholeRows(Widget):
         self._fit_soon()
 
     def _watch(self, grid: Widget | None) -> None:
+        """The list's content: its height changes with its rows, and so does the fit."""
         if grid is self._watched:
             return
         if self._watched is not None:
@@ -49,25 +52,29 @@ class WholeRows(Widget):
         self._watched = grid
 
     def visible_height(self) -> float:
-        """The height of the whole rows that fit at the list's top (all of the place when
-        every row fits, or when not even the first one does)."""
+        """The height down to the last button at the list's top that fits whole (rows of a
+        grid, tiles in a layout within the list): all of the place when everything fits, or
+        when a button at the top is taller than half the place (then it is cut, and the
+        layout check says so)."""
         if not self.children or not self.children[0].children:
             return float(self.height)
-        grid = self.children[0].children[0]
-        if grid.height <= self.height + 1:
+        content = self.children[0].children[0]
+        if content.height <= self.height + 1:
             return float(self.height)
-        cols = max(1, int(getattr(grid, "cols", None) or 1))
-        spacing = getattr(grid, "spacing", 0) or 0
-        gap = float(spacing[-1] if isinstance(spacing, (list, tuple)) else spacing)
-        rows = list(reversed(grid.children))
-        used = 0.0
-        for start in range(0, len(rows), cols):
-            row = max(w.height for w in rows[start : start + cols])
-            after = used + (gap if start else 0.0) + row
-            if after > self.height + 0.5:
-                break
-            used = after
-        return used if used > 0 else float(self.height)
+        top = content.to_window(0, content.top)[1]
+        spans = [  # each button's top and bottom, measured down from the list's top
+            (top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1])
+            for b in _walk(content)
+            if isinstance(b, Button) and b.height > 0
+        ]
+        height = float(self.height)
+        moved = True
+        while moved:
+            moved = False
+            for start, end in spans:
+                if start < height - 0.5 and end > height + 0.5:  # the edge runs through it
+                    height, moved = start, True
+        return height if height >= self.height / 2 else float(self.height)
 
     def _fit(self, *_: object) -> None:
         if not self.children:
@@ -77,6 +84,13 @@ class WholeRows(Widget):
         height = self.visible_height()
         view.size = (self.width, height)
         view.pos = (self.x, self.top - height)
+
+
+def _walk(widget: Widget) -> list[Widget]:
+    found = [widget]
+    for child in widget.children:
+        found += _walk(child)
+    return found
 
 
 def scroll_view_of(widget: Widget) -> ScrollView | None:
