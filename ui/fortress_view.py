@@ -158,6 +158,7 @@ class FortressView(Widget):
         self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
         self._shrink_key: tuple[object, ...] | None = None
         self._shrink = 1.0
+        self._strip = 0.0  # zoomed: the strip along the top kept free of spaces (`_layout`)
         self._names_grow = True  # the names grow with Text size (`_fit_names`)
         #: parts of the view the screen covers with its own buttons (the round screen's "Whole
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
@@ -194,6 +195,10 @@ class FortressView(Widget):
         span_y = max(ys) - min(ys) + margin
         legend = self.legend_height()
         strip = self.top_strip()
+        touch = theme.MIN_TOUCH_PX / (SQRT3 * 0.95)  # a space's size_px at 48 px
+        if strip and self.width / span_x >= touch:  # never a strip that makes spaces too small
+            strip = min(strip, max(0.0, self.height - legend - touch * span_y))
+        self._strip = strip
         free = max(1.0, self.height - legend - strip)
         base = min(self.width / span_x, free / span_y)
         factor = 1.0
@@ -366,19 +371,20 @@ class FortressView(Widget):
         legend = self.legend_height()
         if legend:
             boxes.append(Box("legend", self.x, self.y, self.width, legend))
-        strip = self.top_strip()
-        if strip:
-            boxes.append(Box("heading", self.x, self.top - strip, self.width, strip))
+        if self._strip:
+            boxes.append(Box("heading", self.x, self.top - self._strip, self.width, self._strip))
         return boxes
 
     def _draw_static(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         self.books_drawn = []
         reserved = self._reserved()
-        self._hidden = {  # spaces that would lie under the legend or a button: not drawn
+        room = set(self.shown_cells()) if self.zoom_room is not None else set()
+        self._hidden = {  # other rooms' spaces under the legend or a button: not drawn
             cell
             for cell in tables.spaces
-            if any(intersects(Circle("", *self.to_pixel(cell), self.size_px), b) for b in reserved)
+            if cell not in room
+            and any(intersects(Circle("", *self.to_pixel(cell), self.size_px), b) for b in reserved)
         }
         self._spaces(target, tables)
         with target:
@@ -809,7 +815,7 @@ class FortressView(Widget):
         """Where names may go: the view above the legend (zoomed: the strip along the top)."""
         legend = self.legend_height()
         if self.zoom_room is not None:
-            strip = self.top_strip()
+            strip = max(self._strip, self.top_strip())  # the heading whole, over spaces if it must
             return Box("view", self.x + 2, self.top - strip, self.width - 4, strip)
         return Box(
             "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4

@@ -5,6 +5,7 @@ screenshot (`why-<n>`), and the first few without one too."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tests.ui_driver.driver import Driver
@@ -32,33 +33,9 @@ def why_session(driver: Driver, seed: int, lang: str, large: bool, decisions: in
         driver.shoot(name)
         entry = driver.report["screens"][name]
         problems = [p for check, found in entry.items() if check != "png" for p in found]
-        rows = (
-            [w.text for w in reversed(screen.ids.options.children) if getattr(w, "text", "")]
-            if "options" in screen.ids
-            else []
-        )
-        grid = screen.ids.options
-        detail = [
-            (w.text[:50], round(w.height), [round(v) for v in w.texture_size], round(w.width))
-            for w in reversed(grid.children)
-        ]
-        children_h = sum(w.height for w in grid.children) + grid.spacing[1] * (
-            len(grid.children) - 1
-        )
-        checked.append(
-            {
-                "name": name,
-                "problems": problems,
-                "rows": rows,
-                "detail": detail,
-                "grid_h": grid.height,
-                "sum_h": children_h,
-                "view_h": grid.parent.height,
-            }
-        )
-        if not problems and len(checked) > 3 and "png" in entry:
-            import os
-
+        rows = [w.text for w in reversed(screen.ids.options.children) if getattr(w, "text", "")]
+        checked.append({"name": name, "problems": problems, "rows": rows})
+        if not problems and len(checked) > 3 and "png" in entry:  # keep the telling ones
             os.remove(entry["png"])
             del entry["png"]
         screen.toggle_why()
