@@ -19,6 +19,8 @@ from ui.board_layout import (
     Circle,
     Item,
     Name,
+    astray,
+    covered,
     intersects,
     overlaps,
     place_names,
@@ -173,6 +175,63 @@ def test_larger_text_still_keeps_names_apart() -> None:
     placed = place_names(names, figures, [], Box("view", -200, -200, 450, 290), GAP, 12)
     assert overlaps([*figures, *(p.box for p in placed)]) == []
     assert not intersects(placed[0].box, placed[1].box, 12)
+
+
+@pytest.mark.parametrize(
+    ("above", "expected"),
+    [
+        ([Box("NW", 0, 0, 140, 19)], ["'NW' covers 'space a'"]),  # over a space's middle
+        ([Box("NW", 0, 30, 140, 19)], []),  # above it
+        ([Box("legend", -50, -60, 300, 30)], []),  # the legend's strip below it
+        ([Box("Whole fortress", 5, -12, 100, 48)], ["'Whole fortress' covers 'space a'"]),
+    ],
+)
+def test_the_cover_check_names_each_space_under_a_name_the_legend_or_a_button(
+    above: list[Item], expected: list[str]
+) -> None:
+    ground = [Circle("space a", 40, 5, 8), Circle("space b", 200, 5, 8)]
+    assert covered(ground, above) == expected
+
+
+def _spaces_of(cx: float, cy: float, size: float, room: str) -> list[tuple[Circle, float]]:
+    """A room of radius 2 around (cx, cy), each space as the view weighs it (60: as bad as
+    covering a figure, nearly)."""
+    cells = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]
+    return [
+        (Circle(f"space:{room}", cx + x, cy + y, size * 0.8), 60.0)
+        for x, y in (_hex_centre(q, r, size) for q, r in cells)
+    ]
+
+
+def test_a_name_with_no_clear_place_beside_its_room_goes_into_the_margin_with_a_line() -> None:
+    """Issue 29: at 800x480 with large text the room names covered spaces. Rooms on every side
+    of one, figures above it: its name takes a place covering no space, further out, and a
+    leader line joins it to its room."""
+    size = 11.0
+    soft: list[tuple[Circle, float]] = []
+    rooms = {"C": (0.0, 0.0)}
+    for k in range(6):  # six rooms around the centre room, as on the fortress
+        angle = math.radians(60 * k + 30)
+        rooms[f"R{k}"] = (5.2 * size * 1.5 * math.cos(angle), 5.2 * size * 1.5 * math.sin(angle))
+    for room, (cx, cy) in rooms.items():
+        soft += _spaces_of(cx, cy, size, room)
+    bounds = Box("view", -260, -260, 520, 520)
+    name = Name("C", (_line("chambre centrale", 9.75, 24),), (_line("chambre", 9.75, 24),
+                _line("centrale", 9.75, 24)), 0.0, 0.0, 52.0, 44.0, 0, anywhere=True)  # fmt: skip
+    [placed] = place_names([name], [], soft, bounds)
+    assert covered([thing for thing, _ in soft], [placed.box]) == []
+    assert placed.line is not None  # away from its room: a line to it
+    x0, y0, x1, y1 = placed.line
+    assert math.hypot(x1, y1) < 60 < math.hypot(x0, y0)  # from the name to the room's edge
+
+
+def test_a_name_nearer_to_another_room_than_its_own_is_astray() -> None:
+    east, west = (_line("east room"),), (_line("west room"),)
+    names = [Name("E", east, east, 100, 0, 40, 40, 1), Name("W", west, west, -100, 0, 40, 40, -1)]
+    near = place_names(names[:1], [], [], Box("view", -300, -300, 600, 600))
+    assert astray(near, names) == []
+    wrong = [type(near[0])("E", near[0].lines, Box("E", -130, 0, 70, 19))]
+    assert astray(wrong, names) == ["E"]
 
 
 def _five() -> Table:

@@ -20,15 +20,24 @@ pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 PANEL_CHECKS = ("small_targets", "cramped_lists", "broken_words")
 
 
-@pytest.mark.parametrize("size", ["800x480", "1024x600"])
+@pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x720", "720x1280"])
 def test_a_crowded_fortress_in_every_language_and_the_board_following_the_turn(
     tmp_path: Path, size: str
 ) -> None:
+    """Also: no room name, legend or button covers a space (the board overlap check counts a
+    space covered, issue 29), the zoomed room's name is a heading (20 px and up at normal
+    text) and the book letters are 16 px and up, whole fortress or zoomed."""
     out = ARTIFACTS / f"board-{size}"
-    report = ui("board", str(out), data=tmp_path, size=size, timeout_s=600)
+    upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
+    report = ui("board", str(out), data=tmp_path, size=size, timeout_s=600, env=upright)
     assert report.get("error") is None, report.get("error")
     screens = report["screens"]
-    crowded = {f"board-crowded-{lang}{s}" for lang in LANGS for s in ("", "-large")}
+    crowded = {
+        f"board-{kind}-{lang}{s}"
+        for kind in ("crowded", "zoomed")
+        for lang in LANGS
+        for s in ("", "-large")
+    }
     assert crowded <= set(screens)
     for name, entry in screens.items():
         assert Path(entry["png"]).stat().st_size > 5_000, name
@@ -38,6 +47,12 @@ def test_a_crowded_fortress_in_every_language_and_the_board_following_the_turn(
         if "large" not in name:
             for check in PANEL_CHECKS:
                 assert entry[check] == [], (size, name, check, entry[check])
+    for books in report["books"]:  # the whole fortress: every platform's six letters
+        assert len(books) >= 36 and min(px for _, px in books) >= 16, books
+    for name, entry in screens.items():
+        if name.startswith("board-zoomed-"):
+            assert entry["heading_px"] >= (25 if "large" in name else 20), (name, entry)
+            assert entry["books"] and min(px for _, px in entry["books"]) >= 16, (name, entry)
     follow = report["follow"]
     assert len(follow) >= 8 and {f["hero"] for f in follow} >= {"roel", "matthew", "attila"}
     for seen in follow:

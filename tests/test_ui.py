@@ -76,7 +76,8 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
         assert result["cramped_lists"] == [], (name, result["cramped_lists"])  # 2 rows seen
         assert result["broken_words"] == [], (name, result["broken_words"])
-        assert result["board_overlaps"] == [], (name, result["board_overlaps"])
+        assert result["board_overlaps"] == [], (name, result["board_overlaps"])  # spaces too
+        assert result["cut_rows"] == [], (name, result["cut_rows"])  # whole rows at its top
     from companion.transcript import replay_file
 
     exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
@@ -384,6 +385,76 @@ def test_the_layout_check_sees_widgets_reaching_outside_their_box() -> None:
     assert rows["fits"] == [] and rows["hidden"] == [] and rows["scrolled"] == []
 
 
+ROWS_PROBE = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from ui.checks import cramped_lists, cut_rows
+from ui.scrolling import ScrollArea, WholeRows
+
+# the Why? panel at 800x480 with large text, French (issue 29): rows of two and three lines;
+# the list's place is 160 px high
+LINES = [2, 2, 3, 2, 2, 3, 2]
+
+def panel(whole):
+    column = BoxLayout(orientation="vertical", size_hint=(None, None), size=(300, 160), pos=(0, 0))
+    view = ScrollArea(do_scroll_x=False)
+    grid = GridLayout(cols=1, size_hint_y=None, spacing=4)
+    grid.bind(minimum_height=grid.setter("height"))
+    for k, count in enumerate(LINES):
+        text = "\\n".join(f"row {k} line {n}" for n in range(count))
+        row = Button(text=text, font_size=20, size_hint_y=None)
+        row.texture_update()
+        row.height = row.texture_size[1] + 12
+        grid.add_widget(row)
+    view.add_widget(grid)
+    if whole:
+        place = WholeRows()
+        view.size_hint = (None, None)
+        place.add_widget(view)
+        column.add_widget(place)
+    else:
+        column.add_widget(view)
+    Window.add_widget(column)
+    for _ in range(3):
+        column.do_layout()
+        grid.do_layout()
+        if whole:
+            place._fit()
+    view.scroll_y = 1
+    view.update_from_scroll()  # where the next frame puts the list: at its top
+    heights = [w.height for w in reversed(grid.children)]
+    result = {"cut": cut_rows(column), "cramped": cramped_lists(column), "view": view.height,
+              "rows": heights}
+    Window.remove_widget(column)
+    return result
+
+print(json.dumps({"plain": panel(False), "whole": panel(True)}))
+"""
+
+
+def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
+    """The Why? panel's third line lost at 800x480 with large text (issue 29): the list's
+    lower edge ran through a three-line row, its last line out of sight, the sentence read
+    as whole. The check sees it; the list in its place (WholeRows) ends after the last whole
+    row, still showing two rows."""
+    done = run_group(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", ROWS_PROBE],
+        120,
+        cwd=ROOT,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    assert rows["plain"]["cut"] and "row 2" in rows["plain"]["cut"][0], rows  # 1 line of 3
+    assert rows["whole"]["cut"] == [] and rows["whole"]["cramped"] == [], rows
+    first, second = rows["whole"]["rows"][:2]
+    assert rows["whole"]["view"] == first + 4 + second + 4  # two rows whole, the gap below
+
+
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
     report = ui("play", "40", data=tmp_path)
     game = report["game"]
@@ -458,6 +529,7 @@ CHECKS = (
     "small_texts",  # under 16 px
     "internal_ids",  # names, not ids
     "cramped_lists",  # a scrolled list shows 2 rows
+    "cut_rows",  # a list at its top ends between two rows
     "broken_words",  # no word broken between two letters
     "board_overlaps",  # no two figures or room names covering each other on the board
 )
@@ -796,6 +868,7 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
         told["card-monk-de"]["title"] == "Mönch" and told["card-wound-fr"]["title"] == "Blessures"
     )
 
+
 @pytest.mark.parametrize("size", ["800x480", "1024x600"])
 def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) -> None:
     """Issue 27, items 5 and 6: a wound chip tapped during the secret choice shows the hand
@@ -815,6 +888,7 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             assert result[check] == [], (size, name, check, result[check])
         assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
         assert result["broken_words"] == [], (size, name, result["broken_words"])
+        assert result["cut_rows"] == [], (size, name, result["cut_rows"])  # tiles whole
     assert sorted(report["hero"]) == sorted(LANGS)
     for lang, seen in report["hero"].items():
         i18n.set_language(lang)

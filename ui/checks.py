@@ -205,6 +205,8 @@ def cramped_lists(root: Widget) -> list[str]:
     Strigoi card is not seen, so it is not judged."""
     from kivy.uix.scrollview import ScrollView
 
+    from ui.scrolling import WholeRows
+
     found = []
     for view in walk(root):
         if not isinstance(view, ScrollView) or not shown(view) or not view.children:
@@ -215,8 +217,9 @@ def cramped_lists(root: Widget) -> list[str]:
         for w in texts:
             top = round(w.to_window(w.x, w.top)[1])
             lines[top] = max(lines.get(top, 0.0), w.height)
+        place = view.parent if isinstance(view.parent, WholeRows) else view  # its place
         problem = squeezed(
-            view.height,
+            place.height,
             content.height,
             list(lines.values()),
             [w.height for w in texts if isinstance(w, Button)],
@@ -226,6 +229,53 @@ def cramped_lists(root: Widget) -> list[str]:
             tallest = max(texts, key=lambda w: w.height)
             found.append(f"{problem} (its tallest: {tallest.text[:30]!r}, {tallest.height:.0f} px)")
     return found
+
+
+def cut_rows(root: Widget) -> list[str]:
+    """Buttons of two lines or more in a scrolled list at its top (as it opens) whose lower
+    edge hides some of their lines while showing others whole: the lines in sight read as the whole
+    sentence ("…de la chambre" with "nord-ouest." below the edge, issue 29). A line cut
+    through shows itself cut; a list scrolled by a finger cuts rows as it moves."""
+    from kivy.uix.scrollview import ScrollView
+
+    found = []
+    for view in walk(root):
+        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
+            continue
+        content = view.children[0]
+        if content.height <= view.height + 1 or view.scroll_y < 0.999:
+            continue  # all in sight, or scrolled by a finger
+        edge = view.to_window(view.x, view.y)[1]
+        for row in walk(content):  # rows one taps (a page's text is read on, scrolled)
+            if not isinstance(row, Button) or not row.text or row.height <= 0:
+                continue
+            problem = _lines_below(row, edge)
+            if problem:
+                found.append(f"{row.text[:40]!r}: {problem}")
+    return found
+
+
+def _lines_below(label: Label, edge: float) -> str | None:
+    """The lines of a wrapped text the edge (window y) hides, when it shows others whole."""
+    core = getattr(label, "_label", None)  # Kivy's laid out text: its lines
+    lines = len(getattr(core, "_cached_lines", None) or ())
+    if lines < 2:
+        return None
+    texture_h = label.texture_size[1]
+    top = label.to_window(0, label.center_y + texture_h / 2)[1]
+    line_h = texture_h / lines
+    seen = hidden = 0
+    for k in range(lines):
+        high = top - k * line_h
+        low = high - line_h
+        visible = max(0.0, high - max(low, edge))
+        if visible >= line_h - 1:
+            seen += 1
+        elif visible < line_h / 2:
+            hidden += 1
+    if seen and hidden:
+        return f"{hidden} of {lines} lines below the list's edge, {seen} in sight"
+    return None
 
 
 def _vertical_spacing(layout: Widget) -> float:
@@ -279,14 +329,19 @@ def _under_a_card(root: Widget, widget: Widget) -> bool:
 
 
 def board_overlaps(root: Widget) -> list[str]:
-    """Figures and room names that cover each other on a shown board: the view keeps where its
-    last redraw put each of them (`FortressView.drawn`), compared two by two
-    (ui/board_layout.overlaps)."""
-    from ui.board_layout import overlaps
+    """Figures, room names, the legend and buttons over a shown board that cover each other,
+    and any of them over a space (each space must be seen whole): the view keeps where its
+    last redraw put each of them (`FortressView.drawn`, `ground`, `overlays`), compared two by
+    two (ui/board_layout.overlaps, covered). A figure stands on its space: that is no cover."""
+    from ui.board_layout import Box, covered, overlaps
     from ui.fortress_view import FortressView
 
     found = []
     for view in walk(root):
         if isinstance(view, FortressView) and shown(view):
-            found += [f"board: {problem}" for problem in overlaps(view.drawn)]
+            names = [item for item in view.drawn if isinstance(item, Box)]
+            found += [f"board: {problem}" for problem in overlaps([*view.drawn, *view.overlays])]
+            found += [
+                f"board: {problem}" for problem in covered(view.ground, [*names, *view.overlays])
+            ]
     return found

@@ -39,6 +39,7 @@ from kivy.graphics import (
 )
 from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
+from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
 from companion.app.marks import STRIGOI_COLOUR
@@ -46,7 +47,20 @@ from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from ui import theme
-from ui.board_layout import GAP, Box, Circle, Item, Name, Placed, place_names, split_in_two, spread
+from ui.board_layout import (
+    GAP,
+    Box,
+    Circle,
+    Item,
+    Name,
+    Placed,
+    astray,
+    crossing,
+    intersects,
+    place_names,
+    split_in_two,
+    spread,
+)
 from ui.mesh_batch import RGBA, MeshBatch, Shape
 
 #: a line through cell centres: the cells, its colour, whether it ends in an arrow head
@@ -61,14 +75,22 @@ CROSS: RGBA = (0, 0, 0, 0.8)  # deadly on the threat map
 FIGHT: RGBA = (1, 1, 1, 0.9)  # a fight marker (R-ENC)
 
 SQRT3 = math.sqrt(3)
-NAME_PX = 16  # room names
-BOOK_PX = 14  # book letters on the platforms (in a disc, read at a glance)
-FIGURE_TEXT_PX = 16  # a figure's mark
+#: text sizes in sp (Kivy's density makes them as large to the eye on the denser upright
+#: display as on the first one): room names, the zoomed room's name (a heading), book letters
+#: on the platforms (in a disc, read at a glance across the table), a figure's mark, the legend
+NAME_PX = 16
+HEADING_PX = 22
+BOOK_PX = 16
+BOOK_DISC = 0.56  # a book letter's disc: its radius per px of the letter (holds a capital)
+FIGURE_TEXT_PX = 16
 LEGEND_TEXT_PX = 16
-LEGEND_PX = 30.0  # the legend's strip along the bottom
-#: what a room's name costs over a space of another room (over its own: a fifth of it), a book
-#: letter, a ladder (ui/board_layout.place_names)
-SPACE_COST, BOOK_COST, LADDER_COST = 1.0, 2.0, 6.0
+LEGEND_PX = 30.0  # the legend's strip along the bottom (sp per row)
+#: what a room's name costs over a space, a book letter, a ladder (ui/board_layout.place_names):
+#: near a figure's, so a name never covers one while a clear place exists
+SPACE_COST, BOOK_COST, LADDER_COST = 60.0, 80.0, 80.0
+#: the whole fortress drawn smaller, step by step, until every room's name has a place that
+#: covers no space (a margin of its own): at most down to the last of these
+SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 
 
 def axial_round(q: float, r: float) -> Cell:
@@ -130,6 +152,16 @@ class FortressView(Widget):
         self._names_key: tuple[object, ...] | None = None
         self._names_placed: list[Placed] = []
         self._legend_h = 0.0
+        #: the spaces drawn (each as the circle inside its hexagon) and what lies over the board
+        #: (the legend, the screen's buttons): for the layout check, nothing may cover a space
+        self.ground: list[Circle] = []
+        self.overlays: list[Box] = []
+        self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last static layer
+        self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
+        self._shrink_key: tuple[object, ...] | None = None
+        self._shrink = 1.0
+        self._strip = 0.0  # zoomed: the strip along the top kept free of spaces (`_layout`)
+        self._names_grow = True  # the names grow with Text size (`_fit_names`)
         #: parts of the view the screen covers with its own buttons (the round screen's "Whole
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
         self.covered: Callable[[], list[Box]] = lambda: []
@@ -153,7 +185,10 @@ class FortressView(Widget):
             return cells + [x.cell for x in self.fortress.ladders.values() if x.room == room]
         return [*tables.spaces, *self.markers]
 
-    def _layout(self) -> None:
+    def _layout(self, shrink: float | None = None) -> None:
+        """Fit the shown cells to the view above the legend (zoomed: below a strip along the
+        top for the room's name and the screen's button); the whole fortress drawn smaller by
+        `shrink` (found by `_fit_names` unless given) so every name has a clear place."""
         cells = self.shown_cells()
         xs = [SQRT3 * (q + r / 2) for q, r in cells]
         ys = [1.5 * r for _, r in cells]
@@ -161,11 +196,91 @@ class FortressView(Widget):
         span_x = max(xs) - min(xs) + margin
         span_y = max(ys) - min(ys) + margin
         legend = self.legend_height()
-        self.size_px = min(self.width / span_x, max(1.0, self.height - legend) / span_y)
+        strip = self.top_strip()
+        touch = theme.MIN_TOUCH_PX / (SQRT3 * 0.95)  # a space's size_px at 48 px
+        if strip and self.width / span_x >= touch:  # never a strip that makes spaces too small
+            strip = min(strip, max(0.0, self.height - legend - touch * span_y))
+        self._strip = strip
+        free = max(1.0, self.height - legend - strip)
+        base = min(self.width / span_x, free / span_y)
+        factor = 1.0
+        if self.zoom_room is None:
+            factor = self._fit_names() if shrink is None else shrink
+        self.size_px = base * factor
         mid_x = (max(xs) + min(xs)) / 2
         mid_y = (max(ys) + min(ys)) / 2
-        centre_y = self.y + legend + (self.height - legend) / 2
+        centre_y = self.y + legend + free / 2
         self.origin = (self.center_x - mid_x * self.size_px, centre_y + mid_y * self.size_px)
+
+    def top_strip(self) -> float:
+        """Zoomed: the strip along the top kept free of spaces, for the room's name (a
+        heading) and the screen's buttons over the board ("Whole fortress"); else none."""
+        if self.zoom_room is None:
+            return 0.0
+        lines = self._heading_lines()
+        heading = sum(h for _, _, h in lines)
+        buttons = [b.h for b in self.covered() if b.top >= self.top - 1]
+        return max([heading, *buttons]) + 4
+
+    def _heading_lines(self) -> tuple[tuple[str, float, float], ...]:
+        """The zoomed room's name as drawn: on one line, or on two when one does not fit
+        beside the screen's buttons along the top ("chambre" over "nord-ouest")."""
+        name = self.names.get(self.zoom_room or "")
+        if not name:
+            return ()
+        lines = self._lines_of(name, heading=True)
+        beside = self.width - sum(b.w for b in self.covered() if b.top >= self.top - 1) - 12
+        halves = split_in_two(name)
+        if lines[0][1] > beside and halves:
+            return self._lines_of("\n".join(halves), heading=True)
+        return lines
+
+    def _fit_names(self) -> float:
+        """How much smaller than the view allows the whole fortress is drawn: the first of
+        SHRINK_STEPS at which every room's name has a place covering no space, book letter
+        or ladder (figures aside: they move; a name then takes another place). Kept until the
+        view's size, the names or the board change."""
+        board = self.situation.board
+        key = (
+            tuple(self.size),
+            tuple(self.pos),
+            tuple(sorted(self.names.items())),
+            self.text_scale,
+            self.legend_height(),
+            tuple(sorted(board.rotations.items())),
+            board.collapsed,
+            board.ladders,
+            id(self.fortress),
+        )
+        if key == self._shrink_key:
+            return self._shrink
+        self._shrink_key = key
+        self._shrink, self._names_grow = SHRINK_STEPS[-1], self.text_scale <= 1.0
+        if not self.names:
+            self._shrink = 1.0
+            return 1.0
+        tries = [(True, s) for s in SHRINK_STEPS]  # large names on a board a little smaller,
+        if self.text_scale > 1.0:  # else the names as at normal text, then the rest
+            tries = tries[:3] + [(False, s) for s in SHRINK_STEPS] + tries[3:]
+        for grow, step in tries:
+            self._names_grow = grow
+            if self._names_clear(step):
+                self._shrink = step
+                return step
+        return self._shrink
+
+    def _names_clear(self, step: float) -> bool:
+        """Whether at `step` every name has a place near its room, covering nothing."""
+        self._layout(shrink=step)
+        soft = self._soft_things()
+        wanted = self._wanted_names()
+        placed = place_names(wanted, [], soft, self._name_bounds(), GAP + 1, self.name_px() * 0.6)
+        boxes = [p.box for p in placed]
+        if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+            return False
+        if astray(placed, wanted) or crossing(placed, soft):
+            return False
+        return not any(intersects(b, t) for b in boxes for t, _ in soft)
 
     def space_px(self) -> float:
         """The width of one space on screen (flat side to flat side), for the touch check."""
@@ -208,6 +323,7 @@ class FortressView(Widget):
             board.collapsed,
             board.ladders,
             tuple(sorted(self.ladder_owners.items())),
+            tuple(self._reserved()),
         )
         if static_key != self._static_key:
             self.static_builds += 1
@@ -216,6 +332,12 @@ class FortressView(Widget):
             self._static.draw()  # rendered now, once: it is in no canvas, only its texture is
             self._static_key = static_key
             self._soft = self._soft_things()
+            self.ground = [
+                Circle(f"space {cell}", *self.to_pixel(cell), self.size_px * 0.8)
+                for cell in self.fortress.tables(board).spaces
+                if cell not in self._hidden
+                and self._in_view(Circle("", *self.to_pixel(cell), self.size_px * 0.8))
+            ]
         self._paint(self._fbo, self._draw)
         self.canvas.clear()
         self.canvas.add(self._fbo)
@@ -244,14 +366,36 @@ class FortressView(Widget):
         with fbo:
             PopMatrix()
 
+    def _reserved(self) -> list[Box]:
+        """What lies over the board and must cover no space: the legend's strip, zoomed the
+        strip along the top (the room's name), the screen's buttons over the board."""
+        boxes = list(self.covered())
+        legend = self.legend_height()
+        if legend:
+            boxes.append(Box("legend", self.x, self.y, self.width, legend))
+        if self._strip:
+            boxes.append(Box("heading", self.x, self.top - self._strip, self.width, self._strip))
+        return boxes
+
     def _draw_static(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
+        self.books_drawn = []
+        reserved = self._reserved()
+        room = set(self.shown_cells()) if self.zoom_room is not None else set()
+        self._hidden = {  # other rooms' spaces under the legend or a button: not drawn
+            cell
+            for cell in tables.spaces
+            if cell not in room
+            and any(intersects(Circle("", *self.to_pixel(cell), self.size_px), b) for b in reserved)
+        }
         self._spaces(target, tables)
         with target:
             for room in self.fortress.rooms:
                 self._books(room)
             for ladder in self.fortress.ladders.values():
-                if ladder.id in self.situation.board.ladders:
+                if ladder.id in self.situation.board.ladders and not self._under(
+                    ladder.cell, reserved
+                ):
                     self._ladder(ladder.id, ladder.cell)
 
     def _draw(self, target: Fbo) -> None:
@@ -284,14 +428,20 @@ class FortressView(Widget):
             for cell in self.marked:
                 self._mark(cell)
             for cell, figure in figures.items():
-                self._figure(cell, figure)
+                if cell not in self._hidden:
+                    self._figure(cell, figure)
             names = self._place_names()
             for placed in names:
                 self._room_name(placed)
             self.drawn = [
-                *(c for c in self._figures_at.values() if self._in_view(c)),
+                *(
+                    c
+                    for cell, c in self._figures_at.items()
+                    if self._in_view(c) and cell not in self._hidden
+                ),
                 *(p.box for p in names),
             ]
+            self.overlays = [b for b in self._reserved() if b.name != "heading"]
             if self.show_legend:
                 self._legend(figures)
 
@@ -306,6 +456,8 @@ class FortressView(Widget):
         mark = self.size_px * 0.3
         thin = max(1.0, self.size_px * 0.06)
         for cell in tables.spaces:
+            if cell in self._hidden:
+                continue
             cx, cy = self.to_pixel(cell)
             feature = self.fortress.feature(cell, board)
             if feature is not None and feature in SPACE_COLOURS:
@@ -338,7 +490,7 @@ class FortressView(Widget):
         thin = max(1.0, self.size_px * 0.06)
         tints, marks, choices = MeshBatch(), MeshBatch(), MeshBatch()
         for cell, tint in self.tints.items():
-            if cell in tables.adjacency:
+            if cell in tables.adjacency and cell not in self._hidden:
                 tints.stamp(tint, hexagon, *self.to_pixel(cell))
         deadly = Shape.ring(self._hexagon(0.62), self._hexagon(0.62 - 0.18))
         for cell in self.crosses:  # deadly: a red ring inside the space, like no feature
@@ -350,7 +502,7 @@ class FortressView(Widget):
             marks.segment(FIGHT, cx - mark, cy + mark, cx + mark, cy - mark, thin * 1.5)
         choice_ring = Shape.ring(self._hexagon(0.9), self._hexagon(0.9 - 0.16))
         for cell in self.highlight:
-            if cell in tables.adjacency:
+            if cell in tables.adjacency and cell not in self._hidden:
                 cx, cy = self.to_pixel(cell)
                 choices.stamp(theme.CHOICE, choice_ring, cx, cy)
                 choices.circle(theme.CHOICE, cx, cy, max(2.0, self.size_px * 0.14), sides=10)
@@ -378,8 +530,7 @@ class FortressView(Widget):
         """Where a room's book letters stand: centre x, y, their radius and a letter disc's."""
         cx, cy = self.to_pixel(self.fortress.centre(room))
         radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.5)
-        size = int(min(28, max(BOOK_PX, self.size_px * 0.45)))
-        return cx, cy, radius, size * 0.62
+        return cx, cy, radius, self.book_px() * BOOK_DISC
 
     def _ring(self, room: str, colour: str) -> None:
         """An LED ring as the six arcs between the book letters: it never hides a letter the
@@ -542,6 +693,10 @@ class FortressView(Widget):
         placed = self._figures_at.get(cell)
         return self.to_pixel(cell) if placed is None else (placed.x, placed.y)
 
+    def _under(self, cell: Cell, boxes: list[Box]) -> bool:
+        x, y = self.to_pixel(cell)
+        return any(intersects(Circle("", x, y, self.size_px * 0.8), b) for b in boxes)
+
     def _in_view(self, item: Circle) -> bool:
         return bool(
             self.x < item.x + item.r
@@ -595,28 +750,51 @@ class FortressView(Widget):
             radius = self.size_px * SQRT3 * (self.fortress.platform_radius + 0.5)
         else:
             return
-        if self.size_px < 10:
+        if not self.books_shown():
             return  # a small overview (home, wizard): the letters would hide the board
         cx, cy = self.to_pixel(self.fortress.centre(room))
-        size = int(min(28, max(BOOK_PX, self.size_px * 0.45)))  # grows with the zoom
+        size = self.book_px()  # grows with the zoom
+        reserved = self._reserved()
         for index, letter in enumerate(books):
             direction = (index + turn) % 6
             angle = math.radians(60 * direction)  # direction 0 is east, counter-clockwise
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+            if any(intersects(Circle("", x, y, size * BOOK_DISC), b) for b in reserved):
+                continue  # under the legend or a button
             Color(*theme.BOOK)
-            Ellipse(pos=(x - size * 0.62, y - size * 0.62), size=(size * 1.24,) * 2)
+            disc = size * BOOK_DISC
+            Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
             self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
+            self.books_drawn.append((letter, size))
+
+    def books_shown(self) -> bool:
+        """The game's board (with its legend) always shows the book letters, however small
+        its spaces; a small overview (home, the wizard's map) leaves them out."""
+        return self.show_legend or self.size_px >= 10
 
     def name_px(self) -> int:
-        """The room names' size: larger with the Text size setting."""
-        return round(NAME_PX * self.text_scale)
+        """The room names' size on the whole fortress: larger with the Text size setting,
+        unless the board is too small for them at that size (`_fit_names`: then as at normal
+        text); the zoomed room's heading always grows."""
+        scale = self.text_scale if self._names_grow else min(self.text_scale, 1.0)
+        return round(sp(NAME_PX) * scale)
+
+    def heading_px(self) -> int:
+        """The zoomed room's name: a heading."""
+        return round(sp(HEADING_PX) * self.text_scale)
+
+    def book_px(self) -> int:
+        """The book letters' size: never under BOOK_PX px, on the whole fortress as large as
+        its spaces allow up to BOOK_PX sp, zoomed larger with the spaces (up to 28 sp)."""
+        fits = min(sp(BOOK_PX), self.size_px * 1.2)
+        return int(max(BOOK_PX, fits, min(sp(28), self.size_px * 0.45)))
 
     def _soft_things(self) -> list[tuple[Circle, float]]:
         """What a room's name had better not cover (weighted): book letters and ladders more
         than spaces (the static layer's things, found when it is drawn)."""
         board = self.situation.board
         things: list[tuple[Circle, float]] = []
-        if self.size_px >= 10:  # the book letters are drawn (see _books)
+        if self.books_shown():  # the book letters are drawn (see _books)
             for room in self.fortress.rooms:
                 if room != self.fortress.centre_room and (
                     room not in self.fortress.platforms or room in board.collapsed
@@ -639,20 +817,56 @@ class FortressView(Widget):
             things.append((Circle(f"space:{room}", x, y, self.size_px * 0.8), SPACE_COST))
         return things
 
-    def _lines_of(self, text: str) -> tuple[tuple[str, float, float], ...]:
-        size = self.name_px()
+    def _lines_of(self, text: str, heading: bool = False) -> tuple[tuple[str, float, float], ...]:
+        size = self.heading_px() if heading else self.name_px()
         measured = []
         for line in text.split("\n"):
-            texture = self._texture(line, size, False)
+            texture = self._texture(line, size, heading)
             measured.append((line, float(texture.width), float(texture.height)))
         return tuple(measured)
 
-    def _place_names(self) -> list[Placed]:
-        """Where each room's name goes (the zoomed room's alone, at the view's top or bottom):
-        clear of the figures and of each other (ui/board_layout.place_names)."""
+    def _name_bounds(self) -> Box:
+        """Where names may go: the view above the legend (zoomed: the strip along the top)."""
+        legend = self.legend_height()
+        if self.zoom_room is not None:
+            strip = max(self._strip, self.top_strip())  # the heading whole, over spaces if it must
+            return Box("view", self.x + 2, self.top - strip, self.width - 4, strip)
+        return Box(
+            "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4
+        )
+
+    def _wanted_names(self) -> list[Name]:
+        """Each shown room's name with its sizes and where its room is (the zoomed room's
+        alone, as a heading)."""
+        centre = self.fortress.centre_room
         rooms = [r for r in self.fortress.rooms if self.names.get(r)]
+        rooms.sort(key=lambda r: r == centre)  # the centre room's last: it may go anywhere
         if self.zoom_room is not None:
             rooms = [r for r in rooms if r == self.zoom_room]
+        middle = self.to_pixel(self.fortress.centre(self.fortress.centre_room))[0]
+        wanted = []
+        for room in rooms:
+            text = self.names[room]
+            cx, cy = self.to_pixel(self.fortress.centre(room))
+            if self.zoom_room == room:
+                lines = self._heading_lines()
+                wanted.append(Name(room, lines, lines, self.center_x, cy, zoomed=True))
+                continue
+            lines = self._lines_of(text)
+            halves = split_in_two(text)
+            two = self._lines_of("\n".join(halves)) if halves else lines
+            side = 0 if abs(cx - middle) < self.size_px else (1 if cx > middle else -1)
+            radius = self.fortress.room_radius
+            rx = self.size_px * SQRT3 * (radius + 0.5)
+            ry = self.size_px * (1.5 * radius + 0.8)
+            wanted.append(Name(room, lines, two, cx, cy, rx, ry, side, anywhere=room == centre))
+        return wanted
+
+    def _place_names(self) -> list[Placed]:
+        """Where each room's name goes (the zoomed room's alone, in the strip along the top):
+        clear of the figures, of each other and of every space (ui/board_layout.place_names);
+        one that must stand away from its room gets a leader line."""
+        rooms = [r for r in self.fortress.rooms if self.names.get(r)]
         figures: list[Item] = [c for c in self._figures_at.values() if self._in_view(c)]
         figures += self.covered()
         # the wizard's ladder sides and Strigoi marks: as dear to cover as a ladder
@@ -660,49 +874,36 @@ class FortressView(Widget):
         soft = self._soft + [
             (Circle("mark", *self.to_pixel(c), self.size_px * 0.7), LADDER_COST) for c in marks
         ]
-        legend = self._legend_h
-        bounds = Box(
-            "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4
-        )
         key = (
             self._static_key,
-            tuple(rooms),
             tuple((r, self.names[r]) for r in rooms),
             tuple(figures),
             tuple(marks),
             self.name_px(),
-            legend,
+            self._legend_h,
         )
         if key == self._names_key:
             return self._names_placed
-        middle = self.to_pixel(self.fortress.centre(self.fortress.centre_room))[0]
-        wanted = []
-        for room in rooms:
-            text = self.names[room]
-            lines = self._lines_of(text)
-            halves = split_in_two(text)
-            two = self._lines_of("\n".join(halves)) if halves else lines
-            cx, cy = self.to_pixel(self.fortress.centre(room))
-            if self.zoom_room == room:
-                wanted.append(Name(room, lines, lines, self.center_x, cy, zoomed=True))
-                continue
-            side = 0 if abs(cx - middle) < self.size_px else (1 if cx > middle else -1)
-            radius = self.fortress.room_radius
-            rx = self.size_px * SQRT3 * (radius + 0.5)
-            ry = self.size_px * (1.5 * radius + 0.8)
-            wanted.append(Name(room, lines, two, cx, cy, rx, ry, side))
         apart = self.name_px() * 0.6  # about a space's width between two names
-        self._names_placed = place_names(wanted, figures, soft, bounds, GAP + 1, apart)
+        self._names_placed = place_names(
+            self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1, apart
+        )
         self._names_key = key
         return self._names_placed
 
     def _room_name(self, placed: Placed) -> None:
-        """A room's name where `_place_names` put it, line under line, each centred."""
+        """A room's name where `_place_names` put it, line under line, each centred (the
+        zoomed room's as a heading); a name away from its room with a line to it."""
+        heading = placed.room == self.zoom_room
+        size = self.heading_px() if heading else self.name_px()
+        if placed.line is not None:
+            Color(*theme.MUTED)
+            Line(points=list(placed.line), width=1.2)
         top = placed.box.top
         for text, _, height in placed.lines:
             top -= height
-            self._text(text, placed.box.x + placed.box.w / 2, top + height / 2, self.name_px(),
-                       colour=theme.TEXT, shadow=True)  # fmt: skip
+            self._text(text, placed.box.x + placed.box.w / 2, top + height / 2, size,
+                       bold=heading, colour=theme.TEXT, shadow=True)  # fmt: skip
 
     def _ladder(self, ladder: str, cell: Cell) -> None:
         """A ladder: two rails and rungs in its hero's colour (stairs have plain steps)."""
@@ -759,11 +960,12 @@ class FortressView(Widget):
         if not self.show_legend:
             return 0.0
         figures = self.situation.occupants(self.fortress)
-        return LEGEND_PX * self.text_scale * len(self._legend_rows(self._legend_entries(figures)))
+        rows = len(self._legend_rows(self._legend_entries(figures)))
+        return sp(LEGEND_PX) * self.text_scale * rows
 
     def legend_px(self) -> int:
         """The legend's text size: larger with the Text size setting."""
-        return round(LEGEND_TEXT_PX * self.text_scale)
+        return round(sp(LEGEND_TEXT_PX) * self.text_scale)
 
     def _legend(self, figures: Mapping[Cell, str]) -> None:
         """Who is who, along the bottom of the view: each figure's glyph mark and its name;
@@ -773,7 +975,7 @@ class FortressView(Widget):
         mark_names = {theme.FIGURE_MARKS.get(n, ""): n for n in STRIGOI_COLOUR}
         for row_index, row in enumerate(rows):
             x = self.x + 8.0
-            row_px = LEGEND_PX * self.text_scale
+            row_px = sp(LEGEND_PX) * self.text_scale
             y = self.y + row_px * (len(rows) - row_index) - row_px / 2
             for i in row:
                 shape, colour, mark, words = entries[i]

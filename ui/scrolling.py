@@ -5,10 +5,12 @@ sets it."""
 
 from __future__ import annotations
 
+from kivy.clock import Clock
+from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-__all__ = ["ScrollArea", "at_rest", "scroll_view_of", "to_top"]
+__all__ = ["ScrollArea", "WholeRows", "at_rest", "scroll_view_of", "to_top"]
 
 
 class ScrollArea(ScrollView):
@@ -19,6 +21,76 @@ class ScrollArea(ScrollView):
     def update_from_scroll(self, *largs: object) -> None:
         self.funbind("bar_color", self._change_bar_color)  # at most the one it binds again
         super().update_from_scroll(*largs)
+
+
+class WholeRows(Widget):
+    """A scrolled list's place in a column: its one child, a ScrollArea over rows (a grid's, or
+    tiles within a layout), is made as high as the whole rows at the list's top that fit, the
+    rest of the place left empty below it. At rest at its top (as a list opens) the list's
+    edge never cuts a row: a button's last line out of sight would read as a whole sentence
+    ("…de la chambre" with "nord-ouest." below the edge, issue 29); the player scrolls on to
+    the next whole row."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
+        self._watched: Widget | None = None
+        self.bind(pos=self._fit_soon, size=self._fit_soon)
+
+    def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        self._fit_soon()
+
+    def _watch(self, grid: Widget | None) -> None:
+        """The list's content: its height changes with its rows, and so does the fit."""
+        if grid is self._watched:
+            return
+        if self._watched is not None:
+            self._watched.unbind(height=self._fit_soon, children=self._fit_soon)
+        if grid is not None:
+            grid.bind(height=self._fit_soon, children=self._fit_soon)  # rows grow the grid
+        self._watched = grid
+
+    def visible_height(self) -> float:
+        """The height down to the last button at the list's top that fits whole (rows of a
+        grid, tiles in a layout within the list): all of the place when everything fits, or
+        when a button at the top is taller than half the place (then it is cut, and the
+        layout check says so)."""
+        if not self.children or not self.children[0].children:
+            return float(self.height)
+        content = self.children[0].children[0]
+        if content.height <= self.height + 1:
+            return float(self.height)
+        top = content.to_window(0, content.top)[1]
+        spans = [  # each button's top and bottom, measured down from the list's top
+            (top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1])
+            for b in _walk(content)
+            if isinstance(b, Button) and b.height > 0
+        ]
+        height = float(self.height)
+        moved = True
+        while moved:
+            moved = False
+            for start, end in spans:
+                if start < height - 0.5 and end > height + 0.5:  # the edge runs through it
+                    height, moved = start, True
+        return height if height >= self.height / 2 else float(self.height)
+
+    def _fit(self, *_: object) -> None:
+        if not self.children:
+            return
+        view = self.children[0]
+        self._watch(view.children[0] if view.children else None)
+        height = self.visible_height()
+        view.size = (self.width, height)
+        view.pos = (self.x, self.top - height)
+
+
+def _walk(widget: Widget) -> list[Widget]:
+    found = [widget]
+    for child in widget.children:
+        found += _walk(child)
+    return found
 
 
 def scroll_view_of(widget: Widget) -> ScrollView | None:

@@ -10,7 +10,9 @@ apart just enough, each keeping its side of the others, so they stay beside thei
 view draws a short line from a moved disc to its space). Then the room names: each takes the
 first good place among a few around its room (above, shifted outwards, below, on two lines),
 one where no figure, no other name and nothing outside the view is; among those, the one over
-the fewest book letters, ladders and spaces."""
+the fewest book letters, ladders and spaces (the view weighs each like a figure: a name never
+covers a space while a clear place exists). When no place beside the room is clear, the name
+goes further out into the margin, ring after ring, with a short leader line to its room."""
 
 from __future__ import annotations
 
@@ -78,6 +80,18 @@ def overlaps(items: Sequence[Item]) -> list[str]:
         for i, a in enumerate(items)
         for b in items[i + 1 :]
         if intersects(a, b)
+    ]
+
+
+def covered(ground: Sequence[Circle], above: Sequence[Item]) -> list[str]:
+    """Every space (`ground`: each as the circle inside its hexagon) that something drawn over
+    the board covers: a room's name, the legend, a button over the board (the layout check: a
+    player must see every space whole)."""
+    return [
+        f"{thing.name!r} covers {space.name!r}"
+        for thing in above
+        for space in ground
+        if intersects(thing, space)
     ]
 
 
@@ -149,6 +163,9 @@ class Name:
     ry: float = 0.0  # the room's half-height
     outwards: int = 0  # -1: the room lies left of the fortress's middle, 1: right, 0: in it
     zoomed: bool = False
+    #: the name may stand nearer another room than its own (the centre room, all around it
+    #: other rooms): its leader line says whose it is
+    anywhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,6 +173,8 @@ class Placed:
     room: str
     lines: tuple[tuple[str, float, float], ...]
     box: Box
+    #: a line from the name to its room (x0, y0, x1, y1) when it stands away from it
+    line: tuple[float, float, float, float] | None = None
 
 
 def split_in_two(text: str) -> tuple[str, str] | None:
@@ -193,6 +212,8 @@ def candidates(
             for y in (bounds.top - height, bounds.y):
                 for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
                     yield lines, _box_of(name.room, lines, name.cx + step * width / 4, y)
+                for x in (bounds.x + width / 2, bounds.right - width / 2):  # at an end
+                    yield lines, _box_of(name.room, lines, x, y)
         return
     sides = (name.outwards,) if name.outwards else (1, -1)
     seen: set[tuple[int, int]] = set()
@@ -210,6 +231,42 @@ def candidates(
                     reach = edge + extra + abs(ux) * width / 2 + abs(uy) * height / 2
                     x, y = name.cx + ux * reach, name.cy + uy * reach
                     yield lines, _box_of(name.room, lines, x, y - height / 2)
+    # further out, into the margin (the view draws a leader line to the room): ring after ring
+    for ring in range(2, FAR_RINGS + 2):
+        for degrees in FAR_ANGLES:
+            for side in sides:
+                angle = math.radians(90 - side * degrees)
+                ux, uy = math.cos(angle), math.sin(angle)
+                edge = math.hypot(name.rx * ux, name.ry * uy)
+                for lines in forms:
+                    width, height = _size(lines)
+                    extra = ring * 0.5 * height / len(lines)
+                    reach = edge + extra + abs(ux) * width / 2 + abs(uy) * height / 2
+                    x, y = name.cx + ux * reach, name.cy + uy * reach
+                    yield lines, _box_of(name.room, lines, x, y - height / 2)
+
+
+#: the directions tried for a name in the margin (every 15 degrees), and how many half lines
+#: further out at most
+FAR_ANGLES = tuple(range(0, 181, 15)) + tuple(range(-15, -180, -15))
+FAR_RINGS = 24
+
+
+def leader(name: Name, box: Box, slack: float) -> tuple[float, float, float, float] | None:
+    """A short line from a name placed away from its room to the room (from the box's edge
+    nearest the room's centre to the room's ellipse): None when the name is beside its room
+    (within `slack` of the ellipse)."""
+    bx = min(max(name.cx, box.x), box.right)
+    by = min(max(name.cy, box.y), box.top)
+    dx, dy = bx - name.cx, by - name.cy
+    distance = math.hypot(dx, dy)
+    if distance < 1e-6 or name.zoomed:
+        return None
+    ux, uy = dx / distance, dy / distance
+    edge = math.hypot(name.rx * ux, name.ry * uy)
+    if distance - edge <= slack:
+        return None
+    return bx, by, name.cx + ux * edge, name.cy + uy * edge
 
 
 def _size(lines: tuple[tuple[str, float, float], ...]) -> tuple[float, float]:
@@ -217,11 +274,21 @@ def _size(lines: tuple[tuple[str, float, float], ...]) -> tuple[float, float]:
 
 
 #: what a name costs where it lies (`place_names`): outside the view, over a figure or another
-#: name (never, while a clear place exists), per candidate further down the list
-OUTSIDE, HARD, RANK = 1000.0, 100.0, 0.25
-#: a name over a space of its own room (named "space:<room>") costs a fifth of one over another
-#: room's: it still reads as that room's name
-OWN = 0.2
+#: name (never, while a clear place exists), per candidate further down the list (the margin's
+#: thousands of candidates together cost less than one space covered)
+OUTSIDE, HARD, RANK = 1000.0, 100.0, 0.004
+#: a name over a space of its own room (named "space:<room>") costs as much as one over another
+#: room's: a space covered is one a player cannot see whole (issue 29)
+OWN = 1.0
+#: a name nearer to another room's centre than to its own (read as that room's): less than a
+#: space covered, more than any place in the margin
+ASTRAY = 40.0
+#: a name that may stand anywhere (the centre room's) costs this much more the more it stands
+#: beside its room rather than above or below it (where its line runs between two rooms)
+SIDEWAYS = 10.0
+#: per point of a leader line (one every few pixels) over another room's space, letter or
+#: ladder: a line across a room reads as pointing into it
+CROSSING = 1.5
 
 
 def place_names(
@@ -241,6 +308,8 @@ def place_names(
     overlaps least (the layout check then reports it)."""
     placed: list[Placed] = []
     index = _Grid(soft)
+    centres = {n.room: (n.cx, n.cy) for n in names}
+    drawn_lines: list[Circle] = []  # points along the leader lines placed: no name over them
     for name in names:
         best: tuple[float, Placed] | None = None
         for rank, (lines, box) in enumerate(candidates(name, bounds)):
@@ -253,12 +322,31 @@ def place_names(
             cost = (0.0 if inside else OUTSIDE) + RANK * rank
             if best is not None and cost >= best[0]:
                 continue
-            hard = sum(intersects(box, f, gap) for f in figures) + sum(
-                intersects(box, p.box, apart) for p in placed
+            if not name.anywhere and _astray(name.room, box, centres):
+                cost += ASTRAY
+            elif name.anywhere:  # straight above or below: between two rooms, toward its own
+                bx, by = box.x + box.w / 2 - name.cx, box.y + box.h / 2 - name.cy
+                cost += SIDEWAYS * abs(bx) / (math.hypot(bx, by) or 1.0)
+            if best is not None and cost >= best[0]:
+                continue
+            hard = (
+                sum(intersects(box, f, gap) for f in figures)
+                + sum(intersects(box, p.box, apart) for p in placed)
+                + any(intersects(box, point) for point in drawn_lines)
             )
             cost += HARD * hard
             if best is not None and cost >= best[0]:
                 continue
+            line = leader(name, box, lines[0][2] * 0.75)
+            if line is not None:
+                cost += CROSSING * _crossings(line, index, f"space:{name.room}")
+                points = _points(line)
+                cost += HARD * sum(  # never through another name or a figure
+                    any(intersects(point, thing) for point in points)
+                    for thing in [*(p.box for p in placed), *figures]
+                )
+                if best is not None and cost >= best[0]:
+                    continue
             own = f"space:{name.room}"
             for thing, weight in index.near(box):
                 if intersects(box, thing):
@@ -268,8 +356,70 @@ def place_names(
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None
-        placed.append(best[1])
+        chosen = best[1]
+        slack = chosen.lines[0][2] * 0.75  # within most of a line of its room: beside it
+        line = leader(name, chosen.box, slack)
+        placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
+        if line is not None:
+            drawn_lines += _points(line)
     return placed
+
+
+def _points(line: tuple[float, float, float, float]) -> list[Circle]:
+    """Points along a line, every 4 px (as a thing a name must not cover)."""
+    x0, y0, x1, y1 = line
+    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
+    return [
+        Circle("leader", x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, 1.0)
+        for k in range(steps + 1)
+    ]
+
+
+def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:
+    """How many points of the line (every 4 px) lie over a thing that is not its own room's."""
+    x0, y0, x1, y1 = line
+    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
+    count = 0
+    for k in range(steps + 1):
+        x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+        point = Circle("", x, y, 0.0)
+        if any(
+            thing.name != own and intersects(point, thing)
+            for thing, _ in index.near(Box("", x, y, 0.0, 0.0))
+        ):
+            count += 1
+    return count
+
+
+def crossing(placed: Sequence[Placed], soft: Sequence[tuple[Circle, float]]) -> list[str]:
+    """The names whose leader line runs over another room's space, a letter or a ladder."""
+    index = _Grid(soft)
+    return [
+        p.room
+        for p in placed
+        if p.line is not None and _crossings(p.line, index, f"space:{p.room}")
+    ]
+
+
+def _astray(room: str, box: Box, centres: dict[str, tuple[float, float]]) -> bool:
+    """Whether the box's centre lies nearer another room's centre than its own room's."""
+    x, y = box.x + box.w / 2, box.y + box.h / 2
+    own = centres[room]
+    mine = math.hypot(x - own[0], y - own[1])
+    return any(
+        math.hypot(x - cx, y - cy) < mine for other, (cx, cy) in centres.items() if other != room
+    )
+
+
+def astray(placed: Sequence[Placed], names: Sequence[Name]) -> list[str]:
+    """The names placed nearer to another room than to their own (read as the other's)."""
+    centres = {n.room: (n.cx, n.cy) for n in names}
+    free = {n.room for n in names if n.anywhere}
+    return [
+        p.room
+        for p in placed
+        if p.room in centres and p.room not in free and _astray(p.room, p.box, centres)
+    ]
 
 
 class _Grid:

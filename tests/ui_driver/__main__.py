@@ -47,6 +47,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      (or those given) at normal and large text; then turns by touch, noting
                      which room the board shows for the hero the game waits for
                      (board_scripts.py)
+  why DIR [LANG] [large]  a game by touch, Why? opened after each decision that has reasons,
+                     every layout check run on it (why_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -101,7 +103,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
     name, rest = script[0], script[1:]
     # DIR is the first argument of these
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board")
+    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why")
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -211,6 +213,12 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.board_scripts import board_session
 
         board_session(driver, seed, rest[1:])
+        driver.then(driver.summary)
+    elif name == "why":
+        from tests.ui_driver.why_scripts import why_session
+
+        languages = [a for a in rest[1:] if a in i18n.LANGUAGES] or ["fr"]
+        why_session(driver, seed, languages[0], "large" in rest[1:])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

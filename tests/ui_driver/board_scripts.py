@@ -66,6 +66,16 @@ def board_session(driver: Driver, seed: int, languages: list[str] | None = None)
             screen.card_done()
         app.game_view.zoom_to(None)
 
+    def zoomed(name: str) -> None:
+        """The zoomed room's shot, with the size its name is drawn at (a heading)."""
+        driver.shoot(name)
+        view = app.game_view
+        driver.report["screens"][name]["heading_px"] = view.heading_px()
+        driver.report["screens"][name]["books"] = view.books_drawn
+
+    def crowded_books() -> None:
+        driver.report.setdefault("books", []).append(app.game_view.books_drawn)
+
     driver.then(start)
     driver.then(to_a_move)
     for lang in languages or list(i18n.LANGUAGES):
@@ -74,7 +84,10 @@ def board_session(driver: Driver, seed: int, languages: list[str] | None = None)
             suffix = "" if size == "normal" else "-large"
             driver.then(lambda size=size: _text_size(app, size))
             driver.then(whole)
+            driver.then(crowded_books)
             driver.then(lambda lang=lang, s=suffix: driver.shoot(f"board-crowded-{lang}{s}"))
+            driver.then(lambda: app.game_view.zoom_to("NW"))  # the crowded room, tapped
+            driver.then(lambda lang=lang, s=suffix: zoomed(f"board-zoomed-{lang}{s}"))
         driver.then(lambda: _text_size(app, "normal"))
     driver.then(lambda: driver.language("en"))
     follows(driver)

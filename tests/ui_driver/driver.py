@@ -24,6 +24,7 @@ from ui.checks import (
     board_overlaps,
     broken_words,
     cramped_lists,
+    cut_rows,
     internal_ids,
     outside_their_box,
     overflowing_labels,
@@ -109,6 +110,7 @@ class Driver:
             "internal_ids": internal_ids(root),
             "small_texts": small_texts(root),
             "cramped_lists": cramped_lists(root),
+            "cut_rows": cut_rows(root),
             "broken_words": broken_words(root),
             "board_overlaps": board_overlaps(root),
         }

@@ -17,7 +17,10 @@ from kivy.utils import escape_markup
 
 from ui.button_row import ButtonRow
 from ui.glyphs import printable
-from ui.scrolling import ScrollArea  # noqa: F401  (registered for every screen's kv lists)
+from ui.scrolling import (  # noqa: F401  (registered for every screen's kv lists)
+    ScrollArea,
+    WholeRows,
+)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
