@@ -60,6 +60,9 @@ apt_opts=(
     -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::State::Status=$apt_dir/status"
     -o "Dir::Cache=$apt_dir/cache" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
     -o "APT::Architecture=$arch" -o "APT::Architectures::=$arch" -o APT::Install-Recommends=0
+    # unstable's Release file is valid for a week only: a mirror or package cache that lags
+    # behind (as the one this was written with) is refused without this; the signature is still checked
+    -o Acquire::Check-Valid-Until=false
 )
 apt-get "${apt_opts[@]}" --error-on=any update >"$work/apt.log" 2>&1 \
     || { tail -5 "$work/apt.log" >&2; die "apt-get update of $MIRROR sid failed (network? mirror?)"; }
