@@ -187,6 +187,9 @@ cmd_test() {
         log "pytest (fast tier: not slow, pure Python)"
         exec "$VENV/bin/python" -m pytest -q -m "not slow" "$@"
     fi
+    # Mosquitto 2.1 beside Debian's 2.0 for the test of 2.1's configuration form
+    # (tests/test_provision_2_1_broker.py): unpacked from Debian unstable once (~10 s), cached
+    as_root "$ROOT/hardware/mosquitto/fetch-2.1.sh" || die "no Mosquitto 2.1 for its test (see above)"
     ensure_native
     log "ruff"
     "$VENV/bin/ruff" check . || die "ruff found problems"

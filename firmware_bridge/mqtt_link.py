@@ -10,9 +10,10 @@ One login, one device: the broker keeps one connection per login (`use_username_
 so a second client with our login cuts us off, we cut it off on our reconnect, and so on, about
 once a second, each losing what was on its way. A client cut off within seconds of its welcome
 several times in a row (or told "session taken over": our clients speak MQTT 5, and Mosquitto
-from 2.1 says why it cuts one; 2.0 does not) takes it as a second device on its login: it logs
-what to do, says so in `login_problem` (the health view's broker line) and retries only every
-LONG_RETRY_S, so the other device keeps the login. A connection that lasts clears it.
+from 2.0.15 says why it cuts one — Debian 13's 2.0.21 does, Debian 12's 2.0.11 not) takes it
+as a second device on its login: it logs what to do, says so in `login_problem` (the health
+view's broker line) and retries only every LONG_RETRY_S, so the other device keeps the login.
+A connection that lasts clears it.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ class MqttEnd:
             quick = welcomed is not None and time.monotonic() - welcomed <= QUICK_CUT_S
             self.quick_cuts = self.quick_cuts + 1 if quick else 0
         self.connected.clear()
-        taken = reason.value == SESSION_TAKEN_OVER  # said by MQTT 5 brokers (Mosquitto >= 2.1)
+        taken = reason.value == SESSION_TAKEN_OVER  # said by Mosquitto >= 2.0.15 (MQTT 5)
         if taken or self.quick_cuts >= QUICK_CUTS:
             self._shared_login(client, taken)
         self._lost()

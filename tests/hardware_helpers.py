@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import ssl
@@ -69,6 +70,18 @@ def connect_result(
     client.disconnect()
     client.loop_stop()
     return outcome[0] if outcome else "no answer"
+
+
+def says_session_taken_over() -> bool:
+    """Whether the first mosquitto on the PATH tells an MQTT 5 client "session taken over"
+    (0x8E) when another client takes its login: from 2.0.15 on (its ChangeLog: "Fix incorrect
+    return code being sent in DISCONNECT when a client session is taken over"); Debian 12's
+    2.0.11 sends another code, Debian 13's 2.0.21 and 2.1 send it."""
+    printed = subprocess.run(["mosquitto", "-h"], capture_output=True, text=True).stdout
+    found = re.search(r"mosquitto version (\d+)\.(\d+)\.(\d+)", printed)
+    if found is None:
+        raise RuntimeError(f"cannot read the Mosquitto version from {printed[:80]!r}")
+    return tuple(int(x) for x in found.groups()) >= (2, 0, 15)
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = "") -> None:

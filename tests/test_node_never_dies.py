@@ -19,6 +19,7 @@ from cobs import cobs
 
 from firmware_bridge import protocol as p
 from firmware_bridge.framing import crc16, frame
+from tests.conftest import needs_micropython
 from tests.firmware_host import MicroPythonNode
 from tests.hardware_helpers import wait_for
 
@@ -99,6 +100,9 @@ def payload(kind: str, seq: int, fields: dict[str, Any]) -> bytes:
 
 @pytest.fixture(scope="module")
 def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MicroPythonNode]:
+    # set up before the function-scoped micropython_binary: without the interpreter (arm64,
+    # no wheel) it must skip here too, not raise once per test (53 errors on the emulated Pi)
+    needs_micropython()
     with MicroPythonNode(tmp_path_factory.mktemp("node")) as running:
         running.expect(p.Hello, 5.0)
         yield running

@@ -1,8 +1,9 @@
 """Mosquitto 2.0 and 2.1 from one provisioning (issue 32, item 5). 2.1 (January 2026) reads the
 password file and the ACL through its bundled plugins and deprecates `password_file`, `acl_file`
 and `per_listener_settings` (removed in 3.0); Debian 12 and 13 ship 2.0, which knows only the
-options. The 2.0 form is started on the real broker in tests/test_provision.py; the 2.1 form is
-checked here against the syntax its plugin pages document:
+options. Each form is started on a real broker of its version (2.0: tests/test_provision.py;
+2.1: tests/test_provision_2_1_broker.py); here the 2.1 text is checked against the syntax its
+plugin pages document:
 
     global_plugin /path/to/mosquitto_password_file.so
     plugin_opt_password_file <password file>

@@ -52,6 +52,8 @@ def _app_python(pgid: int) -> int:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
+        if command[0].endswith(b"-binfmt-P"):  # qemu-user (the emulated Pi): interpreter, file
+            command = command[2:]
         if command[0] == PYTHON.encode() and b"tests.ui_driver" in command:  # not xvfb-run
             return pid
     raise AssertionError("the app's process is not in its group")

@@ -122,11 +122,14 @@ def broker_version(mosquitto: str | None = None) -> BrokerVersion:
 
 
 def plugin_dirs() -> list[Path]:
-    """Where Mosquitto installs its plugins: Debian's multiarch library folder (next to
-    mosquitto_dynamic_security.so), then the plain and the local library folders."""
+    """Where Mosquitto installs its plugins: Debian's package (2.1.2-3, unstable) puts them in
+    a `mosquitto` folder of the multiarch library folder, /usr/lib/x86_64-linux-gnu/mosquitto;
+    then the multiarch folder itself, the plain and the local library folders (a build from
+    source installs them to /usr/local/lib)."""
     multiarch = sysconfig.get_config_var("MULTIARCH") or ""
-    dirs = [Path("/usr/lib") / multiarch] if multiarch else []
-    dirs += [Path("/usr/lib"), Path("/usr/lib/mosquitto"), Path("/usr/local/lib")]
+    base = [Path("/usr/lib") / multiarch] if multiarch else []
+    dirs = [folder / "mosquitto" for folder in base] + base
+    dirs += [Path("/usr/lib/mosquitto"), Path("/usr/lib"), Path("/usr/local/lib")]
     return dirs
 
 

@@ -14,7 +14,8 @@
 #   --scale N    ARMATA_TEST_TIME_SCALE inside the root (default 25: emulation is 14-23x slower)
 #   --ref REF    what to test (default HEAD of this checkout; committed work only)
 #   --fresh      build the root again from nothing
-#   --keep       leave the clone and its .venv in the root (the next run reuses the .venv)
+#   --keep       leave the clone and its .venv in the root (the next run reuses the .venv and
+#                the compiled engine when its sources are unchanged)
 #   --log FILE   the run's log (default /var/cache/armata-pi-os/<suite>-<UTC time>.log)
 #   --shared DIR the rules and contracts the tests read beside the checkout (default ../shared)
 #
@@ -146,6 +147,13 @@ git clone -q --no-hardlinks "$REPO" "$ROOTFS/opt/check/main.new"
 git -C "$ROOTFS/opt/check/main.new" checkout -q "$(git -C "$REPO" rev-parse "$REF")"
 if [ -d "$ROOTFS/opt/check/main/.venv" ]; then  # --keep: reuse the installed packages
     mv "$ROOTFS/opt/check/main/.venv" "$ROOTFS/opt/check/main.new/.venv"
+fi
+# --keep: and the compiled engine (15-20 min of gcc under emulation). Its stamp is the
+# fingerprint of the sources it was built from (companion/native.py): if they changed since,
+# setup.sh finds it stale and builds again; never is an old build used for new sources.
+if [ -f "$ROOTFS/opt/check/main/companion/engine/compiled.stamp" ]; then
+    (cd "$ROOTFS/opt/check/main" && find companion \( -name '*.so' -o -name compiled.stamp \) -print0 \
+        | xargs -0 -r cp --parents -t "$ROOTFS/opt/check/main.new")
 fi
 rm -rf "$ROOTFS/opt/check/main"
 mv "$ROOTFS/opt/check/main.new" "$ROOTFS/opt/check/main"
