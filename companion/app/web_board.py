@@ -200,12 +200,21 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
         two = _lines("\n".join(halves)) if halves else lines
         side = 0 if abs(room["x"] - middle) < 1 else (1 if room["x"] > middle else -1)
         rx, ry = SQRT3 * (radius + 0.5), 1.5 * radius + 0.8
-        if room["id"] == fortress.centre_room:
-            # hemmed in by the other rooms' arms on every side: its name is tried inside it
-            # first, just outside its ring of books, over its own spaces (which cost little)
-            rx = ry = SQRT3 + 0.6
+        # the centre room, hemmed in by the other rooms' arms, may have its name between two
+        # of them with a line to it (as on the touchscreen): over no space
+        centre = room["id"] == fortress.centre_room
         wanted.append(
-            Name(room["id"], lines, two, room["x"] * PX, -room["y"] * PX, rx * PX, ry * PX, side)
+            Name(
+                room["id"],
+                lines,
+                two,
+                room["x"] * PX,
+                -room["y"] * PX,
+                rx * PX,
+                ry * PX,
+                side,
+                anywhere=centre,
+            )
         )
     placed = place_names(
         wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX
@@ -220,7 +229,11 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
             top += height / PX
             baseline = top - DESCENT * NAME_SIZE
             rows.append([line, _r(bx + bw / 2), _r(baseline), _r(width / PX - SLACK)])
-        labels.append({"room": p.room, "box": box, "lines": rows})
+        label: JSON = {"room": p.room, "box": box, "lines": rows}
+        if p.line is not None:  # a name away from its room: a line from it to the room
+            x0, y0, x1, y1 = p.line
+            label["leader"] = [_r(x0 / PX), _r(-y0 / PX), _r(x1 / PX), _r(-y1 / PX)]
+        labels.append(label)
     return labels
 
 

@@ -426,6 +426,11 @@ function drawBoard(view) {
 function drawLabels(layer, labels, sizes) {
   for (const label of labels) {
     const g = svg("g", { class: "label", "data-room": label.room, "data-box": label.box.join(",") });
+    if (label.leader) {
+      // a name standing away from its room: a thin line from it to the room
+      const [x1, y1, x2, y2] = label.leader;
+      g.append(svg("line", { x1, y1, x2, y2, class: "leader" }));
+    }
     for (const [line, x, y, width] of label.lines) {
       g.append(svg("text", { x, y, "font-size": sizes.name, textLength: width, lengthAdjust: "spacingAndGlyphs", class: "room-name" }, line));
     }
