@@ -403,6 +403,14 @@ def test_french_elides_before_a_vowel_or_says_it_otherwise() -> None:
             assert not re.search(r"\b(?:de|à) (?:le|les) ", filled, re.IGNORECASE), text
 
 
+def test_french_puts_no_article_before_a_direction() -> None:
+    """"vers le est" is wrong French ("vers l'est"): a direction ({direction}, {direction_name})
+    follows no article that would have to elide before est and ouest ("côté est" reads well
+    with every direction)."""
+    for text in _catalog("fr"):
+        assert not re.search(r"\b(?:le|de|du|au) \{direction(?:_name)?\}", text), text
+
+
 def test_french_writes_strigoi_as_its_rulebook_does() -> None:
     """The French rulebook writes "Strigoï": every French message does (the game's title
     "Armata Strigoi" is a name, as printed)."""
