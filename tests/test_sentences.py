@@ -411,6 +411,13 @@ def test_french_puts_no_article_before_a_direction() -> None:
         assert not re.search(r"\b(?:le|de|du|au) \{direction(?:_name)?\}", text), text
 
 
+def test_french_never_puts_est_after_a_room() -> None:
+    """A room may be the "chambre est": "la chambre est est côté ouest" reads as a stutter, so
+    no French message puts the verb "est" right after a room or a space."""
+    for text in _catalog("fr"):
+        assert not re.search(r"\{(?:room|home|space)\} est\b", text), text
+
+
 def test_french_writes_strigoi_as_its_rulebook_does() -> None:
     """The French rulebook writes "Strigoï": every French message does (the game's title
     "Armata Strigoi" is a name, as printed)."""
