@@ -121,7 +121,8 @@ def problems(seen: dict[str, Any], strict: bool = False) -> list[str]:
         for f in figures:
             if disc_meets(f["box"], a["box"]):
                 found.append(f"name {a['text']!r} ({a['room']}) covers figure {f['id']}")
-        if strict or a["room"] != "C":  # the centre room's name lies over its own spaces (hemmed in)
+        # the whole fortress's centre name lies over its own spaces (hemmed in)
+        if strict or a["room"] != "C":
             for space in seen["spaces"]:
                 cx, cy = space[0] + space[2] / 2, space[1] + space[3] / 2
                 if disc_meets([cx - 0.8, cy - 0.8, 1.6, 1.6], a["box"]):
@@ -257,7 +258,9 @@ def test_a_figure_moving_comes_as_a_patch_and_the_board_still_holds(tmp_path: Pa
 #: the zoomed room's heading and the board's box in the page's pixels, the books' letters
 READ_ZOOM = """
 const board = document.getElementById('board'), title = document.getElementById('room-title');
-const rect = (node) => { const r = node.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+const rect = (node) => {
+  const r = node.getBoundingClientRect(); return [r.x, r.y, r.width, r.height];
+};
 const letters = [...board.querySelectorAll('.book text')]
   .filter((t) => getComputedStyle(t).display !== 'none' && t.closest('svg') === board)
   .map((t) => t.getBoundingClientRect().height);
@@ -307,9 +310,10 @@ def test_zoomed_to_a_room_its_name_is_a_heading_above_the_board(crowded: WebTabl
             )
             assert seen["title"] == names[room], (room, seen)
             tx, ty, tw, th = seen["titleBox"]
-            bx, by, bw, bh = seen["board"]
+            bx, by, bw, _ = seen["board"]
             # at the top of the board, as wide as it, above its spaces: over none of them
             assert ty + th <= by + 0.5 and by - (ty + th) < 2 and abs(tx - bx) < 1, seen
+            assert abs(tw - bw) < 1, seen
             assert seen["size"] >= 20, seen  # a heading, larger than the names on the board
             # the room's name once only: not also where the whole fortress's view put it
             assert room not in seen["own"], seen
