@@ -105,8 +105,9 @@ def discs_meet(a: Rect, b: Rect) -> bool:
     return math.hypot(a[0] + ra - b[0] - rb, a[1] + ra - b[1] - rb) < ra + rb - 1e-3
 
 
-def problems(seen: dict[str, Any]) -> list[str]:
-    """Every overlap on the board as the page drew it (empty: legible)."""
+def problems(seen: dict[str, Any], strict: bool = False) -> list[str]:
+    """Every overlap on the board as the page drew it (empty: legible); `strict`: the centre
+    room's name over no space either."""
     found = []
     lines, figures = seen["lines"], seen["figures"]
     for i, a in enumerate(figures):
@@ -120,7 +121,8 @@ def problems(seen: dict[str, Any]) -> list[str]:
         for f in figures:
             if disc_meets(f["box"], a["box"]):
                 found.append(f"name {a['text']!r} ({a['room']}) covers figure {f['id']}")
-        if a["room"] != "C":  # the centre room's name lies over its own spaces (hemmed in)
+        # the whole fortress's centre name lies over its own spaces (hemmed in)
+        if strict or a["room"] != "C":
             for space in seen["spaces"]:
                 cx, cy = space[0] + space[2] / 2, space[1] + space[3] / 2
                 if disc_meets([cx - 0.8, cy - 0.8, 1.6, 1.6], a["box"]):
@@ -203,14 +205,16 @@ def test_a_crowded_board_stays_legible_on_phones_and_tablets(
             # about 10.5 px), twice that on a tablet
             least = 12 if width < 600 else 20
             assert min(line["box"][3] for line in seen["lines"]) * seen["px"] >= least, where
-            if width == 360:  # the crowded room tapped: zoomed to it, its name whole
+            if width == 360:  # the crowded room tapped: zoomed to it, its name the heading
                 hit = driver.find_element(By.CSS_SELECTOR, '#board g.room[data-room="NW"] .hit')
                 driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", hit)
                 driver.execute_script(
                     "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", hit
                 )
                 zoomed = check_board(driver, f"{where} zoomed")
-                assert "NW" in {line["room"] for line in zoomed["lines"]}, zoomed["lines"]
+                assert "NW" not in {line["room"] for line in zoomed["lines"]}, zoomed["lines"]
+                heading = driver.find_element(By.ID, "room-title")
+                assert heading.is_displayed() and heading.text.strip(), where
                 board.screenshot(str(ARTIFACTS / f"board-{language}-{width}x{height}-NW.png"))
                 driver.execute_script("document.getElementById('whole').click()")
     finally:
@@ -249,3 +253,74 @@ def test_a_figure_moving_comes_as_a_patch_and_the_board_still_holds(tmp_path: Pa
             )
         finally:
             driver.quit()
+
+
+#: the zoomed room's heading and the board's box in the page's pixels, the books' letters
+READ_ZOOM = """
+const board = document.getElementById('board'), title = document.getElementById('room-title');
+const rect = (node) => {
+  const r = node.getBoundingClientRect(); return [r.x, r.y, r.width, r.height];
+};
+const letters = [...board.querySelectorAll('.book text')]
+  .filter((t) => getComputedStyle(t).display !== 'none' && t.closest('svg') === board)
+  .map((t) => t.getBoundingClientRect().height);
+return {title: title.hidden ? null : title.textContent, titleBox: rect(title), board: rect(board),
+        size: parseFloat(getComputedStyle(title).fontSize), letters,
+        own: [...board.querySelectorAll('.labels g.label')]
+          .filter((g) => !g.classList.contains('off')).map((g) => g.dataset.room)};
+"""
+
+
+def test_zoomed_to_a_room_its_name_is_a_heading_above_the_board(crowded: WebTable) -> None:
+    """A phone (fr, 360x780) zoomed to a room: the room's name stands at the top of the board,
+    over no space, not where the whole fortress's view put it (the centre's name between two
+    outer rooms, over their spaces once zoomed in: the playtest of mzIX); the other names only
+    whole and over no space. The books' letters: hidden on the phone's whole fortress (about
+    5 px there), readable zoomed in."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = chromium(360, 780, language="fr")
+    try:
+        driver.get(crowded.address)
+        caught_up(crowded, driver)
+        whole = driver.execute_script(READ_ZOOM)
+        assert whole["title"] is None and whole["letters"] == [], whole
+        names = {
+            room: " ".join(lines)
+            for room, lines in driver.execute_script(
+                "const n = {}; for (const g of document.querySelectorAll('#board .labels g.label'))"
+                " n[g.dataset.room] = [...g.querySelectorAll('text')].map((t) => t.textContent);"
+                " return n;"
+            ).items()
+        }
+        assert names["C"] == "chambre centrale", names
+        for room in ["C", "SW", "NW"]:
+            hit = driver.find_element(By.CSS_SELECTOR, f'#board g.room[data-room="{room}"] .hit')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", hit)
+            driver.execute_script(
+                "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", hit
+            )
+            seen = driver.execute_script(READ_ZOOM)
+            driver.execute_script(  # the heading just under the page's sticky header
+                "const t = document.getElementById('room-title');"
+                " window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY"
+                " - document.querySelector('header').offsetHeight - 8);"
+            )
+            driver.find_element(By.CSS_SELECTOR, "#table").screenshot(
+                str(ARTIFACTS / f"board-fr-360x780-zoom{room}.png")
+            )
+            assert seen["title"] == names[room], (room, seen)
+            tx, ty, tw, th = seen["titleBox"]
+            bx, by, bw, _ = seen["board"]
+            # at the top of the board, as wide as it, above its spaces: over none of them
+            assert ty + th <= by + 0.5 and by - (ty + th) < 2 and abs(tx - bx) < 1, seen
+            assert abs(tw - bw) < 1, seen
+            assert seen["size"] >= 20, seen  # a heading, larger than the names on the board
+            # the room's name once only: not also where the whole fortress's view put it
+            assert room not in seen["own"], seen
+            board = check_board(driver, f"fr 360x780 zoom {room}")
+            assert problems(board, strict=True) == [], (room, problems(board, strict=True))
+            # zoomed in, the books' letters are back, readable
+            assert seen["letters"] and min(seen["letters"]) >= 12, (room, seen["letters"])
+            driver.execute_script("document.getElementById('whole').click()")
+    finally:
+        driver.quit()

@@ -328,15 +328,16 @@ function drawBoard(view) {
   }
   const zoomed = board.rooms.find((room) => room.id === state.zoom);
   if (zoomed) {
-    // the room, its books, the ladders beside it, and its name where the server put it
+    // the room, its books and the ladders beside it; its name as a heading above the board
+    // (the touchscreen's strip), not where the whole fortress's view put it: the centre's name
+    // stands between two other rooms, over their spaces once zoomed in
     const reach = zoomed.y - zoomed.top + 0.6;
     [minX, maxX, minY, maxY] = [zoomed.x - reach - 0.5, zoomed.x + reach + 0.5, zoomed.y - reach - 0.5, zoomed.y + reach + 0.5];
-    const own = labels.find((label) => label.room === zoomed.id);
-    if (own) {
-      const [x, y, w, h] = own.box;
-      [minX, maxX, minY, maxY] = [Math.min(minX, x - 0.3), Math.max(maxX, x + w + 0.3), Math.min(minY, y - 0.3), Math.max(maxY, y + h + 0.3)];
-    }
   }
+  const own = zoomed && labels.find((label) => label.room === zoomed.id);
+  const title = $("room-title");
+  title.textContent = own ? own.lines.map((line) => line[0]).join(" ") : "";
+  title.hidden = !own;
   const box = `${minX} ${minY} ${maxX - minX} ${maxY - minY}`;
   if (root.getAttribute("viewBox") !== box) root.setAttribute("viewBox", box);
   root.classList.toggle("zoomed", Boolean(zoomed));
@@ -419,7 +420,8 @@ function drawBoard(view) {
   const [x0, y0, x1, y1] = [minX, minY, maxX, maxY];
   for (const g of labelLayer.children) {
     const [x, y, w, h] = g.dataset.box.split(",").map(Number);
-    g.classList.toggle("off", Boolean(zoomed) && (x < x0 || y < y0 || x + w > x1 || y + h > y1));
+    const away = g.dataset.room === state.zoom; // in the heading
+    g.classList.toggle("off", Boolean(zoomed) && (away || x < x0 || y < y0 || x + w > x1 || y + h > y1));
   }
 }
 
