@@ -157,7 +157,7 @@ class FortressView(Widget):
         #: (the legend, the screen's buttons): for the layout check, nothing may cover a space
         self.ground: list[Circle] = []
         self.overlays: list[Box] = []
-        self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last drawing
+        self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last static layer
         self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
         self._shrink_key: tuple[object, ...] | None = None
         self._shrink = 1.0
@@ -388,6 +388,7 @@ class FortressView(Widget):
 
     def _draw_static(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
+        self.books_drawn = []
         reserved = self._reserved()
         room = set(self.shown_cells()) if self.zoom_room is not None else set()
         self._hidden = {  # other rooms' spaces under the legend or a button: not drawn
@@ -398,6 +399,8 @@ class FortressView(Widget):
         }
         self._spaces(target, tables)
         with target:
+            for room in self.fortress.rooms:
+                self._books(room)
             for ladder in self.fortress.ladders.values():
                 if ladder.id in self.situation.board.ladders and not self._under(
                     ladder.cell, reserved
@@ -436,11 +439,16 @@ class FortressView(Widget):
             for cell, figure in figures.items():
                 if cell not in self._hidden:
                     self._figure(cell, figure)
-            # over the choice rings and the figures' edges (a letter's disc stands at a space's
-            # corner, clear of a figure's mark): never hidden under what is drawn each event
-            self.books_drawn = []
-            for room in self.fortress.rooms:
-                self._books(room)
+            # the letters next to a ring, tint or figure again, over them (a letter's disc
+            # stands at a space's corner, clear of a figure's mark): never hidden by the
+            # overlays drawn each event
+            over = {*self.highlight, *self.tints, *self.crosses, *self.marked, *figures}
+            if self.selected is not None:
+                over.add(self.selected)
+            near = [self.to_pixel(c) for c in over if c not in self._hidden]
+            if near:
+                for room in self.fortress.rooms:
+                    self._books(room, near)
             names = self._place_names()
             for placed in names:
                 self._room_name(placed)
@@ -748,9 +756,10 @@ class FortressView(Widget):
         size = int(min(32, max(FIGURE_TEXT_PX, radius * 0.7)))  # grows with the zoom
         self._text(mark, cx, cy, size, bold=True, colour=theme.ink_on(colour))
 
-    def _books(self, room: str) -> None:
+    def _books(self, room: str, near: list[tuple[float, float]] | None = None) -> None:
         """The six book letters of a room's platform (or of the centre room), each where it
-        points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform."""
+        points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform;
+        given `near` (spaces' centres drawn over), only the letters beside one of them."""
         board = self.situation.board
         if room == self.fortress.centre_room:
             books, turn = self.fortress.centre_books, self.fortress.rooms[room].orientation
@@ -772,11 +781,15 @@ class FortressView(Widget):
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
             if any(intersects(Circle("", x, y, size * BOOK_DISC), b) for b in reserved):
                 continue  # under the legend or a button
+            reach = 2.0 * self.size_px
+            if near is not None and not any(abs(x - nx) < reach > abs(y - ny) for nx, ny in near):
+                continue  # nothing drawn over it this event
             Color(*theme.BOOK)
             disc = size * BOOK_DISC
             Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
             self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
-            self.books_drawn.append((letter, size))
+            if near is None:
+                self.books_drawn.append((letter, size))
 
     def books_shown(self) -> bool:
         """The game's board (with its legend) always shows the book letters, however small
