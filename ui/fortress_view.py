@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
     ClearBuffers,
@@ -166,6 +167,14 @@ class FortressView(Widget):
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
         self.covered: Callable[[], list[Box]] = lambda: []
         self.bind(pos=self.redraw, size=self.redraw)
+        self._redraw_soon = Clock.create_trigger(self.redraw)
+
+    def keep_clear_of(self, *widgets: Widget) -> None:
+        """Redraw when a widget over the board (`covered`: a button) moves or resizes: a
+        layout pass may place it after the view's own redraw (a new language, the banner
+        shown), and the heading must stay off where it is now, not where it was."""
+        for widget in widgets:
+            widget.bind(pos=self._redraw_soon, size=self._redraw_soon)
 
     # ----- geometry ----------------------------------------------------------------------------
     def shown_cells(self) -> list[Cell]:
@@ -430,6 +439,16 @@ class FortressView(Widget):
             for cell, figure in figures.items():
                 if cell not in self._hidden:
                     self._figure(cell, figure)
+            # the letters next to a ring, tint or figure again, over them (a letter's disc
+            # stands at a space's corner, clear of a figure's mark): never hidden by the
+            # overlays drawn each event
+            over = {*self.highlight, *self.tints, *self.crosses, *self.marked, *figures}
+            if self.selected is not None:
+                over.add(self.selected)
+            near = [self.to_pixel(c) for c in over if c not in self._hidden]
+            if near:
+                for room in self.fortress.rooms:
+                    self._books(room, near)
             names = self._place_names()
             for placed in names:
                 self._room_name(placed)
@@ -737,9 +756,10 @@ class FortressView(Widget):
         size = int(min(32, max(FIGURE_TEXT_PX, radius * 0.7)))  # grows with the zoom
         self._text(mark, cx, cy, size, bold=True, colour=theme.ink_on(colour))
 
-    def _books(self, room: str) -> None:
+    def _books(self, room: str, near: list[tuple[float, float]] | None = None) -> None:
         """The six book letters of a room's platform (or of the centre room), each where it
-        points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform."""
+        points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform;
+        given `near` (spaces' centres drawn over), only the letters beside one of them."""
         board = self.situation.board
         if room == self.fortress.centre_room:
             books, turn = self.fortress.centre_books, self.fortress.rooms[room].orientation
@@ -761,11 +781,15 @@ class FortressView(Widget):
             x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
             if any(intersects(Circle("", x, y, size * BOOK_DISC), b) for b in reserved):
                 continue  # under the legend or a button
+            reach = 2.0 * self.size_px
+            if near is not None and not any(abs(x - nx) < reach > abs(y - ny) for nx, ny in near):
+                continue  # nothing drawn over it this event
             Color(*theme.BOOK)
             disc = size * BOOK_DISC
             Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
             self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
-            self.books_drawn.append((letter, size))
+            if near is None:
+                self.books_drawn.append((letter, size))
 
     def books_shown(self) -> bool:
         """The game's board (with its legend) always shows the book letters, however small
@@ -886,8 +910,9 @@ class FortressView(Widget):
             return self._names_placed
         apart = self.name_px() * 0.6  # about a space's width between two names
         self._names_placed = place_names(
-            self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1, apart
-        )
+            self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1, apart,
+            blocked=self.covered(),
+        )  # fmt: skip
         self._names_key = key
         return self._names_placed
 
@@ -940,15 +965,18 @@ class FortressView(Widget):
     def _legend_rows(self, entries: list[tuple[str, RGBA, str, str]]) -> list[list[int]]:
         """The entries' indices per row: the figures first, then what the rings and shades
         mean, in a row of their own when they do not fit beside the figures. Zoomed to a room
-        the legend keeps to one row (its spaces must stay big enough for a finger), else to
-        two; what does not fit is left out, never the board made smaller."""
+        the legend keeps to one row (its spaces must stay big enough for a finger) unless the
+        figures in sight need a second, else to two; what does not fit of the rings' and
+        shades' words is left out, never a figure on the board (nor the board made smaller)."""
         most = 1 if self.zoom_room is not None else 2
         rows: list[list[int]] = [[]]
         x = 8.0
-        for i, (_, _, _, words) in enumerate(entries):
-            width = 28 + self._texture(words, self.legend_px(), False).width + 14
+        px = self.legend_px()
+        for i, (shape, _, _, words) in enumerate(entries):
+            width = 28 + self._texture(words, px, False).width + 14
             if rows[-1] and x + width > self.width:
-                if len(rows) >= most:
+                figure = shape in ("hero", "strigoi")
+                if len(rows) >= (max(most, 2) if figure else most):
                     continue
                 rows.append([])
                 x = 8.0
@@ -964,14 +992,27 @@ class FortressView(Widget):
         return sp(LEGEND_PX) * self.text_scale * rows
 
     def legend_px(self) -> int:
-        """The legend's text size: larger with the Text size setting."""
-        return round(sp(LEGEND_TEXT_PX) * self.text_scale)
+        """The legend's text size: larger with the Text size setting; zoomed, where the legend
+        keeps to one row, back to the plain body size when that lets every figure in sight
+        fit in it (five heroes at large text on the 800x480 board)."""
+        full = round(sp(LEGEND_TEXT_PX) * self.text_scale)
+        small = round(sp(LEGEND_TEXT_PX))
+        if self.zoom_room is None or full <= small:
+            return full
+        figures = self.situation.occupants(self.fortress)
+        entries = [e for e in self._legend_entries(figures) if e[0] in ("hero", "strigoi")]
+        for px in (full, small):
+            width = 8.0 + sum(42 + self._texture(e[3], px, False).width for e in entries)
+            if width <= self.width:
+                return px
+        return full  # a second row then (`_legend_rows`)
 
     def _legend(self, figures: Mapping[Cell, str]) -> None:
         """Who is who, along the bottom of the view: each figure's glyph mark and its name;
         then what each lit ring colour and threat shade means (a second row when needed)."""
         entries = self._legend_entries(figures)
         rows = self._legend_rows(entries)
+        px = self.legend_px()
         mark_names = {theme.FIGURE_MARKS.get(n, ""): n for n in STRIGOI_COLOUR}
         for row_index, row in enumerate(rows):
             x = self.x + 8.0
@@ -997,7 +1038,7 @@ class FortressView(Widget):
                     Line(circle=(x + 11, y, 8), width=2.5)
                 if mark:
                     self._text(mark, x + 11, y, 12, bold=True, colour=theme.ink_on(colour))
-                texture = self._texture(words, self.legend_px(), False)
+                texture = self._texture(words, px, False)
                 Color(*theme.TEXT)
                 Rectangle(texture=texture, pos=(x + 28, y - texture.height / 2), size=texture.size)
                 x += 28 + texture.width + 14

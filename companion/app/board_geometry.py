@@ -298,6 +298,7 @@ def place_names(
     bounds: Box,
     gap: float = GAP,
     apart: float = GAP,
+    blocked: Sequence[Item] = (),
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
     else covers the board: a button over it) and of the names
@@ -305,7 +306,8 @@ def place_names(
     read as one); among such places the cheapest: each `soft` thing it covers costs its weight
     (a book letter or a ladder more than a space; a space of its own room little), each step
     down the list of candidates a little. A name with no clear place takes the one that
-    overlaps least (the layout check then reports it)."""
+    overlaps least (the layout check then reports it). Under a `blocked` thing (a button the
+    screen draws over the board: it would hide the name) a name costs as much as outside."""
     placed: list[Placed] = []
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
@@ -320,6 +322,7 @@ def place_names(
                 and box.top <= bounds.top
             )
             cost = (0.0 if inside else OUTSIDE) + RANK * rank
+            cost += OUTSIDE * sum(intersects(box, b, gap) for b in blocked)
             if best is not None and cost >= best[0]:
                 continue
             if not name.anywhere and _astray(name.room, box, centres):

@@ -111,6 +111,7 @@ class RoundScreen(RoundPanel, Screen):
         view.on_zoom = self._zoomed
         view.on_cell = self._on_cell
         view.covered = self._covering
+        view.keep_clear_of(self.ids.zoom_out)
         self.choice = BoardChoice()
         self.open_group: tuple[str, ...] | None = None
         self.picker: ProtectPicker | None = None

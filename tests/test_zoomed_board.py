@@ -1,0 +1,100 @@
+"""The zoomed play board as a playtester saw it (German, large text, the round screen's board
+at 800x480, zoomed to the north-east room): the heading never under the "Whole fortress"
+button, however late the button takes its place; the book letters drawn over the choice
+rings; every hero in the room named in the legend. The real view under Xvfb."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.test_ui import PYTHON, ROOT, run_group
+
+pytestmark = pytest.mark.slow  # Kivy under Xvfb in a subprocess
+
+PROBE = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from kivy.clock import Clock
+from kivy.uix.button import Button
+from companion.boardfile import load_board_file
+from companion.engine.situation import HeroFigure, Situation
+from ui.board_layout import Box, intersects
+from ui.fortress_view import FortressView, BOOK_DISC
+
+fortress = load_board_file()
+room = "NE"
+view = FortressView(fortress, Situation(board=fortress.initial_state()))
+view.size, view.pos = (496, 422), (0, 0)  # the board at 800x480, large text, banner shown
+view.text_scale = 1.25
+view.show_legend = True
+view.zoom_room = room
+cells = [c for c in view.shown_cells() if c in fortress.tables(view.situation.board).spaces]
+heroes = ["roel", "matthew", "attila", "charles", "falk_maria"]
+view.situation = Situation(
+    board=fortress.initial_state(),
+    heroes=tuple(HeroFigure(h, c) for h, c in zip(heroes, cells[:5], strict=True)),
+)
+view.figure_names = {
+    "hero:roel": "Roel", "hero:matthew": "Matthew", "hero:attila": "Attila",
+    "hero:charles": "Charles", "hero:falk_maria": "Falk Maria",
+}
+view.names = {r: "Raum Nordost" if r == room else r for r in fortress.rooms}
+button = Button(text="Ganze Festung", font_size=16 * 1.25, size_hint=(None, None))
+button.texture_update()
+button.size = (button.texture_size[0] + 20, 48)
+button.pos = (view.right - button.width, view.top + 60)  # not placed yet: a layout pass later
+view.covered = lambda: [Box("Whole fortress", button.x, button.y, button.width, button.height)]
+view.keep_clear_of(button)
+view.highlight = set(cells)  # every space of the room to choose: rings at each corner
+view.redraw()
+button.pos = (view.right - button.width, view.top - button.height)  # the layout pass
+Clock.tick()
+Clock.tick()
+heading = [b for b in view.drawn if getattr(b, "name", "") == room]
+view._fbo.draw()  # rendered now (else at the next frame)
+pixels = view._fbo.pixels
+width = int(view.width)
+discs = []
+cx, cy, radius, disc = view._book_ring(room)
+import math
+for d in range(6):
+    x = cx + radius * math.cos(math.radians(60 * d)) - disc * 0.8
+    y = cy + radius * math.sin(math.radians(60 * d))
+    if 0 <= x < view.width and view.legend_height() < y < view.top - view._strip:
+        i = (int(y) * width + int(x)) * 4
+        discs.append([round(v / 255, 2) for v in pixels[i:i + 3]])
+entries = view._legend_entries(view.situation.occupants(fortress))
+rows = view._legend_rows(entries)
+print(json.dumps({
+    "heading": [[b.x, b.y, b.w, b.h] for b in heading],
+    "button": [button.x, button.y, button.width, button.height],
+    "overlap": any(intersects(b, view.covered()[0]) for b in heading),
+    "discs": discs,
+    "legend": [entries[i][3] for row in rows for i in row],
+    "space_px": view.space_px(),
+}))
+"""
+
+
+def test_zoomed_heading_books_and_legend_at_800x480_in_german_large() -> None:
+    done = run_group(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", PROBE],
+        180,
+        cwd=ROOT,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["heading"], seen  # the room's name is drawn, as a heading
+    assert not seen["overlap"], seen  # never under the button that took its place late
+    book = [round(v, 2) for v in (0.93, 0.86, 0.62)]  # theme.BOOK: the parchment disc
+    assert len(seen["discs"]) >= 4, seen
+    for colour in seen["discs"]:  # each letter's disc over the choice rings, not under
+        assert all(abs(a - b) < 0.05 for a, b in zip(colour, book, strict=True)), seen
+    # every hero standing in the room is named in the legend (Falk Maria was left out)
+    assert {"Roel", "Matthew", "Attila", "Charles", "Falk Maria"} <= set(seen["legend"]), seen
+    assert seen["space_px"] >= 48, seen  # a second legend row leaves the spaces for a finger
