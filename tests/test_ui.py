@@ -452,7 +452,21 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None):
     Window.remove_widget(column)
     return result
 
+def commit_row():
+    # the round panel's commit box: a reused button shrunk by its new text after it was added
+    from ui.button_row import ButtonRow
+    row = ButtonRow(least=0)
+    heights = [row.height]
+    close = Button(size_hint_y=None, height=108)
+    row.add_widget(close)
+    heights.append(row.height)
+    close.height = 48
+    heights.append(row.height)
+    row.clear_widgets()
+    return heights + [row.height]
+
 print(json.dumps({
+    "commit": commit_row(),
     "plain": panel(False),
     "whole": panel(True),
     # German, large text: a heading over the first reason, taller than the place's rest
@@ -491,6 +505,8 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     assert grown["cut"] == [], grown
     heading, first, second = grown["rows"][:3]
     assert grown["view"] in (heading + 4 + first + 4, heading + 4 + first + 4 + second + 4), grown
+    # the box under the list follows its button's height, so the list's place below is its own
+    assert rows["commit"] == [0, 108, 48, 0], rows["commit"]
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
