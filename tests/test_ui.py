@@ -391,6 +391,7 @@ os.environ["KIVY_NO_ARGS"] = "1"
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.gridlayout import GridLayout
 from ui.checks import cramped_lists, cut_rows
 from ui.scrolling import ScrollArea, WholeRows
@@ -399,17 +400,28 @@ from ui.scrolling import ScrollArea, WholeRows
 # the list's place is 160 px high
 LINES = [2, 2, 3, 2, 2, 3, 2]
 
-def panel(whole):
-    column = BoxLayout(orientation="vertical", size_hint=(None, None), size=(300, 160), pos=(0, 0))
+def button(k, count):
+    text = "\\n".join(f"row {k} line {n}" for n in range(count))
+    row = Button(text=text, font_size=20, size_hint_y=None)
+    row.texture_update()
+    row.height = row.texture_size[1] + 12
+    return row
+
+def panel(whole, lines=LINES, high=160, heading=0, grow=None):
+    # the list in a column `high` px high; `heading`: a text of that many lines above the
+    # rows (the Why? panel's "tap a line"); `grow`: (row, lines) a row's new text after the
+    # fit, re-fitted before the grid lays it out again (a reused button given a longer text)
+    column = BoxLayout(orientation="vertical", size_hint=(None, None), size=(300, high), pos=(0, 0))
     view = ScrollArea(do_scroll_x=False)
     grid = GridLayout(cols=1, size_hint_y=None, spacing=4)
     grid.bind(minimum_height=grid.setter("height"))
-    for k, count in enumerate(LINES):
-        text = "\\n".join(f"row {k} line {n}" for n in range(count))
-        row = Button(text=text, font_size=20, size_hint_y=None)
-        row.texture_update()
-        row.height = row.texture_size[1] + 12
-        grid.add_widget(row)
+    if heading:
+        text = Label(text="\\n".join(["tap a line"] * heading), font_size=20, size_hint_y=None)
+        text.texture_update()
+        text.height = text.texture_size[1] + 8
+        grid.add_widget(text)
+    for k, count in enumerate(lines):
+        grid.add_widget(button(k, count))
     view.add_widget(grid)
     if whole:
         place = WholeRows()
@@ -424,6 +436,14 @@ def panel(whole):
         grid.do_layout()
         if whole:
             place._fit()
+    if grow is not None:
+        k, count = grow
+        row = [w for w in reversed(grid.children) if isinstance(w, Button)][k]
+        row.text = button(k, count).text
+        row.texture_update()
+        row.height = row.texture_size[1] + 12
+        place._fit()  # the fit's trigger before the grid's (both run before the next frame)
+        grid.do_layout()
     view.scroll_y = 1
     view.update_from_scroll()  # where the next frame puts the list: at its top
     heights = [w.height for w in reversed(grid.children)]
@@ -432,7 +452,28 @@ def panel(whole):
     Window.remove_widget(column)
     return result
 
-print(json.dumps({"plain": panel(False), "whole": panel(True)}))
+def commit_row():
+    # the round panel's commit box: a reused button shrunk by its new text after it was added
+    from ui.button_row import ButtonRow
+    row = ButtonRow(least=0)
+    heights = [row.height]
+    close = Button(size_hint_y=None, height=108)
+    row.add_widget(close)
+    heights.append(row.height)
+    close.height = 48
+    heights.append(row.height)
+    row.clear_widgets()
+    return heights + [row.height]
+
+print(json.dumps({
+    "commit": commit_row(),
+    "plain": panel(False),
+    "whole": panel(True),
+    # German, large text: a heading over the first reason, taller than the place's rest
+    "tall": panel(True, lines=[6, 2], high=100, heading=2),
+    # a reused button grown by its new text after the list was fitted: room below it
+    "grown": panel(True, lines=[2, 2, 2, 2], high=200, heading=2, grow=(0, 3)),
+}))
 """
 
 
@@ -453,6 +494,19 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     assert rows["whole"]["cut"] == [] and rows["whole"]["cramped"] == [], rows
     first, second = rows["whole"]["rows"][:2]
     assert rows["whole"]["view"] == first + 4 + second + 4  # two rows whole, the gap below
+    # a first row taller than what the heading leaves: the list shows as much of it as fits
+    # and scrolls, never the heading over an empty place (playtest, German, large text)
+    tall = rows["tall"]
+    assert tall["view"] == 100, tall
+    assert not [c for c in tall["cut"] if "no row in sight" in c], tall
+    # a row grown after the fit: the list ends after it, or below the next whole row; never
+    # through it with the place free below
+    grown = rows["grown"]
+    assert grown["cut"] == [], grown
+    heading, first, second = grown["rows"][:3]
+    assert grown["view"] in (heading + 4 + first + 4, heading + 4 + first + 4 + second + 4), grown
+    # the box under the list follows its button's height, so the list's place below is its own
+    assert rows["commit"] == [0, 108, 48, 0], rows["commit"]
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:

@@ -10,15 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.metrics import dp
+from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 
 class ButtonRow(BoxLayout):
+    #: the row's least height: a finger's 48 dp; 0 for a row that folds away when empty (the
+    #: round panel's commit box: a pooled button grown by its old text, shrunk by its new
+    #: one, left it 108 px high over a 48 px Close, the list above cut with room to spare)
+    least = NumericProperty(dp(48))
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("spacing", dp(4))
-        super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
-        self.height = dp(48)
+        kwargs.setdefault("orientation", "horizontal")
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+        self.bind(least=self._fit)
+        self._fit()
 
     def add_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> None:
         super().add_widget(widget, *args, **kwargs)
@@ -31,4 +40,4 @@ class ButtonRow(BoxLayout):
         self._fit()
 
     def _fit(self, *_: object) -> None:
-        self.height = max([dp(48), *(child.height for child in self.children)])
+        self.height = max([self.least, *(child.height for child in self.children)])

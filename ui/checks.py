@@ -235,8 +235,11 @@ def cut_rows(root: Widget) -> list[str]:
     """Buttons of two lines or more in a scrolled list at its top (as it opens) whose lower
     edge hides some of their lines while showing others whole: the lines in sight read as the whole
     sentence ("…de la chambre" with "nord-ouest." below the edge, issue 29). A line cut
-    through shows itself cut; a list scrolled by a finger cuts rows as it moves."""
+    through shows itself cut; a list scrolled by a finger cuts rows as it moves. A list in its
+    place (WholeRows) showing none of its rows, the place empty below, is wrong too."""
     from kivy.uix.scrollview import ScrollView
+
+    from ui.scrolling import WholeRows
 
     found = []
     for view in walk(root):
@@ -246,12 +249,17 @@ def cut_rows(root: Widget) -> list[str]:
         if content.height <= view.height + 1 or view.scroll_y < 0.999:
             continue  # all in sight, or scrolled by a finger
         edge = view.to_window(view.x, view.y)[1]
-        for row in walk(content):  # rows one taps (a page's text is read on, scrolled)
-            if not isinstance(row, Button) or not row.text or row.height <= 0:
-                continue
+        rows = [  # rows one taps (a page's text is read on, scrolled)
+            row for row in walk(content) if isinstance(row, Button) and row.text and row.height > 0
+        ]
+        for row in rows:
             problem = _lines_below(row, edge)
             if problem:
                 found.append(f"{row.text[:40]!r}: {problem}")
+        place = view.parent if isinstance(view.parent, WholeRows) else view
+        free = place.height - view.height  # the place left empty below the list
+        if free > 1 and rows and all(r.to_window(0, r.top)[1] <= edge + 1 for r in rows):
+            found.append(f"no row in sight, {free:.0f} px of the list's place empty")
     return found
 
 

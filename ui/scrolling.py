@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.uix.button import Button
+from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -53,12 +54,15 @@ class WholeRows(Widget):
 
     def visible_height(self) -> float:
         """The height down to the last button at the list's top that fits whole (rows of a
-        grid, tiles in a layout within the list): all of the place when everything fits, or
-        when a button at the top is taller than half the place (then it is cut, and the
-        layout check says so)."""
+        grid, tiles in a layout within the list): all of the place when everything fits, when
+        not even the first button fits whole (a heading above it is no row: the list would
+        show the heading and an empty place, the playtest's Why? panel in German with large
+        text), or when the whole rows fill less than half of the place (then the row the edge
+        runs through fills the rest, and the layout check says it is cut)."""
         if not self.children or not self.children[0].children:
             return float(self.height)
         content = self.children[0].children[0]
+        _lay_out(content)  # the rows where the next frame draws them, not where they were
         if content.height <= self.height + 1:
             return float(self.height)
         top = content.to_window(0, content.top)[1]
@@ -74,7 +78,8 @@ class WholeRows(Widget):
             for start, end in spans:
                 if start < height - 0.5 and end > height + 0.5:  # the edge runs through it
                     height, moved = start, True
-        return height if height >= self.height / 2 else float(self.height)
+        first_whole = any(end <= height + 0.5 for _start, end in spans)
+        return height if first_whole and height >= self.height / 2 else float(self.height)
 
     def _fit(self, *_: object) -> None:
         if not self.children:
@@ -84,6 +89,16 @@ class WholeRows(Widget):
         height = self.visible_height()
         view.size = (self.width, height)
         view.pos = (self.x, self.top - height)
+
+
+def _lay_out(widget: Widget) -> None:
+    """Lay out the widget and the layouts within it now, top down: the list is fitted before
+    the frame in which Kivy would (a reused button grown by its new text still stands where
+    its shorter text put it, and a fit on those places cut it with room to spare)."""
+    if isinstance(widget, Layout):
+        widget.do_layout()
+    for child in widget.children:
+        _lay_out(child)
 
 
 def _walk(widget: Widget) -> list[Widget]:

@@ -49,6 +49,7 @@ from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level
 from ui import theme
 from ui.board_layout import Box
+from ui.button_row import ButtonRow  # noqa: F401  (the kv's commit box)
 from ui.fortress_view import FortressView
 from ui.glyphs import ARROW_MARKUP, with_arrows
 from ui.option_groups import ProtectPicker, arrange, board_mode
