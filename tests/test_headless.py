@@ -65,7 +65,7 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     heard = len(said)
     press(headless, "next")
     wait("the simulated reader offered", lambda: len(said) > heard)
-    tap = f"1 of {len(heroes)}: {hero_name(heroes[0])}: the simulated reader taps a card"
+    tap = f"Choice 1 of {len(heroes)}: the simulated reader plays a card for {hero_name(heroes[0])}"
     assert said[-1].startswith(tap), said[-1]
     press(headless, "confirm")
     first_card = lambda: service.session.state.hero(heroes[0]).chosen  # type: ignore[union-attr]  # noqa: E731
@@ -78,7 +78,7 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     secret = (
         "choose your card in secret",
         "Waiting for every player to choose a card.",
-        "the simulated reader taps a card",
+        "the simulated reader plays a card",
     )
     until = next(i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret))
     assert until >= 2 + 2 * len(heroes) - 1  # one sentence each while choosing, no card named
@@ -99,7 +99,9 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     heard = len(said)
     press(headless, "next")
     wait("a room", lambda: len(said) > heard)
-    assert said[-1].startswith("1 of ") and "In the " in said[-1] and "space" in said[-1], said[-1]
+    assert said[-1].startswith("Choice 1 of ") and " in the " in said[-1] and "space" in said[-1], (
+        said[-1]
+    )
     press(headless, "undo")
     wait("the undo", lambda: service.session.head == head - 1)  # type: ignore[union-attr]
     wait("said so", lambda: any(x.endswith(" is undone.") for x in said))
@@ -143,7 +145,7 @@ def test_a_hint_is_never_said_twice_in_a_row(tmp_path: Path) -> None:
     hint = "Press Next to hear the choices."
     assert hint in said  # the run met lists to open
     again = [a for a, b in pairwise(said) if a == b]
-    assert all(re.match(r"^1 of 1: ", x) for x in again), again
+    assert all(re.match(r"^Choice 1 of 1: ", x) for x in again), again
 
 
 @pytest.mark.slow

@@ -195,7 +195,11 @@ def test_encounter_results_come_as_cards_with_what_changes_on_the_table() -> Non
     for wound in wounds:
         card = card_of(RULES.catalog, wound)
         count = len(wound.facts["tokens"])  # type: ignore[arg-type]
-        assert card.headline.endswith(f"takes {count} wound{'s' if count != 1 else ''}.")
+        said = f"takes {count} wound{'s' if count != 1 else ''}"
+        if wound.facts["defeated"] and int(str(wound.facts["due"])) > count:  # R-WND-2: capped
+            assert card.headline.endswith(f"{said}: a hero holds at most 3."), card.headline
+        else:
+            assert card.headline.endswith(f"{said}."), card.headline
         assert len([x for x in card.todo if x.startswith("Give ")]) == count
 
 

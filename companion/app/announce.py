@@ -34,6 +34,8 @@ from companion.engine.game.tasks import (
     RewardDrawTask,
     StealthChoiceTask,
     StrigoiResolveTask,
+    WoundDrawTask,
+    WoundsTask,
 )
 from companion.engine.hexgrid import opposite
 from companion.engine.strigoi import cursing_strigoi
@@ -343,10 +345,15 @@ def _wounds(state: GameState, events: Sequence[e.Event], at: int) -> Announcemen
         return None
     hero = taken[0].hero
     defeated = any(isinstance(x, e.HeroDefeated) and x.hero == hero for x in window)
+    task = state.tasks[0] if state.tasks else None
+    # the wounds the attack dealt after Protection: fewer are drawn when the hero reaches 3
+    # (R-WND-2), and the sentence says why
+    due = task.wounds if isinstance(task, WoundsTask | WoundDrawTask) else 0
     facts: dict[str, object] = {
         "hero": hero,
         "tokens": [x.token for x in taken if x.hero == hero],
         "defeated": defeated,
+        "due": due,
     }
     count = len(facts["tokens"])  # type: ignore[arg-type]
     headline = f"{hero_name(hero)} takes {count} wound" + ("s" if count != 1 else "")

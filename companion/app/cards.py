@@ -446,6 +446,12 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     tokens = [str(t) for t in _list(facts.get("tokens"))]
     count = len(tokens)
     headline = _takes(hero, count)
+    if facts.get("defeated") and _int(facts.get("due")) > count:  # R-WND-2: capped at 3
+        headline = ngettext(
+            "{hero} takes {count} wound: a hero holds at most 3.",
+            "{hero} takes {count} wounds: a hero holds at most 3.",
+            count,
+        ).format(hero=hero, count=count)
     names = [token_name(catalog, t) for t in tokens]
     todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
     words = " ".join([headline, *wound_effects(catalog, hero, tokens)])

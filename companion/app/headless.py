@@ -213,7 +213,7 @@ class HeadlessTable:
     def _label(self, command: c.Command) -> str:
         session = self.service.session
         assert session is not None
-        return command_label(command, self.service.catalog, session.rules.fortress)
+        return command_label(command, self.service.catalog, session.rules.fortress, spoken=True)
 
     def _do(self, command: c.Command) -> None:
         self.execute(command)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
 from companion.app.i18n import N_, capital_first, ngettext, ntr, tr
+from companion.app.i18n import tr as translate
 from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every board
 from companion.app.tracking import Action, Step
 from companion.app.wording import WAITING_TEXTS, waiting_sentence
@@ -166,9 +167,92 @@ def secret_label(
     return command_label(command, catalog, fortress)
 
 
-def command_label(command: c.Command, catalog: Catalog, fortress: Fortress | None = None) -> str:
+#: a menu item as the voice reads it (spoken_menu.read): the button's "{hero}: move to …" as
+#: one sentence, "{hero} moves to …" (never "Attila: stay" after "Choice 1 of 2:"), same
+#: placeholders; the reader adds the full stop
+SPOKEN: dict[str, str] = {
+    "{hero}: play {card}": N_("{hero} plays {card}"),
+    "{hero}: stay": N_("{hero} stays where they are"),
+    "{hero}: move to {space} with Stealth": N_("{hero} moves to {space} with Stealth"),
+    "{hero}: move to {space} with Stealth from {source}": N_(
+        "{hero} moves to {space} with Stealth from {source}"
+    ),
+    "{hero}: draw a token with Stealth": N_("{hero} draws a token with Stealth"),
+    "{hero}: draw a token with Stealth from {source}": N_(
+        "{hero} draws a token with Stealth from {source}"
+    ),
+    "{hero}: the table drew {token}, with Stealth": N_(
+        "For {hero} the table drew {token}, with Stealth"
+    ),
+    "{hero}: the table drew {token}, with Stealth from {source}": N_(
+        "For {hero} the table drew {token}, with Stealth from {source}"
+    ),
+    "{hero}: move to {space}": N_("{hero} moves to {space}"),
+    "{hero}: draw a token": N_("{hero} draws a token"),
+    "{hero}: the table drew {token}": N_("For {hero} the table drew {token}"),
+    "{hero}: no more abilities, go on": N_("{hero} uses no more abilities and goes on"),
+    "{hero}: no fight": N_("{hero} does not fight"),
+    "{hero}: leave the monster face up": N_("{hero} leaves the monster face up"),
+    "{hero}: free the monk": N_("{hero} frees the monk"),
+    "{hero}: attack the monk": N_("{hero} attacks the monk"),
+    "{hero}: take the wounds": N_("{hero} takes the wounds"),
+    "{hero}: block with {sources}": N_("{hero} blocks with {sources}"),
+    "{hero}: discard {card}": N_("{hero} discards {card}"),
+    "{hero}: go to {space}": N_("{hero} goes to {space}"),
+    "{hero}: take the fight marker from {space}": N_("{hero} takes the fight marker from {space}"),
+    "{hero}: Leap to {space}": N_("{hero} uses Leap to reach {space}"),
+    "{hero}: Leap to {space} with {source}": N_("{hero} uses Leap from {source} to reach {space}"),
+    "{hero}: Pack, jump to {space}": N_("{hero} uses Pack to jump to {space}"),
+    "{hero}: Pack with {source}, jump to {space}": N_(
+        "{hero} uses Pack from {source} to jump to {space}"
+    ),
+    "{hero}: fall with the platform": N_("{hero} falls with the platform"),
+    "{hero}: turn the platform in the {room}, book {book} to {direction}": N_(
+        "{hero} turns the platform in the {room} so that book {book} faces {direction}"
+    ),
+    "{hero}: with {source}, turn the platform in the {room}, book {book} to {direction}": N_(
+        "{hero} uses {source} to turn the platform in the {room} "
+        "so that book {book} faces {direction}"
+    ),
+    "{hero}: Heal": N_("{hero} uses Heal"),
+    "{hero}: Heal with {source}": N_("{hero} uses Heal from {source}"),
+    "{hero}: Recovery, take the discard pile back": N_(
+        "{hero} uses Recovery and takes the discard pile back"
+    ),
+    "{hero}: Recovery with {source}, take the discard pile back": N_(
+        "{hero} uses Recovery from {source} and takes the discard pile back"
+    ),
+    "{hero}: Gates of Hell, remove every fight marker": N_(
+        "{hero} uses Gates of Hell and removes every fight marker"
+    ),
+    "{hero}: Gates of Hell with {source}, remove every fight marker": N_(
+        "{hero} uses Gates of Hell from {source} and removes every fight marker"
+    ),
+    "{hero}: Retrieval, take back {card}": N_("{hero} uses Retrieval and takes back {card}"),
+    "{hero}: Retrieval with {source}, take back {card}": N_(
+        "{hero} uses Retrieval from {source} and takes back {card}"
+    ),
+    "{hero}: Nighttime Rebel, draw a reward card": N_(
+        "{hero} uses Nighttime Rebel and draws a reward card"
+    ),
+    "{hero}: fight": N_("{hero} fights"),
+    "{hero}: fight with {rewards}": N_("{hero} fights with {rewards}"),
+    "{hero}: attack {strigoi} ({mode}) with {rewards}": N_(
+        "{hero} attacks {strigoi} ({mode}) with {rewards}"
+    ),
+    "{hero}: attack {strigoi} ({mode})": N_("{hero} attacks {strigoi} ({mode})"),
+}
+
+
+def command_label(
+    command: c.Command, catalog: Catalog, fortress: Fortress | None = None, spoken: bool = False
+) -> str:
     """The button's text: heroes, cards, tokens, rooms and spaces by the names players use,
-    never an id or a coordinate."""
+    never an id or a coordinate; `spoken`: the sentence the voice reads instead (SPOKEN)."""
+
+    def tr(message: str) -> str:  # the module's tr, by way of SPOKEN when read aloud
+        return translate(SPOKEN.get(message, message) if spoken else message)
+
     hero = hero_name(getattr(command, "hero", "") or "")
 
     def named(items: list[str]) -> str:
@@ -420,9 +504,30 @@ def table_name(key: str, value: Fact) -> Fact:
     return value
 
 
+#: engine reasons naming a hero and a ladder, when the ladder is that hero's own (R-TEL-4)
+OWN_LADDER: dict[str, str] = {
+    "ladder_occupied": N_(
+        "{hero} was on their own ladder: the pack loses 1 blood point and {hero} goes "
+        "to another ladder or stairs of the player's choice"
+    ),
+    "ladder_guarded": N_(
+        "{hero} stands between {strigoi} and their own ladder and is attacked instead"
+    ),
+}
+
+
 def render(reason: Reason) -> str:
     """An engine reason in the players' language, with rooms and ladders as the table names
     them."""
+    facts = reason.facts
+    hero = facts.get("hero")
+    own = OWN_LADDER.get(reason.code)
+    if own and isinstance(hero, str) and LADDER_OWNERS.get(str(facts.get("ladder"))) == hero:
+        # R-TEL-4 on the hero's own ladder: a possessive, never "Roel was on Roel's ladder"
+        def translate_own(message: str) -> str:
+            return tr(own) if "{ladder}" in message else tr(message)
+
+        return reason.text(translate_own, table_name, ngettext)
     return reason.text(tr, table_name, ngettext)
 
 

@@ -1,6 +1,6 @@
 """The choices of a table without a screen, as a voice reads them: Next reads one item after
 the other, Confirm takes it. A long run of commands to a space (139 spaces to move to) is one
-item in words ("Roel can move to 139 spaces: press Confirm to choose the room."); Confirm
+item in words ("Roel can move to 139 spaces. Press Confirm to choose the room."); Confirm
 opens it by room, then the room's spaces one by one. A card chosen in secret is never read
 out (R-RND-1): its holder taps it on the card reader. On the simulated board nobody can tap
 its reader, so Next offers a tap of the simulated reader for each hero still choosing: Confirm
@@ -53,38 +53,38 @@ def _many(kind: str, hero: str, count: int) -> str:
     """A hero's spaces of one kind, in one sentence per language."""
     if kind == "stealth":
         text = ntr(
-            "{hero} can move with Stealth to {count} space: press Confirm to choose the room.",
-            "{hero} can move with Stealth to {count} spaces: press Confirm to choose the room.",
+            "{hero} can move with Stealth to {count} space. Press Confirm to choose the room.",
+            "{hero} can move with Stealth to {count} spaces. Press Confirm to choose the room.",
             count,
         )
     elif kind == "relocate":
         text = ntr(
-            "{hero} can go to {count} ladder or stairs space: press Confirm to choose the room.",
-            "{hero} can go to {count} ladder or stairs spaces: press Confirm to choose the room.",
+            "{hero} can go to {count} ladder or stairs space. Press Confirm to choose the room.",
+            "{hero} can go to {count} ladder or stairs spaces. Press Confirm to choose the room.",
             count,
         )
     elif kind == "leap":
         text = ntr(
-            "{hero} can Leap to {count} space: press Confirm to choose the room.",
-            "{hero} can Leap to {count} spaces: press Confirm to choose the room.",
+            "{hero} can Leap to {count} space. Press Confirm to choose the room.",
+            "{hero} can Leap to {count} spaces. Press Confirm to choose the room.",
             count,
         )
     elif kind == "usepack":
         text = ntr(
-            "{hero} can jump with Pack to {count} space: press Confirm to choose the room.",
-            "{hero} can jump with Pack to {count} spaces: press Confirm to choose the room.",
+            "{hero} can jump with Pack to {count} space. Press Confirm to choose the room.",
+            "{hero} can jump with Pack to {count} spaces. Press Confirm to choose the room.",
             count,
         )
     elif kind == "placefightmarker":
         text = ntr(
-            "{hero} can take a fight marker from {count} space: press Confirm to choose the room.",
-            "{hero} can take a fight marker from {count} spaces: press Confirm to choose the room.",
+            "{hero} can take a fight marker from {count} space. Press Confirm to choose the room.",
+            "{hero} can take a fight marker from {count} spaces. Press Confirm to choose the room.",
             count,
         )
     else:
         text = ntr(
-            "{hero} can move to {count} space: press Confirm to choose the room.",
-            "{hero} can move to {count} spaces: press Confirm to choose the room.",
+            "{hero} can move to {count} space. Press Confirm to choose the room.",
+            "{hero} can move to {count} spaces. Press Confirm to choose the room.",
             count,
         )
     return text.format(hero=hero_name(hero), count=count)
@@ -134,8 +134,8 @@ def by_room(group: Group, fortress: Fortress) -> list[Item]:
             out.extend(commands)
             continue
         words = ntr(
-            "In the {room}: {count} space. Press Confirm to hear it.",
-            "In the {room}: {count} spaces. Press Confirm to hear them.",
+            "{count} space in the {room}. Press Confirm to hear it.",
+            "{count} spaces in the {room}. Press Confirm to hear them.",
             len(commands),
         ).format(room=room_name(room), count=len(commands))
         out.append(Group(words, tuple(commands)))
@@ -158,16 +158,20 @@ def choose_in_secret(hero: str) -> str:
 
 
 def read(item: Item, position: int, count: int, label: Callable[[c.Command], str]) -> str:
-    """What Next says for an item: its place in the list, then its words."""
+    """What Next says for an item, one sentence: "Choice 1 of 2: Attila stays where they are."
+    (`label` gives a command's spoken sentence)."""
     if isinstance(item, Group):
         words = item.words
     elif isinstance(item, SimulatedTap):
-        words = tr("{hero}: the simulated reader taps a card of theirs, not said aloud.").format(
+        words = tr("the simulated reader plays a card for {hero} without saying which.").format(
             hero=hero_name(item.hero)
         )
     else:
-        words = label(item)
-    return tr("{position} of {count}: {choice}").format(
+        words = label(item)  # one sentence (labels.SPOKEN), never "Attila: stay"
+    words = words.strip()
+    if words and words[-1] not in ".!?":
+        words += "."
+    return tr("Choice {position} of {count}: {choice}").format(
         position=position, count=count, choice=words
     )
 

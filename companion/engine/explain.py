@@ -104,7 +104,7 @@ _TEMPLATES: Mapping[str, str] = {
     "ladder_destroyed": N_("{strigoi} destroys ladder {ladder} and does not move"),
     "ladder_occupied": N_(
         "{hero} was on ladder {ladder}: the pack loses 1 blood point and "
-        "{hero} moves to other stairs"
+        "{hero} goes to another ladder or stairs of the player's choice"
     ),
     "last_ladder": N_("that was the last ladder: the pack loses 1 blood point"),
     "stays_no_attack": N_("{strigoi} did not move, so it does not attack"),
