@@ -237,7 +237,7 @@ def cards_and_fix(driver: Driver) -> None:
     import random
 
     from companion.app import i18n
-    from companion.app.labels import strigoi_label
+    from companion.app.labels import strigoi_subject
 
     app = driver.app
     report = driver.report.setdefault("cards", {})
@@ -303,7 +303,7 @@ def cards_and_fix(driver: Driver) -> None:
         name = "master" if "master" in session.state.strigoi else next(iter(session.state.strigoi))
         report["fixed"] = name
         report["room_before"] = session.state.strigoi[name]
-        label = i18n.tr("Where {strigoi} stands").format(strigoi=strigoi_label(name))
+        label = i18n.tr("Where {strigoi} stands").format(strigoi=strigoi_subject(name))
         driver.press(label, translate=False)
 
     def tap_a_centre() -> None:
