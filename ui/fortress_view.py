@@ -259,6 +259,8 @@ class FortressView(Widget):
             tuple(sorted(board.rotations.items())),
             board.collapsed,
             board.ladders,
+            tuple(self.markers),
+            tuple(sorted(self.strigoi_marks)),
             id(self.fortress),
         )
         if key == self._shrink_key:
@@ -839,6 +841,10 @@ class FortressView(Widget):
             x, y = self.to_pixel(cell)
             room = self.fortress.room_at(cell) or ""
             things.append((Circle(f"space:{room}", x, y, self.size_px * 0.8), SPACE_COST))
+        # the wizard's ladder sides and Strigoi marks: as dear to cover as a ladder (here, so
+        # that _fit_names judges the board by what the names will avoid)
+        for cell in [*self.markers, *self.strigoi_marks]:
+            things.append((Circle("mark", *self.to_pixel(cell), self.size_px * 0.7), LADDER_COST))
         return things
 
     def _lines_of(self, text: str, heading: bool = False) -> tuple[tuple[str, float, float], ...]:
@@ -893,11 +899,8 @@ class FortressView(Widget):
         rooms = [r for r in self.fortress.rooms if self.names.get(r)]
         figures: list[Item] = [c for c in self._figures_at.values() if self._in_view(c)]
         figures += self.covered()
-        # the wizard's ladder sides and Strigoi marks: as dear to cover as a ladder
         marks = [*self.markers, *self.strigoi_marks]
-        soft = self._soft + [
-            (Circle("mark", *self.to_pixel(c), self.size_px * 0.7), LADDER_COST) for c in marks
-        ]
+        soft = self._soft_things() if marks else self._soft  # the wizard's marks where they are
         key = (
             self._static_key,
             tuple((r, self.names[r]) for r in rooms),
