@@ -47,6 +47,7 @@ from ui import theme
 from ui.button_row import ButtonRow
 from ui.check_row import CheckRow
 from ui.fortress_view import FortressView
+from ui.scrolling import WholeRows  # noqa: F401  (setup.kv's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
