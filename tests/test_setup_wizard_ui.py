@@ -31,11 +31,12 @@ ROOM_WORDS = {  # the tapped room (NW) by name (a heading), its platform's Strig
 LAYOUT_SPACE_PX = {"800x480": 24, "1024x600": 30, "1280x720": 36, "720x1280": 30}
 #: on the ladder page the sides beyond the fortress must fit too
 LADDER_SPACE_PX = {"800x480": 22, "1024x600": 27, "1280x720": 33, "720x1280": 28}
-#: the deepest shrink FortressView._fit_names gives the whole fortress for large names (its
-#: SHRINK_STEPS[2], read from the source: importing the view would start Kivy in pytest)
+#: the deepest shrink FortressView._fit_names gives the whole fortress so that every room's
+#: name has a clear place (its SHRINK_STEPS[-1], read from the source: importing the view
+#: would start Kivy in pytest); still far above the 12 px spaces of the wizard before issue 29
 _VIEW_SOURCE = Path(__file__).parents[1].joinpath("ui", "fortress_view.py").read_text()
-LARGE_NAMES_SHRINK = next(
-    ast.literal_eval(node.value)[2]
+NAMES_SHRINK = next(
+    ast.literal_eval(node.value)[-1]
     for node in ast.parse(_VIEW_SOURCE).body
     if isinstance(node, ast.Assign)
     and any(isinstance(t, ast.Name) and t.id == "SHRINK_STEPS" for t in node.targets)
@@ -72,10 +73,10 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         # both Strigoi marks, nothing outside the view
         for page, least in (("layout", LAYOUT_SPACE_PX), ("ladders", LADDER_SPACE_PX)):
             board = facts[f"board_{page}"]
-            # at large text the board may be drawn up to LARGE_NAMES_SHRINK smaller so that the
-            # large room names find clear places (FortressView._fit_names); a tap there picks a
-            # room, many spaces across
-            floor = least[size] * (LARGE_NAMES_SHRINK if run.endswith("large") else 1.0)
+            # the board may be drawn up to NAMES_SHRINK smaller so that the room names find
+            # clear places (FortressView._fit_names): the layout page's taps pick a room, many
+            # spaces across; the ladder page's sides are chosen in the list beside it
+            floor = least[size] * NAMES_SHRINK
             assert board["space_px"] >= floor - 0.05, (run, page, board["space_px"])
             assert board["inside"] and board["strigoi_marks"] == 2, (run, page)
             names = board["names"]
