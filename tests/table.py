@@ -104,3 +104,15 @@ class Table:
 
 def kinds(events: list[e.Event]) -> list[str]:
     return [type(x).__struct_config__.tag for x in events]  # type: ignore[attr-defined]
+
+
+#: five neighbouring spaces at the top of the north-west room, under its name and beside the
+#: north-east room's: the crowd of issue 29 (the touchscreen's board, the phone's board)
+CROWD: dict[str, Cell] = {
+    "roel": (0, -10),
+    "matthew": (1, -10),
+    "attila": (0, -9),
+    "charles": (1, -9),
+    "falk_maria": (2, -9),
+}
+CROWD_HEROES = list(CROWD)

@@ -17,16 +17,8 @@ from companion.app.text_widths import text_width
 from companion.app.web_board import NAME_SIZE, NAMES_APART, reach, room_labels
 from companion.app.web_view import board_view, names_view
 from companion.engine.game.context import situation
-from tests.table import FORTRESS, Table
+from tests.table import CROWD, FORTRESS, Table
 
-#: the touchscreen's crowd (tests/ui_driver/board_scripts.py): the top of the north-west room
-CROWD = {
-    "roel": (0, -10),
-    "matthew": (1, -10),
-    "attila": (0, -9),
-    "charles": (1, -9),
-    "falk_maria": (2, -9),
-}
 Json = dict[str, Any]
 
 

@@ -26,6 +26,7 @@ from companion.engine.game import commands as c
 from tests.browser import chromium, have_chromium, page_state, size
 from tests.conftest import IN_CI, ROOT
 from tests.hardware_helpers import wait_for
+from tests.table import CROWD, CROWD_HEROES
 from tests.web_table import WebTable
 
 pytestmark = [
@@ -35,16 +36,6 @@ pytestmark = [
     ),
 ]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
-HEROES = ["roel", "matthew", "attila", "charles", "falk_maria"]
-#: five neighbouring spaces at the top of the north-west room, under its name and beside the
-#: north-east room's (the touchscreen's crowd of issue 29)
-CROWD = {
-    "roel": (0, -10),
-    "matthew": (1, -10),
-    "attila": (0, -9),
-    "charles": (1, -9),
-    "falk_maria": (2, -9),
-}
 SIZES = [(360, 780), (768, 1024), (1024, 768)]
 
 #: every name's line and every figure's shape as drawn, in the board's units, and the board's
@@ -138,7 +129,7 @@ def crowd(t: WebTable) -> None:
     """A game of five heroes, played at random until a hero must move, the heroes then put on
     five neighbouring spaces (the table's correction)."""
     s = t.service
-    plan = SetupPlan.from_fortress(s.fortress, list(HEROES))
+    plan = SetupPlan.from_fortress(s.fortress, list(CROWD_HEROES))
     for index in range(len(plan.seats)):
         site = next(x for x in plan.sites() if x.allowed)
         plan.place_ladder(index, site.room, site.side)

@@ -12,19 +12,9 @@ from typing import Any
 from companion.app import i18n
 from companion.app.setup_plan import SetupPlan
 from companion.engine.game import commands as c
+from tests.table import CROWD, CROWD_HEROES
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.table_scripts import follow_the_game
-
-HEROES = ["roel", "matthew", "attila", "charles", "falk_maria"]
-#: five neighbouring spaces at the top of the north-west room, under its name and beside the
-#: north-east room's (the French names are the widest side by side)
-CROWD = {
-    "roel": (0, -10),
-    "matthew": (1, -10),
-    "attila": (0, -9),
-    "charles": (1, -9),
-    "falk_maria": (2, -9),
-}
 
 
 def _text_size(app: Any, size: str) -> None:
@@ -43,7 +33,7 @@ def board_session(driver: Driver, seed: int, languages: list[str] | None = None)
     rng = random.Random(seed)
 
     def start() -> None:
-        plan = SetupPlan.from_fortress(app.fortress, list(HEROES))
+        plan = SetupPlan.from_fortress(app.fortress, list(CROWD_HEROES))
         for index in range(len(plan.seats)):
             site = next(s for s in plan.sites() if s.allowed)
             plan.place_ladder(index, site.room, site.side)
