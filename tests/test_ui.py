@@ -262,6 +262,20 @@ def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
     assert "Hero wounds:" not in lines  # the chips speak for themselves: a line for options
 
 
+
+def kivy_probe(script: str, timeout_s: int = 120) -> Any:
+    """Run a Kivy probe script on an 800x480 virtual screen: what its last line printed, as
+    JSON (the layout checks' small examples, the view's buffers)."""
+    done = run_group(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", script],
+        timeout_s,
+        cwd=ROOT,
+        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 RESIZE_PROBE = """
 import json, os
 os.environ["KIVY_NO_ARGS"] = "1"
@@ -283,14 +297,7 @@ print(json.dumps(seen))
 
 def test_the_fortress_view_resizes_its_offscreen_buffer_instead_of_replacing_it() -> None:
     """A new buffer per layout change cost a new shader program each time (memory goal)."""
-    done = run_group(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", RESIZE_PROBE],
-        120,
-        cwd=ROOT,
-        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = kivy_probe(RESIZE_PROBE)
     assert len({row["buffer"] for row in seen}) == 1
     assert [row["texture"] for row in seen] == [[400, 300], [420, 300], [420, 320], [400, 300]]
 
@@ -323,14 +330,7 @@ def test_the_overflow_check_sees_lines_and_letters_kivy_drops_without_a_sign() -
     """A label with a fixed text height or `shorten` never grows its texture past its
     widget: the lines it loses ("Inferno" over a lost "0/3") are found by laying the text out
     again with room for all of it."""
-    done = run_group(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", CLIP_PROBE],
-        120,
-        cwd=ROOT,
-        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = kivy_probe(CLIP_PROBE)
     assert rows["fixed_height"] and rows["fixed_height"].startswith("lines lost")
     assert rows["shortened"] and rows["shortened"].startswith("shortened")
     assert rows["fits"] is None and rows["free"] is None
@@ -373,14 +373,7 @@ def test_the_layout_check_sees_widgets_reaching_outside_their_box() -> None:
     """Buttons taller than the row that holds them are drawn over the texts above and cut off
     by the list around them, while each one's own text fits it: found by comparing each
     widget with its box (the setup wizard at 720x1280 with Kivy's density 1.5, issue 29)."""
-    done = run_group(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", BOX_PROBE],
-        120,
-        cwd=ROOT,
-        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = kivy_probe(BOX_PROBE)
     assert len(rows["taller"]) == 2 and all("24 px outside" in r for r in rows["taller"])
     assert rows["fits"] == [] and rows["hidden"] == [] and rows["scrolled"] == []
 
@@ -482,14 +475,7 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     lower edge ran through a three-line row, its last line out of sight, the sentence read
     as whole. The check sees it; the list in its place (WholeRows) ends after the last whole
     row, still showing two rows."""
-    done = run_group(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", ROWS_PROBE],
-        120,
-        cwd=ROOT,
-        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = kivy_probe(ROWS_PROBE)
     assert rows["plain"]["cut"] and "row 2" in rows["plain"]["cut"][0], rows  # 1 line of 3
     assert rows["whole"]["cut"] == [] and rows["whole"]["cramped"] == [], rows
     first, second = rows["whole"]["rows"][:2]

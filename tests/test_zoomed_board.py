@@ -5,12 +5,9 @@ rings; every hero in the room named in the legend. The real view under Xvfb."""
 
 from __future__ import annotations
 
-import json
-import os
-
 import pytest
 
-from tests.test_ui import PYTHON, ROOT, run_group
+from tests.test_ui import kivy_probe
 
 pytestmark = pytest.mark.slow  # Kivy under Xvfb in a subprocess
 
@@ -81,14 +78,7 @@ print(json.dumps({
 
 
 def test_zoomed_heading_books_and_legend_at_800x480_in_german_large() -> None:
-    done = run_group(
-        ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-c", PROBE],
-        180,
-        cwd=ROOT,
-        env={**os.environ, "KIVY_NO_CONSOLELOG": "1"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = kivy_probe(PROBE, 180)
     assert seen["heading"], seen  # the room's name is drawn, as a heading
     assert not seen["overlap"], seen  # never under the button that took its place late
     book = [round(v, 2) for v in (0.93, 0.86, 0.62)]  # theme.BOOK: the parchment disc
