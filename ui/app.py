@@ -24,6 +24,7 @@ from companion.app.stopping import stop_on_signals
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
+from ui.collector import MainThreadCollector
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.screens.home import HomeScreen
@@ -164,6 +165,8 @@ class ArmataApp(App):
         #: freed memory goes back to the system once the table has been idle for a moment
         self._tidy = Clock.create_trigger(self._release_memory, IDLE_TRIM_S)
         self._game_left = False  # a game ended or was left: its cycles are collected first
+        #: Python's collector runs on Kivy's thread only (ui/collector.py), from `build` on
+        self.collector = MainThreadCollector()
 
     # ----- what the service owns, as the screens read it ----------------------------------------
     @property
@@ -297,6 +300,8 @@ class ArmataApp(App):
         its clock callbacks, so a touch on what the first frame shows finds the table
         running."""
         from kivy.core.window import Window
+
+        self.collector.start()  # before any other thread: none of them collects Kivy's garbage
 
         self.title = "Armata Strigoi"
         self._window_shape(Window, Window.size)
@@ -709,3 +714,4 @@ class ArmataApp(App):
     def on_stop(self) -> None:
         if self._service is not None:  # stopped before the table started: nothing to close
             self._service.close()
+        self.collector.stop()  # its threads are stopped

@@ -29,6 +29,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   games N            N games back to back, each played to its end by touch: the resident
                      memory after each and the live objects by type (bench.py)
+  collections N      two games of N decisions each by touch while another thread allocates:
+                     every run of Python's collector and the thread that made it; off Kivy's
+                     thread, the Kivy objects it freed (collector_script.py)
   first-frame        print the time of the first drawn frame (its flip) and the resident
                      memory then, then the same once the table service runs, and exit (cold
                      start)
@@ -153,6 +156,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.bench import Games
 
         Games(driver, int(rest[0]), seed)
+    elif name == "collections":
+        from tests.ui_driver.collector_script import collections_while_playing
+
+        collections_while_playing(driver, 2, int(rest[0]), seed)
     elif name in ("buttons", "resync", "cards", "stale"):
         from tests.ui_driver.table_scripts import (
             cards_and_fix,
