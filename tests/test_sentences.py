@@ -367,6 +367,30 @@ def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     assert len(seen) >= 8, seen
 
 
+def _first_word(text: str) -> str:
+    return re.split(r"[\s:]", text.strip(), maxsplit=1)[0].casefold()
+
+
+def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
+    """A player tells Cancel from Undo and Repeat from Redo by their words: French and Italian
+    said "Annuler"/"Annulla" for both Cancel and the Undo sentence, German and Italian
+    "Wiederholen"/"Ripeti" for both Repeat (say it again) and Redo. In every language the four
+    buttons read apart, and no Undo or Redo sentence starts with (or holds) the Cancel or the
+    Repeat word."""
+    from companion.app.labels import UNDO_TEXTS
+
+    cancel, repeat = i18n.tr("Cancel"), i18n.tr("Repeat")
+    undo, redo = i18n.tr("Undo"), i18n.tr("Redo")
+    words = [_first_word(x) for x in (cancel, repeat, undo, redo)]
+    assert len(set(words)) == 4, (language, cancel, repeat, undo, redo)
+    apart = {_first_word(cancel), _first_word(repeat)}
+    for undo_text, redo_text, _undone in UNDO_TEXTS.values():
+        for sentence in (i18n.tr(undo_text), i18n.tr(redo_text)):
+            said = {w.casefold() for w in re.findall(r"\w+", sentence)}
+            assert _first_word(sentence) not in apart, (language, sentence)
+            assert not said & apart, (language, sentence)
+
+
 def _catalog(language: str) -> list[str]:
     path = LOCALE_DIR / language / "LC_MESSAGES" / "armata.po"
     with path.open("rb") as po:
