@@ -241,6 +241,30 @@ SPOKEN: dict[str, str] = {
         "{hero} attacks {strigoi} ({mode}) with {rewards}"
     ),
     "{hero}: attack {strigoi} ({mode})": N_("{hero} attacks {strigoi} ({mode})"),
+    # corrections (Fix, Resync, a transcript's set-up): a whole sentence each, never
+    # "Choice 1 of 2: Fix: Attila stands on …" (issue 29); {strigoi} with its article
+    "Fix: {hero} stands on {space}": N_("Correct the game so that {hero} stands on {space}"),
+    "Fix: {strigoi} stands in the {room}": N_(
+        "Correct the game so that {strigoi} stands in the {room}"
+    ),
+    "Fix: in the {room} book {book} faces {direction}": N_(
+        "Correct the game so that in the {room} book {book} faces {direction}"
+    ),
+    "Fix: Altar {altar}, Inferno {inferno}": N_(
+        "Correct the game so that the Altar shows {altar} and the Inferno {inferno}"
+    ),
+    "Fix: {hero} takes {wound}": N_("Correct the game so that {hero} takes {wound}"),
+    "Fix: {hero} loses {wound}": N_("Correct the game so that {hero} loses {wound}"),
+    "Fix: {hero}'s cards and tokens as on the table": N_(
+        "Correct {hero}'s cards and tokens to match the table"
+    ),
+    "Fix: the fight markers as on the table": N_("Correct the fight markers to match the table"),
+    "Fix: the standing ladders as on the table": N_(
+        "Correct the standing ladders to match the table"
+    ),
+    "Fix: the face-up monster as on the table": N_(
+        "Correct the face-up monster to match the table"
+    ),
 }
 
 
@@ -418,7 +442,7 @@ def command_label(
             )
         case c.SetStrigoiPosition(strigoi=strigoi, room=room):
             return tr("Fix: {strigoi} stands in the {room}").format(
-                strigoi=strigoi_label(strigoi), room=room_name(room)
+                strigoi=strigoi_subject(strigoi), room=room_name(room)
             )
         case c.SetRotation(room=room, rotation=rotation):
             book = first_book(fortress, room) if fortress is not None else "?"
@@ -440,9 +464,17 @@ def command_label(
         case c.SetFightMarkers():
             return tr("Fix: the fight markers as on the table")
         case c.SetStrigoiWounds(strigoi=strigoi, wounds=wounds):
-            return tr("Fix: {strigoi}'s wounds: {wounds}").format(
-                strigoi=strigoi_label(strigoi), wounds=wounds
-            )
+            if spoken:
+                text = ntr(
+                    "Correct the game so that {strigoi} has {count} wound",
+                    "Correct the game so that {strigoi} has {count} wounds",
+                    wounds,
+                )
+            else:
+                text = ntr(
+                    "Fix: {strigoi} has {count} wound", "Fix: {strigoi} has {count} wounds", wounds
+                )
+            return text.format(strigoi=strigoi_subject(strigoi), count=wounds)
         case c.SetLadders():
             return tr("Fix: the standing ladders as on the table")
         case c.SetFaceUp():
