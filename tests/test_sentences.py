@@ -367,6 +367,43 @@ def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     assert len(seen) >= 8, seen
 
 
+#: a monster named in a sentence, with its article and as printed: colour and strength
+#: (issue 29 playtest: "gegen Monster (rot), Stärke 2 (Blut)", "contre monstre gris")
+MONSTER_IN_SENTENCE = {
+    "en": r"\ba (?:red|grey) monster of strength \d\b",
+    "de": r"\bein (?:rotes|graues) Monster der Stärke \d\b",
+    "it": r"\bun mostro (?:rosso|grigio) di forza \d\b",
+    "fr": r"\bun monstre (?:rouge|gris) de force \d\b",
+}
+#: the label's form in running text: "(Blut)", ", Stärke 2"
+LABEL_FORM = re.compile(r"\(|, (?:strength|Stärke|forza|force) \d")
+
+
+def test_a_fights_banner_names_the_monster_in_a_whole_sentence(language: str) -> None:
+    """The fight's banner and spoken words, its token line and what the game waits for name
+    the monster with its article, colour and strength ("Attila verliert den Kampf gegen ein
+    rotes Monster der Stärke 2"), never as a form ("gegen Monster (rot), Stärke 2 (Blut)");
+    what a beaten monster gives is a sentence of its own."""
+    pattern = re.compile(MONSTER_IN_SENTENCE[language])
+    fights = [item for item in STORIES if item.kind == "fight"]
+    assert fights
+    gives = 0
+    for item in fights:
+        card = card_of(RULES.catalog, item, RULES.fortress)
+        for text in (card.words, card.source, spoken(RULES.catalog, item, RULES.fortress)):
+            assert pattern.search(text), (language, text)
+            assert not LABEL_FORM.search(text), (language, text)
+        for said in sentences(card.source):
+            assert capital(said) and said.endswith(ENDS), (language, said)
+        gives += len(sentences(card.source)) > 1
+    assert gives  # a monster with rewards says what it gives
+    waiting = [TASKS[k] for k in (TaskKind.FIGHT, TaskKind.STEALTH_CHOICE) if k in TASKS]
+    assert waiting
+    for task in waiting:
+        line = status_line(task, RULES.catalog)
+        assert pattern.search(line) and not LABEL_FORM.search(line), (language, line)
+
+
 def _first_word(text: str) -> str:
     return re.split(r"[\s:]", text.strip(), maxsplit=1)[0].casefold()
 

@@ -20,12 +20,14 @@ from companion.app.labels import (
     ability_name,
     item_name,
     ladder_name,
+    monster_gives,
     render,
     room_name,
     space_name,
     strigoi_label,
     strigoi_subject,
     token_name,
+    token_phrase,
 )
 from companion.engine.components import Catalog
 from companion.engine.explain import Reason, hero_name
@@ -377,7 +379,8 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
 def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
-    monster = token_name(catalog, str(facts.get("token", "")))
+    token = str(facts.get("token", ""))
+    monster = token_phrase(catalog, token)  # "a red monster of strength 2", with its article
     won = bool(facts.get("won"))
     strength, against = facts.get("strength"), facts.get("monster")
     headline = sentence(
@@ -396,11 +399,11 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         figures.append(Figure(tr("The monster has strength {monster}.").format(monster=against)))
     todo: list[str] = []
     if won:
-        words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
+        words = tr("{hero} wins the fight against {monster}.").format(hero=hero, monster=monster)
     else:
         figures.append(Figure(_takes(hero, 1)))
-        words = tr("{hero} loses the fight against the {token}: 1 wound").format(
-            hero=hero, token=monster
+        words = tr("{hero} loses the fight against {monster}, which deals 1 wound.").format(
+            hero=hero, monster=monster
         )
     todo += _gains(catalog, fortress, facts)
     if not won:
@@ -409,7 +412,14 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         tr("Fight"),
         headline,
         tuple(figures),
-        tr("The drawn token is the {token}.").format(token=monster),
+        " ".join(
+            x
+            for x in (
+                tr("The drawn token is {monster}.").format(monster=monster),
+                monster_gives(catalog, token),
+            )
+            if x
+        ),
         tuple(todo),
         (
             tr(
