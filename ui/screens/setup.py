@@ -353,11 +353,7 @@ class SetupScreen(Screen):
                     site_label(site.room, site.side),
                     lambda site=site: self._place(site.room, site.side),
                 )
-        refused = [
-            site_refusal(site.room, site.side, site.reason, site.holder)
-            for site in self.plan.sites()
-            if not site.allowed and (site.room, site.side) != seat.site
-        ]
+        refused = self.plan.refused_sites(seat)  # each reason once
         self._note(box, tr("Not allowed:") + "\n" + "\n".join(refused))
 
     def _pick_seat(self, index: int) -> None:
