@@ -497,14 +497,18 @@ def _takes(hero: str, count: int) -> str:
     )
 
 
-def wound_effects(catalog: Catalog, hero: str, tokens: Sequence[str]) -> list[str]:
-    """What the wound tokens drawn do, a whole sentence per effect (R-WND-1), counted with real
-    plurals; a plain wound does nothing more. Tokens of one effect are said together, once."""
+def wound_effects(
+    catalog: Catalog, hero: str, tokens: Sequence[str], drawn: bool = True
+) -> list[str]:
+    """What the wound tokens do, a whole sentence per effect (R-WND-1), counted with real
+    plurals; a plain wound does nothing more. Tokens of one effect are said together, once.
+    `drawn`: the tokens were just drawn (Shock's discard is said); else the hero holds them
+    and only what lasts until healed is said."""
     wounds = [catalog.wound(t) for t in tokens]
     said: list[str] = []
     if any(w.effect == "double" for w in wounds):
         said.append(tr("The double wound counts as 2 wounds."))
-    shocks = sum(1 for w in wounds if w.effect == "shock")
+    shocks = sum(1 for w in wounds if w.effect == "shock") if drawn else 0
     if shocks:
         said.append(
             ngettext(
@@ -538,6 +542,22 @@ def wound_effects(catalog: Catalog, hero: str, tokens: Sequence[str]) -> list[st
             )
         )
     return said
+
+
+def held_wounds(catalog: Catalog, hero: str, tokens: Sequence[str]) -> str:
+    """A hero's wounds as players say them (the phones' hero list): how many, with a real
+    plural (a double wound counts 2), then what lasts until healed, a sentence each ("Roel has
+    2 wounds. Until healed, Roel cannot use Stealth."); never the tokens' names in a list."""
+    name = hero_name(hero)
+    count = sum(catalog.wound(t).value for t in tokens)
+    if not count:
+        return tr("{hero} has no wounds.").format(hero=name)
+    said = [
+        ngettext("{hero} has {count} wound.", "{hero} has {count} wounds.", count).format(
+            hero=name, count=count
+        )
+    ]
+    return " ".join(said + wound_effects(catalog, name, tokens, drawn=False))
 
 
 def _reward(catalog: Catalog, announcement: Announcement) -> Card:
