@@ -367,6 +367,67 @@ def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     assert len(seen) >= 8, seen
 
 
+#: a monster named in a sentence, with its article and as printed: colour and strength
+#: (issue 29 playtest: "gegen Monster (rot), Stärke 2 (Blut)", "contre monstre gris")
+MONSTER_IN_SENTENCE = {
+    "en": r"\ba (?:red|grey) monster of strength \d\b",
+    "de": r"\bein (?:rotes|graues) Monster der Stärke \d\b",
+    "it": r"\bun mostro (?:rosso|grigio) di forza \d\b",
+    "fr": r"\bun monstre (?:rouge|gris) de force \d\b",
+}
+#: the label's form in running text: "(Blut)", ", Stärke 2"
+LABEL_FORM = re.compile(r"\(|, (?:strength|Stärke|forza|force) \d")
+
+
+def test_a_fights_banner_names_the_monster_in_a_whole_sentence(language: str) -> None:
+    """The fight's banner and spoken words, its token line and what the game waits for name
+    the monster with its article, colour and strength ("Attila verliert den Kampf gegen ein
+    rotes Monster der Stärke 2"), never as a form ("gegen Monster (rot), Stärke 2 (Blut)");
+    what a beaten monster gives is a sentence of its own."""
+    pattern = re.compile(MONSTER_IN_SENTENCE[language])
+    fights = [item for item in STORIES if item.kind == "fight"]
+    assert fights
+    gives = 0
+    for item in fights:
+        card = card_of(RULES.catalog, item, RULES.fortress)
+        for text in (card.words, card.source, spoken(RULES.catalog, item, RULES.fortress)):
+            assert pattern.search(text), (language, text)
+            assert not LABEL_FORM.search(text), (language, text)
+        for said in sentences(card.source):
+            assert capital(said) and said.endswith(ENDS), (language, said)
+        gives += len(sentences(card.source)) > 1
+    assert gives  # a monster with rewards says what it gives
+    waiting = [TASKS[k] for k in (TaskKind.FIGHT, TaskKind.STEALTH_CHOICE) if k in TASKS]
+    assert waiting
+    for task in waiting:
+        line = status_line(task, RULES.catalog)
+        assert pattern.search(line) and not LABEL_FORM.search(line), (language, line)
+
+
+def _first_word(text: str) -> str:
+    return re.split(r"[\s:]", text.strip(), maxsplit=1)[0].casefold()
+
+
+def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
+    """A player tells Cancel from Undo and Repeat from Redo by their words: French and Italian
+    said "Annuler"/"Annulla" for both Cancel and the Undo sentence, German and Italian
+    "Wiederholen"/"Ripeti" for both Repeat (say it again) and Redo. In every language the four
+    buttons read apart, and no Undo or Redo sentence starts with (or holds) the Cancel or the
+    Repeat word."""
+    from companion.app.labels import UNDO_TEXTS
+
+    cancel, repeat = i18n.tr("Cancel"), i18n.tr("Repeat")
+    undo, redo = i18n.tr("Undo"), i18n.tr("Redo")
+    words = [_first_word(x) for x in (cancel, repeat, undo, redo)]
+    assert len(set(words)) == 4, (language, cancel, repeat, undo, redo)
+    apart = {_first_word(cancel), _first_word(repeat)}
+    for undo_text, redo_text, _undone in UNDO_TEXTS.values():
+        for sentence in (i18n.tr(undo_text), i18n.tr(redo_text)):
+            said = {w.casefold() for w in re.findall(r"\w+", sentence)}
+            assert _first_word(sentence) not in apart, (language, sentence)
+            assert not said & apart, (language, sentence)
+
+
 def _catalog(language: str) -> list[str]:
     path = LOCALE_DIR / language / "LC_MESSAGES" / "armata.po"
     with path.open("rb") as po:

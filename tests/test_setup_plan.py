@@ -187,3 +187,18 @@ def test_players_can_be_added_and_removed_only_within_two_to_five(plan: SetupPla
     for _ in range(3):
         plan.add_player()
     assert not plan.can_add_player() and plan.can_remove_player()
+
+
+def test_the_not_allowed_list_says_each_reason_once(plan: SetupPlan) -> None:
+    """The wizard's "Not allowed" list: a room whose platform has the Strigoi mark refuses
+    each of its outer sides for the same reason, in the same words ("No ladder in the
+    north-west room: its platform has the Strigoi mark."): the list says it once (issue 29
+    playtest: the list repeated lines); a site the active seat holds is not in it."""
+    marked = [s for s in plan.sites() if "Strigoi mark" in s.reason]
+    assert len({s.room for s in marked}) < len(marked)  # one room, several sides: one reason
+    plan.place_ladder(0, "E", 0)
+    refused = plan.refused_sites(plan.seats[1])
+    assert refused and len(refused) == len(set(refused)), refused
+    assert sum("Strigoi mark" in line for line in refused) == len({s.room for s in marked})
+    assert any("Roel" in line for line in refused)  # the other seat's ladder is a refusal
+    assert not any("Roel" in line for line in plan.refused_sites(plan.seats[0]))

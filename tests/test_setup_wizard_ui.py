@@ -66,6 +66,11 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         lang = run.split("-")[0]
         facts = report["facts"][run]
         assert facts["add_disabled"] is True  # a sixth player: disabled, the reason beside it
+        # the reason in the hint above the list, always in sight (issue 29 playtest: below the
+        # list it lay under the Back/Next row at large French text; `cut_texts` sees that)
+        five = {"en": "At most five", "de": "Höchstens fünf", "it": "massimo cinque",
+                "fr": "Cinq joueurs au plus"}  # fmt: skip
+        assert five[lang].lower() in facts["players_hint"].lower(), (run, facts["players_hint"])
         full = shown[f"wizard-players-full-{run}"]
         assert len([t for t in full if t[:1].isdigit() and ". " in t]) == 5
         assert facts["zoomed"] == "NW" and facts["space_px"] >= 34  # books readable

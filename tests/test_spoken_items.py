@@ -116,3 +116,38 @@ def test_random_games_meet_a_capped_wound_and_say_why() -> None:
     ]
     assert capped, "no game met a capped wound"
     assert all("at most 3" in card_of(RULES.catalog, a).headline for a in capped)
+
+
+#: one correction of each kind (Fix, Resync, a transcript's set-up), as the voice may read them
+CORRECTIONS: list[c.Command] = [
+    c.SetHeroPosition(hero="attila", to=RULES.fortress.centre("NE")),
+    c.SetStrigoiPosition(strigoi="master", room="NW"),
+    c.SetRotation(room="SE", rotation=2),
+    c.SetBlood(altar=1, inferno=2),
+    c.AddWound(hero="attila", token=RULES.catalog.wound_tokens[0].id),
+    c.AddWound(hero="attila"),
+    c.RemoveWound(hero="roel", token=RULES.catalog.wound_tokens[0].id),
+    c.SetCards(hero="matthew"),
+    c.SetFightMarkers(cells=[]),
+    c.SetStrigoiWounds(strigoi="apprentice", wounds=2),
+    c.SetStrigoiWounds(strigoi="apprentice", wounds=1),
+    c.SetLadders(ladders=["L1"]),
+    c.SetFaceUp(stack="red", token=None),
+]
+
+
+def test_a_spoken_correction_is_one_whole_sentence(language: str) -> None:
+    """Not "Choice 1 of 2: Fix: Attila stands on …" (two colons, a label read aloud): each
+    correction the voice reads is a sentence of its own, its count with a real plural."""
+    said = [
+        read(command, 1, 2, lambda cmd: command_label(cmd, RULES.catalog, RULES.fortress, True))
+        for command in CORRECTIONS
+    ]
+    assert len(set(said)) == len(said), (language, said)
+    for command, line in zip(CORRECTIONS, said, strict=True):
+        assert line.count(":") <= 1 and line.rstrip().endswith("."), (language, line)
+        assert "{" not in line and "(s)" not in line, (language, line)
+        hero = getattr(command, "hero", None)
+        assert not hero or hero_name(hero) in line, (language, line)
+    shown = command_label(CORRECTIONS[9], RULES.catalog, RULES.fortress)  # on the screen
+    assert shown.count(":") <= 1 and "2" in shown, (language, shown)

@@ -17,6 +17,7 @@ import pytest
 from companion.app import i18n
 from companion.app.seats import GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
 from companion.app.web_view import xy
+from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from tests.web_table import WebTable
 
@@ -386,3 +387,30 @@ def test_a_loopback_address_is_said_to_work_on_this_machine_only(
     from companion.app.qr import only_this_machine
 
     assert only_this_machine(address) is only_here
+
+
+def test_a_heros_wounds_read_as_players_say_them(table: WebTable) -> None:
+    """Not "Wounds: wound without Stealth, shock" (token names in a list, issue 29 playtest):
+    how many wounds, with a real plural, then what they do in whole sentences (R-WND-1), as
+    the touchscreen's cards say it."""
+    from companion.app.labels import token_name
+
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    hero = state.heroes[0].hero
+    for token in ("wound-no-stealth", "wound-shock-1"):
+        outcome = table.call(
+            lambda token=token: table.service.execute(c.AddWound(hero=hero, token=token))  # type: ignore[misc]
+        )
+        assert outcome.refused is None, outcome.refused
+    table.settle()
+    name = hero_name(hero)
+    shown = next(h for h in view(table)["heroes"] if h["id"] == hero)
+    assert shown["wounds_said"] == f"{name} has 2 wounds. Until healed, {name} cannot use Stealth."
+    others = [h for h in view(table)["heroes"] if h["id"] != hero]
+    assert others[0]["wounds_said"] == f"{hero_name(others[0]['id'])} has no wounds."
+    for language in sorted(i18n.LANGUAGES):
+        said = next(h for h in view(table, language)["heroes"] if h["id"] == hero)["wounds_said"]
+        with i18n.translating(i18n.catalog(language)):
+            names = [token_name(table.service.catalog, t) for t in ("wound-no-stealth",)]
+        assert said[0].isupper() and said.endswith(".") and "2" in said, (language, said)
+        assert said.count(".") == 2 and not any(n in said for n in names), (language, said)

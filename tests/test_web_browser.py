@@ -319,3 +319,32 @@ def test_a_page_opening_says_it_connects_never_that_the_connection_is_lost(
     assert "behind" not in first[0] and first[1] == "none", first
     caught_up(table, browser)
     assert not browser.find_element(By.ID, "behind").is_displayed()
+
+
+def test_the_hero_list_says_the_wounds_as_players_do(table: WebTable) -> None:
+    """A phone's hero list (issue 29 playtest: "Wounds: wound without Stealth, shock"): how
+    many wounds with a real plural, then what lasts until healed, whole sentences, in the
+    page's language; the list at 360x780 is kept (tests/artifacts/web/heroes-*.png)."""
+    state: GameState = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    hero = state.heroes[0].hero
+    for token in ("wound-no-stealth", "wound-shock-1"):
+        outcome = table.call(
+            lambda token=token: table.service.execute(c.AddWound(hero=hero, token=token))  # type: ignore[misc]
+        )
+        assert outcome.refused is None, outcome.refused
+    table.settle()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = chromium(360, 780, language="fr")
+    try:
+        driver.get(table.address)
+        caught_up(table, driver)
+        item = driver.find_element(By.CSS_SELECTOR, f'#heroes li[data-hero="{hero}"]')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", item)
+        text = item.text
+        assert "a 2 blessures." in text and "ne peut pas utiliser" in text.lower(), text
+        assert "blessure sans" not in text and "choc" not in text, text  # no token names
+        assert page_state(driver)["scrollWidth"] <= 360
+        assert_readable(driver, "fr 360px heroes")
+        driver.find_element(By.ID, "heroes").screenshot(str(ARTIFACTS / "heroes-fr-360x780.png"))
+    finally:
+        driver.quit()

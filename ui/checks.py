@@ -1,7 +1,7 @@
 """Layout checks run on the live widget tree: text that does not fit its widget, widgets a
 layout puts partly outside itself, a word broken between two of its letters, touch targets
-smaller than 48 px, tiny texts, internal ids, squeezed lists, figures and room names that cover
-each other on the board."""
+smaller than 48 px, tiny texts, internal ids, squeezed lists, a list's edge cutting a row or a
+line of text, figures and room names that cover each other on the board."""
 
 from __future__ import annotations
 
@@ -261,6 +261,53 @@ def cut_rows(root: Widget) -> list[str]:
         if free > 1 and rows and all(r.to_window(0, r.top)[1] <= edge + 1 for r in rows):
             found.append(f"no row in sight, {free:.0f} px of the list's place empty")
     return found
+
+
+def cut_texts(root: Widget) -> list[str]:
+    """Texts of a scrolled list at its top (as it opens) with a line the list's edge cuts
+    through: a strip of letters in sight, the rest under what lies beyond the edge (issue 29
+    playtest: the setup wizard's reason why Add player is disabled, under its Back/Next row at
+    large French text). A list whose place ends between two texts (WholeRows `rows_of_text`)
+    or a reason in a fixed place shows none; a list under a shown card is not seen. Buttons are
+    `cut_rows`' to judge."""
+    from kivy.uix.scrollview import ScrollView
+
+    found = []
+    for view in walk(root):
+        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
+            continue
+        content = view.children[0]
+        if content.height <= view.height + 1 or view.scroll_y < 0.999:
+            continue  # all in sight, or scrolled by a finger
+        if _under_a_card(root, view):
+            continue  # not seen
+        edge = view.to_window(view.x, view.y)[1]
+        for label in walk(content):
+            if isinstance(label, Button) or not isinstance(label, Label) or not label.text:
+                continue
+            if label.height <= 0 or not shown(label):
+                continue
+            strip = _line_cut(label, edge)
+            if strip:
+                found.append(f"{label.text[:40]!r}: {strip}")
+    return found
+
+
+def _line_cut(label: Label, edge: float) -> str | None:
+    """The line of the label's text that the edge (window y) runs through, if any."""
+    core = getattr(label, "_label", None)
+    lines = len(getattr(core, "_cached_lines", None) or ()) or 1
+    texture_h = label.texture_size[1]
+    if texture_h <= 0:
+        return None
+    top = label.to_window(0, label.center_y + texture_h / 2)[1]
+    line_h = texture_h / lines
+    for k in range(lines):
+        high = top - k * line_h
+        seen = max(0.0, high - max(high - line_h, edge))
+        if 1 < seen < line_h - 1:
+            return f"line {k + 1} of {lines} cut by the list's edge, {seen:.0f} of {line_h:.0f} px"
+    return None
 
 
 def _lines_below(label: Label, edge: float) -> str | None:

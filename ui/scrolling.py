@@ -6,7 +6,9 @@ sets it."""
 from __future__ import annotations
 
 from kivy.clock import Clock
+from kivy.properties import BooleanProperty
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
@@ -32,6 +34,10 @@ class WholeRows(Widget):
     ("…de la chambre" with "nord-ouest." below the edge, issue 29); the player scrolls on to
     the next whole row."""
 
+    #: rows are the texts too, not only the buttons (a card's sentences: the edge never cuts
+    #: one of them through)
+    rows_of_text = BooleanProperty(False)
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
@@ -53,12 +59,12 @@ class WholeRows(Widget):
         self._watched = grid
 
     def visible_height(self) -> float:
-        """The height down to the last button at the list's top that fits whole (rows of a
-        grid, tiles in a layout within the list): all of the place when everything fits, when
-        not even the first button fits whole (a heading above it is no row: the list would
-        show the heading and an empty place, the playtest's Why? panel in German with large
-        text), or when the whole rows fill less than half of the place (then the row the edge
-        runs through fills the rest, and the layout check says it is cut)."""
+        """The height down to the last button (`rows_of_text`: or text) at the list's top that fits
+        whole (rows of a grid, tiles in a layout within the list): all of the place when
+        everything fits, when not even the first button fits whole (a heading above it is no row:
+        the list would show the heading and an empty place, the playtest's Why? panel in German
+        with large text), or when the whole rows fill less than half of the place (then the row
+        the edge runs through fills the rest, and the layout check says it is cut)."""
         if not self.children or not self.children[0].children:
             return float(self.height)
         content = self.children[0].children[0]
@@ -69,7 +75,9 @@ class WholeRows(Widget):
         spans = [  # each button's top and bottom, measured down from the list's top
             (top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1])
             for b in _walk(content)
-            if isinstance(b, Button) and b.height > 0
+            if isinstance(b, Label)  # a Button is a Label too
+            and b.height > 0
+            and (isinstance(b, Button) or (self.rows_of_text and bool(b.text)))
         ]
         height = float(self.height)
         moved = True

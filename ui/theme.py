@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from companion.app.marks import FIGURE_COLOURS_HEX
 from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
 
 BACKGROUND = (0.07, 0.07, 0.09, 1)
@@ -43,16 +44,9 @@ DEADLY = (0.95, 0.1, 0.15, 1)  # the threat map's deadly mark: a red ring, unlik
 SIGHT = (1.0, 0.85, 0.2, 1.0)  # a Strigoi's line of sight to the hero it attacks
 MARKED = (1.0, 0.25, 0.2, 1)  # a figure a card names: the hero attacked, cursed, fighting
 BOOK = (0.93, 0.86, 0.62, 1)  # a book letter's disc (parchment)
-#: each figure its colour (Okabe-Ito, told apart by most colour-blind eyes) and its mark
+#: each figure its colour (told apart by colour-blind eyes too: companion/app/marks.py) and mark
 FIGURE_COLOURS: dict[str, tuple[float, float, float, float]] = {
-    "attila": (0.00, 0.45, 0.70, 1),
-    "falk_maria": (0.00, 0.62, 0.45, 1),
-    "matthew": (0.94, 0.89, 0.26, 1),
-    "charles": (0.34, 0.71, 0.91, 1),
-    "roel": (0.90, 0.62, 0.00, 1),
-    "master": (0.84, 0.37, 0.00, 1),
-    "apprentice": (0.80, 0.47, 0.65, 1),
-    "supreme": (0.55, 0.10, 0.55, 1),
+    figure: hex_colour(text) for figure, text in FIGURE_COLOURS_HEX.items()
 }
 
 

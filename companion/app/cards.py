@@ -20,12 +20,14 @@ from companion.app.labels import (
     ability_name,
     item_name,
     ladder_name,
+    monster_gives,
     render,
     room_name,
     space_name,
     strigoi_label,
     strigoi_subject,
     token_name,
+    token_phrase,
 )
 from companion.engine.components import Catalog
 from companion.engine.explain import Reason, hero_name
@@ -377,7 +379,8 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
 def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
-    monster = token_name(catalog, str(facts.get("token", "")))
+    token = str(facts.get("token", ""))
+    monster = token_phrase(catalog, token)  # "a red monster of strength 2", with its article
     won = bool(facts.get("won"))
     strength, against = facts.get("strength"), facts.get("monster")
     headline = sentence(
@@ -396,11 +399,11 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         figures.append(Figure(tr("The monster has strength {monster}.").format(monster=against)))
     todo: list[str] = []
     if won:
-        words = tr("{hero} wins the fight against the {token}").format(hero=hero, token=monster)
+        words = tr("{hero} wins the fight against {monster}.").format(hero=hero, monster=monster)
     else:
         figures.append(Figure(_takes(hero, 1)))
-        words = tr("{hero} loses the fight against the {token}: 1 wound").format(
-            hero=hero, token=monster
+        words = tr("{hero} loses the fight against {monster}, which deals 1 wound.").format(
+            hero=hero, monster=monster
         )
     todo += _gains(catalog, fortress, facts)
     if not won:
@@ -409,7 +412,14 @@ def _fight(catalog: Catalog, fortress: Fortress | None, announcement: Announceme
         tr("Fight"),
         headline,
         tuple(figures),
-        tr("The drawn token is the {token}.").format(token=monster),
+        " ".join(
+            x
+            for x in (
+                tr("The drawn token is {monster}.").format(monster=monster),
+                monster_gives(catalog, token),
+            )
+            if x
+        ),
         tuple(todo),
         (
             tr(
@@ -487,14 +497,18 @@ def _takes(hero: str, count: int) -> str:
     )
 
 
-def wound_effects(catalog: Catalog, hero: str, tokens: Sequence[str]) -> list[str]:
-    """What the wound tokens drawn do, a whole sentence per effect (R-WND-1), counted with real
-    plurals; a plain wound does nothing more. Tokens of one effect are said together, once."""
+def wound_effects(
+    catalog: Catalog, hero: str, tokens: Sequence[str], drawn: bool = True
+) -> list[str]:
+    """What the wound tokens do, a whole sentence per effect (R-WND-1), counted with real
+    plurals; a plain wound does nothing more. Tokens of one effect are said together, once.
+    `drawn`: the tokens were just drawn (Shock's discard is said); else the hero holds them
+    and only what lasts until healed is said."""
     wounds = [catalog.wound(t) for t in tokens]
     said: list[str] = []
     if any(w.effect == "double" for w in wounds):
         said.append(tr("The double wound counts as 2 wounds."))
-    shocks = sum(1 for w in wounds if w.effect == "shock")
+    shocks = sum(1 for w in wounds if w.effect == "shock") if drawn else 0
     if shocks:
         said.append(
             ngettext(
@@ -528,6 +542,22 @@ def wound_effects(catalog: Catalog, hero: str, tokens: Sequence[str]) -> list[st
             )
         )
     return said
+
+
+def held_wounds(catalog: Catalog, hero: str, tokens: Sequence[str]) -> str:
+    """A hero's wounds as players say them (the phones' hero list): how many, with a real
+    plural (a double wound counts 2), then what lasts until healed, a sentence each ("Roel has
+    2 wounds. Until healed, Roel cannot use Stealth."); never the tokens' names in a list."""
+    name = hero_name(hero)
+    count = sum(catalog.wound(t).value for t in tokens)
+    if not count:
+        return tr("{hero} has no wounds.").format(hero=name)
+    said = [
+        ngettext("{hero} has {count} wound.", "{hero} has {count} wounds.", count).format(
+            hero=name, count=count
+        )
+    ]
+    return " ".join(said + wound_effects(catalog, name, tokens, drawn=False))
 
 
 def _reward(catalog: Catalog, announcement: Announcement) -> Card:

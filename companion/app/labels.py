@@ -10,8 +10,8 @@ from companion.app.i18n import N_, capital_first, ngettext, ntr, tr
 from companion.app.i18n import tr as translate
 from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every board
 from companion.app.tracking import Action, Step
-from companion.app.wording import WAITING_TEXTS, waiting_sentence
-from companion.engine.components import Catalog
+from companion.app.wording import waiting_sentence
+from companion.engine.components import Catalog, EncounterToken
 from companion.engine.explain import (
     ROOM_FACTS,
     Fact,
@@ -22,7 +22,6 @@ from companion.engine.explain import (
 )
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
-from companion.engine.game.kinds import TaskKind
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 
@@ -126,6 +125,49 @@ def token_name(catalog: Catalog, token: str | None) -> str:
                 penalty=wound.penalty, ability=ability_name(wound.ability or "")
             )
     return item_name(catalog, token)
+
+
+#: a monster token as a sentence names it, with its indefinite article, one message per colour
+#: (the adjective agrees: "ein rotes Monster der Stärke 2", "un monstre gris de force 4")
+MONSTER_PHRASES = {
+    "red": N_("a red monster of strength {strength}"),
+    "grey": N_("a grey monster of strength {strength}"),
+}
+#: a monk token as a sentence names it (the subject of "The drawn token is …")
+MONK_PHRASES = {"red": N_("a red monk"), "grey": N_("a grey monk")}
+
+
+def _encounter_token(catalog: Catalog, token: str) -> tuple[str, EncounterToken] | None:
+    for colour in ("red", "grey"):
+        for found in getattr(catalog.encounter_tokens, colour):
+            if found.id == token:
+                return colour, found
+    return None
+
+
+def token_phrase(catalog: Catalog, token: str | None) -> str:
+    """A drawn token as a sentence names it: an encounter token with its article, colour and
+    strength ("a red monster of strength 2"; its rewards are `monster_gives`), any other token
+    by its printed name (`token_name`)."""
+    found = _encounter_token(catalog, token) if token is not None else None
+    if found is None:
+        return token_name(catalog, token)
+    colour, encounter = found
+    if encounter.kind == "monk":
+        return tr(MONK_PHRASES[colour])
+    return tr(MONSTER_PHRASES[colour]).format(strength=encounter.strength)
+
+
+def monster_gives(catalog: Catalog, token: str | None) -> str:
+    """What a monster token's printed icons give when it is beaten, one sentence ("Beaten, it
+    gives a reward card and blood."), or "" when it gives nothing."""
+    found = _encounter_token(catalog, token) if token is not None else None
+    if found is None or not found[1].rewards:
+        return ""
+    names = [tr(REWARD_NAMES[r]) for r in found[1].rewards]
+    if len(names) > 1:
+        names = [tr("{heroes} and {last}").format(heroes=", ".join(names[:-1]), last=names[-1])]
+    return tr("Beaten, it gives {rewards}.").format(rewards=names[0])
 
 
 def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
@@ -241,6 +283,30 @@ SPOKEN: dict[str, str] = {
         "{hero} attacks {strigoi} ({mode}) with {rewards}"
     ),
     "{hero}: attack {strigoi} ({mode})": N_("{hero} attacks {strigoi} ({mode})"),
+    # corrections (Fix, Resync, a transcript's set-up): a whole sentence each, never
+    # "Choice 1 of 2: Fix: Attila stands on …" (issue 29); {strigoi} with its article
+    "Fix: {hero} stands on {space}": N_("Correct the game so that {hero} stands on {space}"),
+    "Fix: {strigoi} stands in the {room}": N_(
+        "Correct the game so that {strigoi} stands in the {room}"
+    ),
+    "Fix: in the {room} book {book} faces {direction}": N_(
+        "Correct the game so that in the {room} book {book} faces {direction}"
+    ),
+    "Fix: Altar {altar}, Inferno {inferno}": N_(
+        "Correct the game so that the Altar shows {altar} and the Inferno {inferno}"
+    ),
+    "Fix: {hero} takes {wound}": N_("Correct the game so that {hero} takes {wound}"),
+    "Fix: {hero} loses {wound}": N_("Correct the game so that {hero} loses {wound}"),
+    "Fix: {hero}'s cards and tokens as on the table": N_(
+        "Correct {hero}'s cards and tokens to match the table"
+    ),
+    "Fix: the fight markers as on the table": N_("Correct the fight markers to match the table"),
+    "Fix: the standing ladders as on the table": N_(
+        "Correct the standing ladders to match the table"
+    ),
+    "Fix: the face-up monster as on the table": N_(
+        "Correct the face-up monster to match the table"
+    ),
 }
 
 
@@ -418,7 +484,7 @@ def command_label(
             )
         case c.SetStrigoiPosition(strigoi=strigoi, room=room):
             return tr("Fix: {strigoi} stands in the {room}").format(
-                strigoi=strigoi_label(strigoi), room=room_name(room)
+                strigoi=strigoi_subject(strigoi), room=room_name(room)
             )
         case c.SetRotation(room=room, rotation=rotation):
             book = first_book(fortress, room) if fortress is not None else "?"
@@ -440,9 +506,17 @@ def command_label(
         case c.SetFightMarkers():
             return tr("Fix: the fight markers as on the table")
         case c.SetStrigoiWounds(strigoi=strigoi, wounds=wounds):
-            return tr("Fix: {strigoi}'s wounds: {wounds}").format(
-                strigoi=strigoi_label(strigoi), wounds=wounds
-            )
+            if spoken:
+                text = ntr(
+                    "Correct the game so that {strigoi} has {count} wound",
+                    "Correct the game so that {strigoi} has {count} wounds",
+                    wounds,
+                )
+            else:
+                text = ntr(
+                    "Fix: {strigoi} has {count} wound", "Fix: {strigoi} has {count} wounds", wounds
+                )
+            return text.format(strigoi=strigoi_subject(strigoi), count=wounds)
         case c.SetLadders():
             return tr("Fix: the standing ladders as on the table")
         case c.SetFaceUp():
@@ -554,25 +628,17 @@ def defeated_times(count: int) -> str:
     return ntr("defeated {count} time", "defeated {count} times", count).format(count=count)
 
 
-#: with the catalog, tokens are named as printed ("the red monster, strength 3")
-NAMED_WAITING_TEXTS = {
-    **WAITING_TEXTS,
-    TaskKind.STEALTH_CHOICE: N_("Waiting for {hero} to fight or leave the {token}."),
-    TaskKind.FIGHT: N_("Waiting for {hero} to fight the {token}."),
-}
-
-
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
     """What the game waits for, as one whole sentence in the players' language ("Waiting for
-    Roel to move."), tokens and stacks by their names."""
+    Roel to move."), tokens and stacks by their names: a monster as a sentence names it
+    ("Waiting for Roel to fight a red monster of strength 3.")."""
     if catalog is None:
         return waiting_sentence(task, tr, plural=ngettext)
     return waiting_sentence(
         task,
         tr,
-        token=lambda token: token_name(catalog, token),
+        token=lambda token: token_phrase(catalog, token),
         stack=lambda stack: tr(STACK_NAMES.get(stack, stack)),
-        templates=NAMED_WAITING_TEXTS,
         plural=ngettext,
     )
 

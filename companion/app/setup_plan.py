@@ -274,6 +274,17 @@ class SetupPlan:
             out.append(site)
         return out
 
+    def refused_sites(self, seat: Seat) -> list[str]:
+        """Why `seat`'s ladder may not stand on the other sites, each sentence once: a room with
+        a Strigoi-marked platform refuses all its sides in the same words (issue 29 playtest:
+        the wizard's "Not allowed" list repeated them)."""
+        said = [
+            site_refusal(site.room, site.side, site.reason, site.holder)
+            for site in self.sites()
+            if not site.allowed and (site.room, site.side) != seat.site
+        ]
+        return list(dict.fromkeys(said))
+
     def place_ladder(self, index: int, room: str, side: int) -> None:
         seat = self.seats[index]
         for site in self.sites():

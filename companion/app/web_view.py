@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.app import i18n
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.cards import card_of, sentence, why_rows
+from companion.app.cards import card_of, held_wounds, sentence, why_rows
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
     FIGURE_MARKS,
@@ -308,6 +308,7 @@ def hero_views(session: GameSession, catalog: Catalog) -> list[JSON]:
             "mark": MARKS.get(h.hero, h.hero[:2].upper()),
             "wounds": [token_name(catalog, w) for w in h.wounds],
             "wound_count": sum(catalog.wound(w).value for w in h.wounds),
+            "wounds_said": held_wounds(catalog, h.hero, h.wounds),  # sentences, not names
             "rewards": [item_name(catalog, x) for x in h.reward_cards],
             "tokens": [item_name(catalog, x) for x in h.reward_tokens],
             "chosen": bool(h.chosen) if state.phase == "initiative" else None,

@@ -25,6 +25,7 @@ from ui.checks import (
     broken_words,
     cramped_lists,
     cut_rows,
+    cut_texts,
     internal_ids,
     outside_their_box,
     overflowing_labels,
@@ -111,6 +112,7 @@ class Driver:
             "small_texts": small_texts(root),
             "cramped_lists": cramped_lists(root),
             "cut_rows": cut_rows(root),
+            "cut_texts": cut_texts(root),
             "broken_words": broken_words(root),
             "board_overlaps": board_overlaps(root),
         }

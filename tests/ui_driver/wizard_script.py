@@ -42,6 +42,7 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         for _ in range(5):  # up to five players: the sixth Add player is disabled
             driver.then(lambda: _add(screen()))
         driver.then(lambda: _note(driver, "add_disabled", _add_button(screen()).disabled))
+        driver.then(lambda: _note(driver, "players_hint", screen().hint_text))  # why, in sight
         driver.then(lambda: shoot("wizard-players-full"))
         for _ in range(2):  # back to three heroes
             driver.then(lambda: tap(find_button(screen(), i18n.tr("Remove"))))

@@ -57,6 +57,7 @@ from ui.screens.round_board import BoardChoice, FixTarget, board_prompt, focus_r
 from ui.screens.round_panel import RoundPanel
 from ui.screens.round_status import status_text, threat_legend, wound_chips
 from ui.screens.strigoi_card import card_scene
+from ui.scrolling import WholeRows, to_top  # noqa: F401  (round.kv: the card's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -476,6 +477,7 @@ class RoundScreen(RoundPanel, Screen):
                 self.card_source = card.source
                 self._card_texts(card)
                 self.card_has_reasons = bool(card.why)
+                to_top(self.ids.card_scroll)  # each card read from its headline
             self.banner_text, self.banner_strong = card.words, True
             more = len(self.cards) - 1
             self.card_done_text = (

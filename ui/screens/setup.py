@@ -178,7 +178,9 @@ class SetupScreen(Screen):
     def rebuild(self) -> None:
         self.title_text = f"{PAGES.index(self.page) + 1}/{len(PAGES)} · {tr(TITLES[self.page])}"
         zoomed = self.page == "layout" and self.view.zoom_room is not None
-        self.hint_text = self.message or tr(ZOOMED_HINT if zoomed else HINTS[self.page])
+        hint = tr(ZOOMED_HINT if zoomed else HINTS[self.page])
+        reason = self.players_reason() if self.page == "players" else ""
+        self.hint_text = self.message or (f"{hint} {reason}" if reason else hint)
         last = self.page == PAGES[-1]
         self.next_text = tr("Start game") if last else tr("Next")
         self.next_ready = not (last or self.page == "ladders") or not self.plan.problems()
@@ -294,11 +296,17 @@ class SetupScreen(Screen):
                 disabled=not self.plan.can_remove_player(),
             )
         full = not self.plan.can_add_player()
+        # why Add player or Remove is disabled stands in the hint (`players_reason`), always in
+        # sight: below the list it hid under Back/Next at large French text (issue 29 playtest)
         self._button(box, tr("Add player"), lambda: self._try(self.plan.add_player), disabled=full)
-        if full:
-            self._note(box, tr("At most five players can play."))
-        elif not self.plan.can_remove_player():
-            self._note(box, tr("At least two players must play."))
+
+    def players_reason(self) -> str:
+        """Why a player can be neither added nor removed, or ""."""
+        if not self.plan.can_add_player():
+            return tr("At most five players can play.")
+        if not self.plan.can_remove_player():
+            return tr("At least two players must play.")
+        return ""
 
     def _page_layout(self, box: BoxLayout) -> None:
         row = self._row(box)
@@ -353,11 +361,7 @@ class SetupScreen(Screen):
                     site_label(site.room, site.side),
                     lambda site=site: self._place(site.room, site.side),
                 )
-        refused = [
-            site_refusal(site.room, site.side, site.reason, site.holder)
-            for site in self.plan.sites()
-            if not site.allowed and (site.room, site.side) != seat.site
-        ]
+        refused = self.plan.refused_sites(seat)  # each reason once
         self._note(box, tr("Not allowed:") + "\n" + "\n".join(refused))
 
     def _pick_seat(self, index: int) -> None:

@@ -289,8 +289,10 @@ function drawHeroes(heroes) {
       if (hero.active) head.append(el("span", "tag", state.words.active));
       item.append(head);
       const w = state.words;
+      // the wounds as players say them: "Roel has 2 wounds. Until healed, Roel cannot use
+      // Stealth." (the server's sentences), never the tokens' names in a list
+      item.append(el("p", "fact wounds", hero.wounds_said));
       const facts = [
-        [w.wounds, hero.wounds],
         [w.rewards, hero.rewards],
         [w.tokens, hero.tokens],
       ];
