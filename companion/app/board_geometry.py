@@ -204,12 +204,18 @@ def candidates(
     """The places a name may take, best first: just outside its room (the ellipse around it),
     straight above, then turning outwards and inwards little by little, beside the room, last
     below it (nearer to the next room's name); at each direction on one line, then a little
-    further out, then on two lines. Zoomed: along the view's top edge, then its bottom edge."""
+    further out, then on two lines. Zoomed: along the view's top edge, then lower step by
+    step (a corner the room leaves free), last its bottom edge."""
     forms = (name.lines,) if name.two_lines == name.lines else (name.lines, name.two_lines)
     if name.zoomed:
         for lines in forms:
             width, height = _size(lines)
-            for y in (bounds.top - height, bounds.y):
+            # along the top edge; then, where the strip along the top is too low for it (the
+            # spaces kept 48 px: 800x480, large text, a banner), a little lower each time, in
+            # a corner the room leaves free; the bottom edge last
+            lower = max(0, math.floor((bounds.h - 2 * height) / (height / 4)))
+            rows = [bounds.top - height - k * height / 4 for k in range(lower + 1)]
+            for y in [*rows, bounds.y]:
                 for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
                     yield lines, _box_of(name.room, lines, name.cx + step * width / 4, y)
                 for x in (bounds.x + width / 2, bounds.right - width / 2):  # at an end
@@ -283,6 +289,13 @@ OWN = 1.0
 #: a name nearer to another room's centre than to its own (read as that room's): less than a
 #: space covered, more than any place in the margin
 ASTRAY = 40.0
+#: a name read as another room's (`reads_as`: beside another room's spaces, or without a
+#: leader line nearer them than its own room's): as bad as a name over a figure (issue 29: the
+#: wizard's "chambre sud-ouest" under the south-east room, "Raum Südost" against the east room)
+MISREAD = HARD
+#: a name is beside a room when it comes within this much of its line's height of one of the
+#: room's spaces (the leader line's slack: nearer, it needs none)
+BESIDE = 0.75
 #: a name that may stand anywhere (the centre room's) costs this much more the more it stands
 #: beside its room rather than above or below it (where its line runs between two rooms)
 SIDEWAYS = 10.0
@@ -311,6 +324,7 @@ def place_names(
     placed: list[Placed] = []
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
+    rooms = room_spaces(soft)
     drawn_lines: list[Circle] = []  # points along the leader lines placed: no name over them
     for name in names:
         best: tuple[float, Placed] | None = None
@@ -356,6 +370,10 @@ def place_names(
                     cost += weight * (OWN if thing.name == own else 1.0)
                     if best is not None and cost >= best[0]:
                         break  # no better than the best so far
+            if best is not None and cost >= best[0]:
+                continue
+            if not name.zoomed and reads_as(name, box, line, rooms, centres) is not None:
+                cost += MISREAD
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None
@@ -412,6 +430,71 @@ def _astray(room: str, box: Box, centres: dict[str, tuple[float, float]]) -> boo
     return any(
         math.hypot(x - cx, y - cy) < mine for other, (cx, cy) in centres.items() if other != room
     )
+
+
+def room_spaces(soft: Sequence[tuple[Circle, float]]) -> dict[str, list[Circle]]:
+    """The rooms' spaces among the soft things (named "space:<room>"; a corridor's have no
+    room), by room."""
+    rooms: dict[str, list[Circle]] = {}
+    for thing, _ in soft:
+        kind, _, room = thing.name.partition(":")
+        if kind == "space" and room:
+            rooms.setdefault(room, []).append(thing)
+    return rooms
+
+
+def _distance(box: Box, circle: Circle) -> float:
+    """How far the box lies from the circle's edge (0: they touch or overlap)."""
+    nearest_x = min(max(circle.x, box.x), box.right)
+    nearest_y = min(max(circle.y, box.y), box.top)
+    return max(0.0, math.hypot(circle.x - nearest_x, circle.y - nearest_y) - circle.r)
+
+
+def reads_as(
+    name: Name,
+    box: Box,
+    line: tuple[float, float, float, float] | None,
+    rooms: dict[str, list[Circle]],
+    centres: dict[str, tuple[float, float]],
+) -> str | None:
+    """The other room a name placed at `box` would be read as, None when it reads as its own
+    (issue 29). A name is read as the room it stands beside: it must stand beside no other
+    room's space (within BESIDE of its line's height), leader line or not; without a leader
+    line, the room whose space lies nearest must be its own, and so must the room whose centre
+    does (but for a name that may stand anywhere: the centre room's). With a line, it may
+    stand nearer another room than its own, out in a margin or a corridor, away from it."""
+    beside = BESIDE * name.lines[0][2]
+    far = {room: min(_distance(box, s) for s in spaces) for room, spaces in rooms.items()}
+    own = far.get(name.room, math.inf)
+    others = sorted((d, room) for room, d in far.items() if room != name.room)
+    for d, room in others:
+        if d > own or (line is not None and d >= own):
+            break
+        if line is None or d < beside:  # a tie without a line: it reads as either room's
+            return room
+    if line is None and not name.anywhere and _astray(name.room, box, centres):
+        x, y = box.x + box.w / 2, box.y + box.h / 2
+        return min(centres, key=lambda r: math.hypot(x - centres[r][0], y - centres[r][1]))
+    return None
+
+
+def misread(
+    placed: Sequence[Placed], names: Sequence[Name], soft: Sequence[tuple[Circle, float]]
+) -> list[str]:
+    """Every placed name read as another room's (`reads_as`), as "<room> reads as <other>'s"
+    (the layout check: a name never reads as a neighbour's)."""
+    wanted = {n.room: n for n in names}
+    centres = {n.room: (n.cx, n.cy) for n in names}
+    rooms = room_spaces(soft)
+    found = []
+    for p in placed:
+        name = wanted.get(p.room)
+        if name is None or name.zoomed:
+            continue
+        other = reads_as(name, p.box, p.line, rooms, centres)
+        if other is not None:
+            found.append(f"the name of {p.room} reads as {other}'s")
+    return found
 
 
 def astray(placed: Sequence[Placed], names: Sequence[Name]) -> list[str]:

@@ -301,14 +301,20 @@ class SetupScreen(Screen):
             self._note(box, tr("At least two players must play."))
 
     def _page_layout(self, box: BoxLayout) -> None:
-        row = self._row(box)
-        self._button(row, tr("Default"), lambda: self._try(self.plan.use_default_layout))
-        self._button(
-            row,
-            tr("Random"),
-            lambda: self._try(lambda: self.plan.randomise_layout(random.Random())),
-        )
         room = self.selected_room
+        if room is not None and self.view.zoom_room == room:
+            # zoomed to one room: the way back first, always in sight (at 800x480 with large
+            # French text it came last, half under the list's edge); Default and Random
+            # change the whole fortress: they wait on it
+            self._button(box, tr("Whole fortress"), self._zoom_out)
+        else:
+            row = self._row(box)
+            self._button(row, tr("Default"), lambda: self._try(self.plan.use_default_layout))
+            self._button(
+                row,
+                tr("Random"),
+                lambda: self._try(lambda: self.plan.randomise_layout(random.Random())),
+            )
         if room is None or room not in self.plan.fortress.rooms:
             self._note(box, tr("Tap a room on the board to see it large."))
             return
@@ -324,9 +330,7 @@ class SetupScreen(Screen):
             lambda: self._try(lambda: self.plan.turn_platform(room)),
             disabled=parts.book_facing is None,
         )
-        if self.view.zoom_room == room:
-            self._button(box, tr("Whole fortress"), self._zoom_out)
-        else:
+        if self.view.zoom_room != room:
             self._button(box, tr("See this room large"), lambda: self._zoom(room))
 
     def _page_ladders(self, box: BoxLayout) -> None:
