@@ -294,14 +294,21 @@ ASTRAY = 40.0
 #: wizard's "chambre sud-ouest" under the south-east room, "Raum Südost" against the east room)
 MISREAD = HARD
 #: a name is beside a room when it comes within this much of its line's height of one of the
-#: room's spaces (the leader line's slack: nearer, it needs none)
+#: room's spaces
 BESIDE = 0.75
+#: a name within this much of its line's height of its room's ellipse needs no leader line (it
+#: must then stand nearest its own room: `reads_as`); one line above a crowd of figures at the
+#: top of its room still reads as the room's
+NEAR = 1.1
 #: a name that may stand anywhere (the centre room's) costs this much more the more it stands
 #: beside its room rather than above or below it (where its line runs between two rooms)
 SIDEWAYS = 10.0
 #: per point of a leader line (one every few pixels) over another room's space, letter or
 #: ladder: a line across a room reads as pointing into it
 CROSSING = 1.5
+#: per line height of a leader line's length: of two clear places in the margin, the nearer
+#: one (a phone's "stanza nord-ovest" went below the whole fortress, its line across it)
+LENGTH = 0.5
 
 
 def place_names(
@@ -354,8 +361,10 @@ def place_names(
             cost += HARD * hard
             if best is not None and cost >= best[0]:
                 continue
-            line = leader(name, box, lines[0][2] * 0.75)
+            line = leader(name, box, lines[0][2] * NEAR)
             if line is not None:
+                x0, y0, x1, y1 = line
+                cost += LENGTH * math.hypot(x1 - x0, y1 - y0) / lines[0][2]
                 cost += CROSSING * _crossings(line, index, f"space:{name.room}")
                 points = _points(line)
                 cost += HARD * sum(  # never through another name or a figure
@@ -378,7 +387,7 @@ def place_names(
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None
         chosen = best[1]
-        slack = chosen.lines[0][2] * 0.75  # within most of a line of its room: beside it
+        slack = chosen.lines[0][2] * NEAR  # within a line of its room: beside it
         line = leader(name, chosen.box, slack)
         placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
         if line is not None:
@@ -397,7 +406,8 @@ def _points(line: tuple[float, float, float, float]) -> list[Circle]:
 
 
 def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:
-    """How many points of the line (every 4 px) lie over a thing that is not its own room's."""
+    """How many points of the line (every 4 px) lie over a thing that is not its own room's
+    (a corridor's space aside: a line along a corridor points into no room)."""
     x0, y0, x1, y1 = line
     steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
     count = 0
@@ -405,7 +415,7 @@ def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) 
         x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
         point = Circle("", x, y, 0.0)
         if any(
-            thing.name != own and intersects(point, thing)
+            thing.name not in (own, "space:") and intersects(point, thing)
             for thing, _ in index.near(Box("", x, y, 0.0, 0.0))
         ):
             count += 1
@@ -462,11 +472,15 @@ def reads_as(
     room's space (within BESIDE of its line's height), leader line or not; without a leader
     line, the room whose space lies nearest must be its own, and so must the room whose centre
     does (but for a name that may stand anywhere: the centre room's). With a line, it may
-    stand nearer another room than its own, out in a margin or a corridor, away from it."""
+    stand nearer another room than its own, out in a margin or a corridor, away from it; the
+    centre room's name with its line may stand anywhere (hemmed in by the six others, and
+    saying "centre": it reads as no outer room's)."""
     beside = BESIDE * name.lines[0][2]
     far = {room: min(_distance(box, s) for s in spaces) for room, spaces in rooms.items()}
     own = far.get(name.room, math.inf)
     others = sorted((d, room) for room, d in far.items() if room != name.room)
+    if line is not None and name.anywhere:
+        return None  # the centre room's: hemmed in by the others, it says whose it is
     for d, room in others:
         if d > own or (line is not None and d >= own):
             break

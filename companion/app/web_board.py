@@ -80,7 +80,7 @@ TOP_MARGIN = MARGIN + NAME_SIZE * LINE
 #: how far beyond the view a name may go (the page widens its view to show it), sideways and
 #: up or down: a phone held upright has height to spare, not width (a view widened by a name
 #: draws every name smaller), so a name finds room above or below the fortress, with a line
-ROOM_FOR_NAMES = (0.3, 8.0)
+ROOM_FOR_NAMES = (0.3, 2.5)
 
 
 def sizes() -> JSON:
