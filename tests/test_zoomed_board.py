@@ -1,7 +1,7 @@
 """The zoomed play board as a playtester saw it (German, large text, the round screen's board
 at 800x480, zoomed to the north-east room): the heading never under the "Whole fortress"
-button, however late the button takes its place, and over no space; the book letters drawn over the choice
-rings; every hero in the room named in the legend. The real view under Xvfb."""
+button, however late the button takes its place, and over no space; the book letters drawn
+over the choice rings; every hero in the room named in the legend. The real view under Xvfb."""
 
 from __future__ import annotations
 
