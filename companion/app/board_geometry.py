@@ -470,8 +470,8 @@ def reads_as(
     """The other room a name placed at `box` would be read as, None when it reads as its own
     (issue 29). A name is read as the room it stands beside: it must stand beside no other
     room's space (within BESIDE of its line's height), leader line or not; without a leader
-    line, the room whose space lies nearest must be its own, and so must the room whose centre
-    does (but for a name that may stand anywhere: the centre room's). With a line, it may
+    line, its own room's space must lie nearest, by that much at least (in a gap between
+    three rooms a name reads as any of theirs), and so must the room whose centre does (but for a name that may stand anywhere: the centre room's). With a line, it may
     stand nearer another room than its own, out in a margin or a corridor, away from it; the
     centre room's name with its line may stand anywhere (hemmed in by the six others, and
     saying "centre": it reads as no outer room's)."""
@@ -482,9 +482,9 @@ def reads_as(
     if line is not None and name.anywhere:
         return None  # the centre room's: hemmed in by the others, it says whose it is
     for d, room in others:
-        if d > own or (line is not None and d >= own):
-            break
-        if line is None or d < beside:  # a tie without a line: it reads as either room's
+        if line is None and d < own + beside:  # no nearer its own room by a good margin:
+            return room  # in a gap between rooms, it reads as either's
+        if line is not None and d < min(own, beside):
             return room
     if line is None and not name.anywhere and _astray(name.room, box, centres):
         x, y = box.x + box.w / 2, box.y + box.h / 2
