@@ -471,9 +471,10 @@ def reads_as(
     (issue 29). A name is read as the room it stands beside: it must stand beside no other
     room's space (within BESIDE of its line's height), leader line or not; without a leader
     line, its own room's space must lie nearest, by that much at least (in a gap between
-    three rooms a name reads as any of theirs), and so must the room whose centre does (but for a name that may stand anywhere: the centre room's). With a line, it may
-    stand nearer another room than its own, out in a margin or a corridor, away from it; the
-    centre room's name with its line may stand anywhere (hemmed in by the six others, and
+    three rooms a name reads as any of theirs), and so must the room whose centre does (but
+    for a name that may stand anywhere: the centre room's). With a line, it may stand nearer
+    another room than its own, out in a margin or a corridor, away from it; the centre room's
+    name with its line may stand anywhere (hemmed in by the six others, and
     saying "centre": it reads as no outer room's)."""
     beside = BESIDE * name.lines[0][2]
     far = {room: min(_distance(box, s) for s in spaces) for room, spaces in rooms.items()}
