@@ -18,6 +18,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.app.i18n import N_, capital_first, ngettext, tr
@@ -47,7 +48,7 @@ from ui import theme
 from ui.button_row import ButtonRow
 from ui.check_row import CheckRow
 from ui.fortress_view import FortressView
-from ui.scrolling import WholeRows  # noqa: F401  (setup.kv's list place)
+from ui.scrolling import WholeRows, to_top  # noqa: F401  (WholeRows: setup.kv's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -187,6 +188,12 @@ class SetupScreen(Screen):
         box = self.ids.content
         box.clear_widgets()
         getattr(self, f"_page_{self.page}")(box)
+        if isinstance(box.parent, ScrollView) and self.page != getattr(self, "_shown_page", None):
+            # a new page's list from its top, at rest: a glide left from the page before
+            # (the players' list scrolled to its last Remove) carried the room's buttons out
+            # of sight (upright, large text)
+            to_top(box.parent)
+        self._shown_page = self.page
 
     def on_size(self, *_: object) -> None:
         if hasattr(self, "plan"):
