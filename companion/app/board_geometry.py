@@ -319,6 +319,7 @@ def place_names(
     gap: float = GAP,
     apart: float = GAP,
     blocked: Sequence[Item] = (),
+    lead: float = BESIDE,
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
     else covers the board: a button over it) and of the names
@@ -381,7 +382,7 @@ def place_names(
                         break  # no better than the best so far
             if best is not None and cost >= best[0]:
                 continue
-            if not name.zoomed and reads_as(name, box, line, rooms, centres) is not None:
+            if not name.zoomed and reads_as(name, box, line, rooms, centres, lead) is not None:
                 cost += MISREAD
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
@@ -466,12 +467,14 @@ def reads_as(
     line: tuple[float, float, float, float] | None,
     rooms: dict[str, list[Circle]],
     centres: dict[str, tuple[float, float]],
+    lead: float = BESIDE,
 ) -> str | None:
     """The other room a name placed at `box` would be read as, None when it reads as its own
     (issue 29). A name is read as the room it stands beside: it must stand beside no other
     room's space (within BESIDE of its line's height), leader line or not; without a leader
-    line, its own room's space must lie nearest, by that much at least (in a gap between
-    three rooms a name reads as any of theirs), and so must the room whose centre does (but
+    line, its own room's space must lie nearest, by `lead` of its line's height at least (in
+    the gap between three rooms of the touchscreen a name reads as any of theirs; the phones'
+    rooms lie further apart for their names: 0 there), and so must the room whose centre does (but
     for a name that may stand anywhere: the centre room's). With a line, it may stand nearer
     another room than its own, out in a margin or a corridor, away from it; the centre room's
     name with its line may stand anywhere (hemmed in by the six others, and
@@ -483,7 +486,7 @@ def reads_as(
     if line is not None and name.anywhere:
         return None  # the centre room's: hemmed in by the others, it says whose it is
     for d, room in others:
-        if line is None and d < own + beside:  # no nearer its own room by a good margin:
+        if line is None and d < own + lead * name.lines[0][2]:  # not nearer its own by `lead`:
             return room  # in a gap between rooms, it reads as either's
         if line is not None and d < min(own, beside):
             return room
@@ -494,7 +497,10 @@ def reads_as(
 
 
 def misread(
-    placed: Sequence[Placed], names: Sequence[Name], soft: Sequence[tuple[Circle, float]]
+    placed: Sequence[Placed],
+    names: Sequence[Name],
+    soft: Sequence[tuple[Circle, float]],
+    lead: float = BESIDE,
 ) -> list[str]:
     """Every placed name read as another room's (`reads_as`), as "<room> reads as <other>'s"
     (the layout check: a name never reads as a neighbour's)."""
@@ -506,7 +512,7 @@ def misread(
         name = wanted.get(p.room)
         if name is None or name.zoomed:
             continue
-        other = reads_as(name, p.box, p.line, rooms, centres)
+        other = reads_as(name, p.box, p.line, rooms, centres, lead)
         if other is not None:
             found.append(f"the name of {p.room} reads as {other}'s")
     return found

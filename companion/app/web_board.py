@@ -80,7 +80,13 @@ TOP_MARGIN = MARGIN + NAME_SIZE * LINE
 #: how far beyond the view a name may go (the page widens its view to show it), sideways and
 #: up or down: a phone held upright has height to spare, not width (a view widened by a name
 #: draws every name smaller), so a name finds room above or below the fortress, with a line
-ROOM_FOR_NAMES = (0.3, 2.5)
+ROOM_FOR_NAMES = (0.3, 4.0)
+
+
+#: without a leader line a name stands nearer its own room than any other (by nothing more:
+#: the touchscreen asks for 3/4 of a line, board_geometry.reads_as; on a phone the rooms lie
+#: far apart for its names, and asking more sent names to the margin with long lines)
+LEAD = 0.0
 
 
 def sizes() -> JSON:
@@ -228,8 +234,9 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
             )
         )
     placed = place_names(
-        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX
-    )
+        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX,
+        lead=LEAD,
+    )  # fmt: skip
     labels = []
     for p in placed:
         bx, bw, bh = p.box.x / PX, p.box.w / PX, p.box.h / PX
@@ -268,7 +275,7 @@ def misread(fortress: Fortress, board: JSON, labels: Sequence[JSON]) -> list[str
                     anywhere=room == fortress.centre_room)  # fmt: skip
         leader = label.get("leader")
         line = None if leader is None else (0.0, 0.0, 0.0, 0.0)  # only whether it has one
-        other = reads_as(name, box, line, rooms, centres)
+        other = reads_as(name, box, line, rooms, centres, LEAD)
         if other is not None:
             found.append(f"the name of {room} reads as {other}'s")
     return found
