@@ -19,11 +19,15 @@ from ui.board_layout import (
     Circle,
     Item,
     Name,
+    Placed,
     astray,
     covered,
     intersects,
+    misread,
     overlaps,
     place_names,
+    reads_as,
+    room_spaces,
     split_in_two,
     spread,
 )
@@ -232,6 +236,59 @@ def test_a_name_nearer_to_another_room_than_its_own_is_astray() -> None:
     assert astray(near, names) == []
     wrong = [type(near[0])("E", near[0].lines, Box("E", -130, 0, 70, 19))]
     assert astray(wrong, names) == ["E"]
+
+
+def _rooms_in_a_row(size: float = 11.0) -> list[tuple[Circle, float]]:
+    """Three rooms side by side (W, C, E), 10 spaces' widths apart, their spaces as the view
+    weighs them."""
+    soft: list[tuple[Circle, float]] = []
+    for room, cx in (("W", -200.0), ("C", 0.0), ("E", 200.0)):
+        soft += _spaces_of(cx, 0.0, size, room)
+    return soft
+
+
+@pytest.mark.parametrize(
+    ("room", "box", "line", "expected"),
+    [
+        ("E", Box("E", 150, 60, 100, 19), None, None),  # just above its room
+        # under the room beside it, a line or not: it reads as that room's (issue 29: the
+        # wizard's "chambre sud-ouest" under the south-east room, leader line and all)
+        ("W", Box("W", -40, 50, 100, 19), None, "C"),
+        ("W", Box("W", -40, 50, 100, 19), (-40.0, 50.0, -160.0, 30.0), "C"),
+        # between two rooms, nearer the other's spaces, no line: the other's ("Raum Südost"
+        # against the east room)
+        ("E", Box("E", 40, 45, 60, 19), None, "C"),
+        # out in the margin, away from every room, with its line: its own
+        ("W", Box("W", -150, 120, 100, 19), (-100.0, 120.0, -200.0, 44.0), None),
+    ],
+)
+def test_a_name_reads_as_the_room_it_stands_beside(
+    room: str, box: Box, line: tuple[float, float, float, float] | None, expected: str | None
+) -> None:
+    soft = _rooms_in_a_row()
+    names = {
+        r: Name(r, (_line("room"),), (_line("room"),), cx, 0.0, 52.0, 44.0, 0)
+        for r, cx in (("W", -200.0), ("C", 0.0), ("E", 200.0))
+    }
+    centres = {r: (n.cx, n.cy) for r, n in names.items()}
+    assert reads_as(names[room], box, line, room_spaces(soft), centres) == expected
+    placed = [Placed(room, (_line("room"),), box, line)]
+    assert misread(placed, list(names.values()), soft) == (
+        [] if expected is None else [f"the name of {room} reads as {expected}'s"]
+    )
+
+
+def test_names_of_three_rooms_in_a_row_each_read_as_their_own() -> None:
+    """Placed, no name reads as another room's, with names wider than the gaps between."""
+    soft = _rooms_in_a_row()
+    names = [
+        _name("W", "chambre sud-ouest", -200.0, 0.0, -1),
+        _name("C", "chambre centrale", 0.0, 0.0, 0),
+        _name("E", "chambre sud-est", 200.0, 0.0, 1),
+    ]
+    placed = place_names(names, [], soft, Box("view", -300, -80, 600, 160))
+    assert misread(placed, names, soft) == []
+    assert covered([thing for thing, _ in soft], [p.box for p in placed]) == []
 
 
 def _five() -> Table:

@@ -74,6 +74,9 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         full = shown[f"wizard-players-full-{run}"]
         assert len([t for t in full if t[:1].isdigit() and ". " in t]) == 5
         assert facts["zoomed"] == "NW" and facts["space_px"] >= 34  # books readable
+        # zoomed, every button of the page wholly in sight: "Whole fortress" was half under
+        # the list's edge (800x480, large French text)
+        assert facts["room_buttons_hidden"] == [], (run, facts["room_buttons_hidden"])
         # the whole fortress: spaces to see and tap, each room named in the language shown,
         # both Strigoi marks, nothing outside the view
         for page, least in (("layout", LAYOUT_SPACE_PX), ("ladders", LADDER_SPACE_PX)):
@@ -82,6 +85,8 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
             # clear places (FortressView._fit_names): the layout page's taps pick a room, many
             # spaces across; the ladder page's sides are chosen in the list beside it
             floor = least[size] * NAMES_SHRINK
+            if size == "720x1280":  # upright, the names drawn smaller (16 px and up) instead:
+                floor = least[size]  # the German ladder page's spaces were 25.7 px (issue 29)
             assert board["space_px"] >= floor - 0.05, (run, page, board["space_px"])
             assert board["inside"] and board["strigoi_marks"] == 2, (run, page)
             names = board["names"]

@@ -14,7 +14,7 @@ import ui.board_layout
 from companion.app import board_geometry, i18n
 from companion.app.board_geometry import Box, Circle, intersects, overlaps
 from companion.app.text_widths import text_width
-from companion.app.web_board import NAME_SIZE, NAMES_APART, reach, room_labels
+from companion.app.web_board import NAME_SIZE, NAMES_APART, misread, reach, room_labels
 from companion.app.web_view import board_view, names_view
 from companion.engine.game.context import situation
 from tests.table import CROWD, FORTRESS, Table
@@ -95,17 +95,35 @@ def test_each_room_name_is_clear_of_the_figures_and_of_each_other(language: str)
                 space["y"] - min(max(space["y"], box.y), box.top),
             )
             near[room] = min(near.get(room, math.inf), gap)
+        label = next(label for label in labels if label["room"] == box.name)
         if box.name == FORTRESS.centre_room:
             # hemmed in by the other rooms' arms: its name between two of them, a line from
             # the name to the room (as on the touchscreen, board_geometry.Name.anywhere)
-            label = next(label for label in labels if label["room"] == box.name)
             x0, y0, x1, y1 = label["leader"]
             start = Circle("start", x0, y0, 0.05)
             assert intersects(start, Box("near", box.x - 0.5, box.y - 0.5, box.w + 1, box.h + 1))
             centre = next(r for r in board["rooms"] if r["id"] == box.name)
             assert math.hypot(x1 - centre["x"], y1 - centre["y"]) <= 3 * 2 * math.sqrt(3)
-        else:
+        elif "leader" not in label:  # beside its own room
             assert near[box.name] <= 2 * math.sqrt(3), (language, box, near)
+            assert min(near.values()) == near[box.name], (language, box, near)
+        else:  # in the margin, a line from it to its room
+            x0, y0, x1, y1 = label["leader"]
+            room = next(r for r in board["rooms"] if r["id"] == box.name)
+            assert math.hypot(x1 - room["x"], y1 - room["y"]) <= 3 * 2 * math.sqrt(3)
+    # and none reads as another room's (board_geometry.reads_as)
+    assert misread(FORTRESS, board, labels) == [], language
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_the_names_are_large_enough_to_read_on_a_phone(language: str) -> None:
+    """A 360 px phone shows the whole fortress about 336 px wide: its names 14 px and more
+    (they were 11: issue 29), the view never widened by a name so far that they shrink."""
+    board, labels = labels_in(language)
+    x, _, w, _ = board["view"]
+    left = min([x, *(label["box"][0] for label in labels)])
+    right = max([x + w, *(label["box"][0] + label["box"][2] for label in labels)])
+    assert NAME_SIZE * 336 / (right - left + 0.6) >= 14, (language, right - left)
 
 
 @pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))

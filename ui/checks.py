@@ -387,7 +387,9 @@ def board_overlaps(root: Widget) -> list[str]:
     """Figures, room names, the legend and buttons over a shown board that cover each other,
     and any of them over a space (each space must be seen whole): the view keeps where its
     last redraw put each of them (`FortressView.drawn`, `ground`, `overlays`), compared two by
-    two (ui/board_layout.overlaps, covered). A figure stands on its space: that is no cover."""
+    two (ui/board_layout.overlaps, covered). A figure stands on its space: that is no cover.
+    And no room's name reads as a neighbour's (ui/board_layout.misread): beside another room's
+    space, or without a leader line nearer another room than its own."""
     from ui.board_layout import Box, covered, overlaps
     from ui.fortress_view import FortressView
 
@@ -399,4 +401,5 @@ def board_overlaps(root: Widget) -> list[str]:
             found += [
                 f"board: {problem}" for problem in covered(view.ground, [*names, *view.overlays])
             ]
+            found += [f"board: {problem}" for problem in view.misread_names()]
     return found

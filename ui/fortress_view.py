@@ -55,9 +55,9 @@ from ui.board_layout import (
     Item,
     Name,
     Placed,
-    astray,
     crossing,
     intersects,
+    misread,
     place_names,
     split_in_two,
     spread,
@@ -80,6 +80,10 @@ SQRT3 = math.sqrt(3)
 #: display as on the first one): room names, the zoomed room's name (a heading), book letters
 #: on the platforms (in a disc, read at a glance across the table), a figure's mark, the legend
 NAME_PX = 16
+#: the room names may be drawn smaller than NAME_PX sp (on a denser display, or with large
+#: text) rather than the board smaller, never under the body size in px (issue 29: upright, the
+#: German ladder page's spaces were 25.7 px for 28)
+MIN_NAME_PX = 16
 HEADING_PX = 22
 BOOK_PX = 16
 BOOK_DISC = 0.56  # a book letter's disc: its radius per px of the letter (holds a capital)
@@ -162,7 +166,7 @@ class FortressView(Widget):
         self._shrink_key: tuple[object, ...] | None = None
         self._shrink = 1.0
         self._strip = 0.0  # zoomed: the strip along the top kept free of spaces (`_layout`)
-        self._names_grow = True  # the names grow with Text size (`_fit_names`)
+        self._name_size: int | None = None  # the names' px chosen by `_fit_names`
         #: parts of the view the screen covers with its own buttons (the round screen's "Whole
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
         self.covered: Callable[[], list[Box]] = lambda: []
@@ -266,18 +270,21 @@ class FortressView(Widget):
         if key == self._shrink_key:
             return self._shrink
         self._shrink_key = key
-        self._shrink, self._names_grow = SHRINK_STEPS[-1], self.text_scale <= 1.0
+        self._name_size = None
         if not self.names:
             self._shrink = 1.0
             return 1.0
-        tries = [(True, s) for s in SHRINK_STEPS]  # large names on a board a little smaller,
-        if self.text_scale > 1.0:  # else the names as at normal text, then the rest
-            tries = tries[:3] + [(False, s) for s in SHRINK_STEPS] + tries[3:]
-        for grow, step in tries:
-            self._names_grow = grow
-            if self._names_clear(step):
-                self._shrink = step
-                return step
+        full = round(sp(NAME_PX) * self.text_scale)
+        sizes = sorted({full, round(sp(NAME_PX)), *range(MIN_NAME_PX, full, 4)}, reverse=True)
+        # the board as large as it can be (its spaces are the game), the names as large as
+        # they fit on it: the names smaller first (down to body size), then the board
+        for step in SHRINK_STEPS:
+            for size in sizes:
+                self._name_size = size
+                if self._names_clear(step):
+                    self._shrink = step
+                    return step
+        self._shrink, self._name_size = SHRINK_STEPS[-1], MIN_NAME_PX
         return self._shrink
 
     def _names_clear(self, step: float) -> bool:
@@ -289,7 +296,7 @@ class FortressView(Widget):
         boxes = [p.box for p in placed]
         if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
             return False
-        if astray(placed, wanted) or crossing(placed, soft):
+        if misread(placed, wanted, soft) or crossing(placed, soft):
             return False
         return not any(intersects(b, t) for b in boxes for t, _ in soft)
 
@@ -800,10 +807,11 @@ class FortressView(Widget):
 
     def name_px(self) -> int:
         """The room names' size on the whole fortress: larger with the Text size setting,
-        unless the board is too small for them at that size (`_fit_names`: then as at normal
-        text); the zoomed room's heading always grows."""
-        scale = self.text_scale if self._names_grow else min(self.text_scale, 1.0)
-        return round(sp(NAME_PX) * scale)
+        unless the board is too small for them at that size (`_fit_names`: then smaller, down
+        to MIN_NAME_PX); the zoomed room's heading always grows."""
+        if self._name_size is not None:
+            return self._name_size
+        return round(sp(NAME_PX) * self.text_scale)
 
     def heading_px(self) -> int:
         """The zoomed room's name: a heading."""
@@ -856,11 +864,9 @@ class FortressView(Widget):
         return tuple(measured)
 
     def _name_bounds(self) -> Box:
-        """Where names may go: the view above the legend (zoomed: the strip along the top)."""
+        """Where names may go: the view above the legend (zoomed, the heading is tried along
+        the top first: board_geometry.candidates)."""
         legend = self.legend_height()
-        if self.zoom_room is not None:
-            strip = max(self._strip, self.top_strip())  # the heading whole, over spaces if it must
-            return Box("view", self.x + 2, self.top - strip, self.width - 4, strip)
         return Box(
             "view", self.x + 2, self.y + legend + 2, self.width - 4, self.height - legend - 4
         )
@@ -918,6 +924,13 @@ class FortressView(Widget):
         )  # fmt: skip
         self._names_key = key
         return self._names_placed
+
+    def misread_names(self) -> list[str]:
+        """The names of the last redraw that read as another room's (board_layout.misread):
+        the layout check (ui/checks.board_overlaps)."""
+        if not self._names_placed:
+            return []
+        return misread(self._names_placed, self._wanted_names(), self._soft_things())
 
     def _room_name(self, placed: Placed) -> None:
         """A room's name where `_place_names` put it, line under line, each centred (the

@@ -204,12 +204,18 @@ def candidates(
     """The places a name may take, best first: just outside its room (the ellipse around it),
     straight above, then turning outwards and inwards little by little, beside the room, last
     below it (nearer to the next room's name); at each direction on one line, then a little
-    further out, then on two lines. Zoomed: along the view's top edge, then its bottom edge."""
+    further out, then on two lines. Zoomed: along the view's top edge, then lower step by
+    step (a corner the room leaves free), last its bottom edge."""
     forms = (name.lines,) if name.two_lines == name.lines else (name.lines, name.two_lines)
     if name.zoomed:
         for lines in forms:
             width, height = _size(lines)
-            for y in (bounds.top - height, bounds.y):
+            # along the top edge; then, where the strip along the top is too low for it (the
+            # spaces kept 48 px: 800x480, large text, a banner), a little lower each time, in
+            # a corner the room leaves free; the bottom edge last
+            lower = max(0, math.floor((bounds.h - 2 * height) / (height / 4)))
+            rows = [bounds.top - height - k * height / 4 for k in range(lower + 1)]
+            for y in [*rows, bounds.y]:
                 for step in (0, 1, -1, 2, -2, 3, -3, 4, -4):
                     yield lines, _box_of(name.room, lines, name.cx + step * width / 4, y)
                 for x in (bounds.x + width / 2, bounds.right - width / 2):  # at an end
@@ -283,12 +289,26 @@ OWN = 1.0
 #: a name nearer to another room's centre than to its own (read as that room's): less than a
 #: space covered, more than any place in the margin
 ASTRAY = 40.0
+#: a name read as another room's (`reads_as`: beside another room's spaces, or without a
+#: leader line nearer them than its own room's): as bad as a name over a figure (issue 29: the
+#: wizard's "chambre sud-ouest" under the south-east room, "Raum Südost" against the east room)
+MISREAD = HARD
+#: a name is beside a room when it comes within this much of its line's height of one of the
+#: room's spaces
+BESIDE = 0.75
+#: a name within this much of its line's height of its room's ellipse needs no leader line (it
+#: must then stand nearest its own room: `reads_as`); one line above a crowd of figures at the
+#: top of its room still reads as the room's
+NEAR = 1.1
 #: a name that may stand anywhere (the centre room's) costs this much more the more it stands
 #: beside its room rather than above or below it (where its line runs between two rooms)
 SIDEWAYS = 10.0
 #: per point of a leader line (one every few pixels) over another room's space, letter or
 #: ladder: a line across a room reads as pointing into it
 CROSSING = 1.5
+#: per line height of a leader line's length: of two clear places in the margin, the nearer
+#: one (a phone's "stanza nord-ovest" went below the whole fortress, its line across it)
+LENGTH = 0.5
 
 
 def place_names(
@@ -299,6 +319,7 @@ def place_names(
     gap: float = GAP,
     apart: float = GAP,
     blocked: Sequence[Item] = (),
+    lead: float = BESIDE,
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
     else covers the board: a button over it) and of the names
@@ -311,6 +332,7 @@ def place_names(
     placed: list[Placed] = []
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
+    rooms = room_spaces(soft)
     drawn_lines: list[Circle] = []  # points along the leader lines placed: no name over them
     for name in names:
         best: tuple[float, Placed] | None = None
@@ -340,8 +362,10 @@ def place_names(
             cost += HARD * hard
             if best is not None and cost >= best[0]:
                 continue
-            line = leader(name, box, lines[0][2] * 0.75)
+            line = leader(name, box, lines[0][2] * NEAR)
             if line is not None:
+                x0, y0, x1, y1 = line
+                cost += LENGTH * math.hypot(x1 - x0, y1 - y0) / lines[0][2]
                 cost += CROSSING * _crossings(line, index, f"space:{name.room}")
                 points = _points(line)
                 cost += HARD * sum(  # never through another name or a figure
@@ -356,11 +380,15 @@ def place_names(
                     cost += weight * (OWN if thing.name == own else 1.0)
                     if best is not None and cost >= best[0]:
                         break  # no better than the best so far
+            if best is not None and cost >= best[0]:
+                continue
+            if not name.zoomed and reads_as(name, box, line, rooms, centres, lead) is not None:
+                cost += MISREAD
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
         assert best is not None
         chosen = best[1]
-        slack = chosen.lines[0][2] * 0.75  # within most of a line of its room: beside it
+        slack = chosen.lines[0][2] * NEAR  # within a line of its room: beside it
         line = leader(name, chosen.box, slack)
         placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
         if line is not None:
@@ -379,7 +407,8 @@ def _points(line: tuple[float, float, float, float]) -> list[Circle]:
 
 
 def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:
-    """How many points of the line (every 4 px) lie over a thing that is not its own room's."""
+    """How many points of the line (every 4 px) lie over a thing that is not its own room's
+    (a corridor's space aside: a line along a corridor points into no room)."""
     x0, y0, x1, y1 = line
     steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
     count = 0
@@ -387,7 +416,7 @@ def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) 
         x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
         point = Circle("", x, y, 0.0)
         if any(
-            thing.name != own and intersects(point, thing)
+            thing.name not in (own, "space:") and intersects(point, thing)
             for thing, _ in index.near(Box("", x, y, 0.0, 0.0))
         ):
             count += 1
@@ -412,6 +441,81 @@ def _astray(room: str, box: Box, centres: dict[str, tuple[float, float]]) -> boo
     return any(
         math.hypot(x - cx, y - cy) < mine for other, (cx, cy) in centres.items() if other != room
     )
+
+
+def room_spaces(soft: Sequence[tuple[Circle, float]]) -> dict[str, list[Circle]]:
+    """The rooms' spaces among the soft things (named "space:<room>"; a corridor's have no
+    room), by room."""
+    rooms: dict[str, list[Circle]] = {}
+    for thing, _ in soft:
+        kind, _, room = thing.name.partition(":")
+        if kind == "space" and room:
+            rooms.setdefault(room, []).append(thing)
+    return rooms
+
+
+def _distance(box: Box, circle: Circle) -> float:
+    """How far the box lies from the circle's edge (0: they touch or overlap)."""
+    nearest_x = min(max(circle.x, box.x), box.right)
+    nearest_y = min(max(circle.y, box.y), box.top)
+    return max(0.0, math.hypot(circle.x - nearest_x, circle.y - nearest_y) - circle.r)
+
+
+def reads_as(
+    name: Name,
+    box: Box,
+    line: tuple[float, float, float, float] | None,
+    rooms: dict[str, list[Circle]],
+    centres: dict[str, tuple[float, float]],
+    lead: float = BESIDE,
+) -> str | None:
+    """The other room a name placed at `box` would be read as, None when it reads as its own
+    (issue 29). A name is read as the room it stands beside: it must stand beside no other
+    room's space (within BESIDE of its line's height), leader line or not; without a leader
+    line, its own room's space must lie nearest, by `lead` of its line's height at least (in
+    the gap between three rooms of the touchscreen a name reads as any of theirs; the phones'
+    rooms lie further apart for their names: 0 there), and so must the room whose centre does (but
+    for a name that may stand anywhere: the centre room's). With a line, it may stand nearer
+    another room than its own, out in a margin or a corridor, away from it; the centre room's
+    name with its line may stand anywhere (hemmed in by the six others, and
+    saying "centre": it reads as no outer room's)."""
+    beside = BESIDE * name.lines[0][2]
+    far = {room: min(_distance(box, s) for s in spaces) for room, spaces in rooms.items()}
+    own = far.get(name.room, math.inf)
+    others = sorted((d, room) for room, d in far.items() if room != name.room)
+    if line is not None and name.anywhere:
+        return None  # the centre room's: hemmed in by the others, it says whose it is
+    for d, room in others:
+        if line is None and d < own + lead * name.lines[0][2]:  # not nearer its own by `lead`:
+            return room  # in a gap between rooms, it reads as either's
+        if line is not None and d < min(own, beside):
+            return room
+    if line is None and not name.anywhere and _astray(name.room, box, centres):
+        x, y = box.x + box.w / 2, box.y + box.h / 2
+        return min(centres, key=lambda r: math.hypot(x - centres[r][0], y - centres[r][1]))
+    return None
+
+
+def misread(
+    placed: Sequence[Placed],
+    names: Sequence[Name],
+    soft: Sequence[tuple[Circle, float]],
+    lead: float = BESIDE,
+) -> list[str]:
+    """Every placed name read as another room's (`reads_as`), as "<room> reads as <other>'s"
+    (the layout check: a name never reads as a neighbour's)."""
+    wanted = {n.room: n for n in names}
+    centres = {n.room: (n.cx, n.cy) for n in names}
+    rooms = room_spaces(soft)
+    found = []
+    for p in placed:
+        name = wanted.get(p.room)
+        if name is None or name.zoomed:
+            continue
+        other = reads_as(name, p.box, p.line, rooms, centres, lead)
+        if other is not None:
+            found.append(f"the name of {p.room} reads as {other}'s")
+    return found
 
 
 def astray(placed: Sequence[Placed], names: Sequence[Name]) -> list[str]:

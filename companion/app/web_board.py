@@ -26,7 +26,16 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.app.board_geometry import GAP, Box, Circle, Item, Name, place_names, split_in_two
+from companion.app.board_geometry import (
+    GAP,
+    Box,
+    Circle,
+    Item,
+    Name,
+    place_names,
+    reads_as,
+    split_in_two,
+)
 from companion.app.board_geometry import spread as spread_discs
 from companion.app.text_widths import text_width
 from companion.engine.fortress import Fortress
@@ -36,12 +45,13 @@ SQRT3 = math.sqrt(3)
 
 #: a hero's disc (its radius; the outline adds OUTLINE), a Strigoi's diamond (corner to
 #: centre), the figures' marks and the room names (font sizes), all in the SVG's units: about
-#: 10, 12, 9 and 12.5 px on a 360 px phone showing the whole fortress (twice that on a tablet)
+#: 10, 12, 9 and 14.5 px on a 360 px phone showing the whole fortress (twice that on a tablet;
+#: the names were 11 px, too small at arm's length: issue 29)
 HERO_R = 1.2
 STRIGOI_R = 1.5
 OUTLINE = 0.06  # half the outline's width
 MARK_SIZE = 1.05
-NAME_SIZE = 1.5
+NAME_SIZE = 1.75
 #: a text line's box (in font sizes): DejaVu Sans' ascent + descent (0.928 + 0.236, what a
 #: browser's getBBox of a line measures, 1.14 to 1.18 with the hinting of each size) and a
 #: little to spare; its baseline lies this far above the box's bottom (the glyphs centred)
@@ -67,9 +77,16 @@ ROOM_SPACE = 2.0
 #: them: a line of a name over the top rooms
 MARGIN = 1.3
 TOP_MARGIN = MARGIN + NAME_SIZE * LINE
-#: how far beyond the view a name may go (the page widens its view to show it): a phone's
-#: board is nearly square and the rooms' names are wide, French ones most
-ROOM_FOR_NAMES = (2.5, 1.0)
+#: how far beyond the view a name may go (the page widens its view to show it), sideways and
+#: up or down: a phone held upright has height to spare, not width (a view widened by a name
+#: draws every name smaller), so a name finds room above or below the fortress, with a line
+ROOM_FOR_NAMES = (0.3, 4.0)
+
+
+#: without a leader line a name stands nearer its own room than any other (by nothing more:
+#: the touchscreen asks for 3/4 of a line, board_geometry.reads_as; on a phone the rooms lie
+#: far apart for its names, and asking more sent names to the margin with long lines)
+LEAD = 0.0
 
 
 def sizes() -> JSON:
@@ -217,8 +234,9 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
             )
         )
     placed = place_names(
-        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX
-    )
+        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX,
+        lead=LEAD,
+    )  # fmt: skip
     labels = []
     for p in placed:
         bx, bw, bh = p.box.x / PX, p.box.w / PX, p.box.h / PX
@@ -237,6 +255,32 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
     return labels
 
 
+def misread(fortress: Fortress, board: JSON, labels: Sequence[JSON]) -> list[str]:
+    """The names read as another room's (board_geometry.reads_as), each label's `box` (x, y of
+    its top-left corner, width, height, in the SVG's units: the server's, or as a browser drew
+    it) against the board's spaces: the layout check of the phones' board (issue 29)."""
+    rooms: dict[str, list[Circle]] = {}
+    for space in board["spaces"]:
+        room = fortress.room_at(tuple(space["c"]))
+        if room:
+            rooms.setdefault(room, []).append(_up(space["x"], space["y"], SPACE_R, room))
+    centres = {r["id"]: (r["x"] * PX, -r["y"] * PX) for r in board["rooms"]}
+    found = []
+    for label in labels:
+        x, y, w, h = label["box"]
+        room = label["room"]
+        box = Box(room, x * PX, -(y + h) * PX, w * PX, h * PX)
+        cx, cy = centres[room]
+        name = Name(room, ((room, w * PX, NAME_SIZE * LINE * PX),), (), cx, cy,
+                    anywhere=room == fortress.centre_room)  # fmt: skip
+        leader = label.get("leader")
+        line = None if leader is None else (0.0, 0.0, 0.0, 0.0)  # only whether it has one
+        other = reads_as(name, box, line, rooms, centres, LEAD)
+        if other is not None:
+            found.append(f"the name of {room} reads as {other}'s")
+    return found
+
+
 def _r(value: float) -> float:
     return round(value, 3)
 
@@ -246,6 +290,7 @@ __all__ = [
     "MARK_SIZE",
     "NAME_SIZE",
     "STRIGOI_R",
+    "misread",
     "place_figures",
     "reach",
     "room_labels",

@@ -18,6 +18,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.app.i18n import N_, capital_first, ngettext, tr
@@ -47,7 +48,7 @@ from ui import theme
 from ui.button_row import ButtonRow
 from ui.check_row import CheckRow
 from ui.fortress_view import FortressView
-from ui.scrolling import WholeRows  # noqa: F401  (setup.kv's list place)
+from ui.scrolling import WholeRows, to_top  # noqa: F401  (WholeRows: setup.kv's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -189,6 +190,12 @@ class SetupScreen(Screen):
         box = self.ids.content
         box.clear_widgets()
         getattr(self, f"_page_{self.page}")(box)
+        if isinstance(box.parent, ScrollView) and self.page != getattr(self, "_shown_page", None):
+            # a new page's list from its top, at rest: a glide left from the page before
+            # (the players' list scrolled to its last Remove) carried the room's buttons out
+            # of sight (upright, large text)
+            to_top(box.parent)
+        self._shown_page = self.page
 
     def on_size(self, *_: object) -> None:
         if hasattr(self, "plan"):
@@ -309,14 +316,20 @@ class SetupScreen(Screen):
         return ""
 
     def _page_layout(self, box: BoxLayout) -> None:
-        row = self._row(box)
-        self._button(row, tr("Default"), lambda: self._try(self.plan.use_default_layout))
-        self._button(
-            row,
-            tr("Random"),
-            lambda: self._try(lambda: self.plan.randomise_layout(random.Random())),
-        )
         room = self.selected_room
+        if room is not None and self.view.zoom_room == room:
+            # zoomed to one room: the way back first, always in sight (at 800x480 with large
+            # French text it came last, half under the list's edge); Default and Random
+            # change the whole fortress: they wait on it
+            self._button(box, tr("Whole fortress"), self._zoom_out)
+        else:
+            row = self._row(box)
+            self._button(row, tr("Default"), lambda: self._try(self.plan.use_default_layout))
+            self._button(
+                row,
+                tr("Random"),
+                lambda: self._try(lambda: self.plan.randomise_layout(random.Random())),
+            )
         if room is None or room not in self.plan.fortress.rooms:
             self._note(box, tr("Tap a room on the board to see it large."))
             return
@@ -332,9 +345,7 @@ class SetupScreen(Screen):
             lambda: self._try(lambda: self.plan.turn_platform(room)),
             disabled=parts.book_facing is None,
         )
-        if self.view.zoom_room == room:
-            self._button(box, tr("Whole fortress"), self._zoom_out)
-        else:
+        if self.view.zoom_room != room:
             self._button(box, tr("See this room large"), lambda: self._zoom(room))
 
     def _page_ladders(self, box: BoxLayout) -> None:
