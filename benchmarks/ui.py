@@ -173,6 +173,28 @@ def slope(values: list[float]) -> float:
     return num / sum((x - mean_x) ** 2 for x in range(len(values)))
 
 
+def print_growth_parts(parts: list[dict[str, float]]) -> None:
+    """Where the games' growth is, each part's slope a game: Python's small-object allocator
+    (its arenas mapped, and the bytes of its blocks in use: objects that stay), glibc's heap
+    (mapped, free inside it) and the rest of the anonymous memory."""
+    names = {
+        "pymalloc_arenas": "Python arenas mapped",
+        "pymalloc_used": "Python blocks in use",
+        "malloc_arenas": "C heap mapped",
+        "malloc_free": "C heap free inside",
+        "heap_anon": "anonymous memory",
+        "gl_libs": "GL driver mappings",
+        "sqlite": "SQLite heap",
+    }
+    shown = [
+        f"{label} {parts[0][key]:.1f} -> {parts[-1][key]:.1f} "
+        f"({slope([p[key] for p in parts]):+.2f})"
+        for key, label in names.items()
+        if all(key in p for p in parts)
+    ]
+    print(f"{'  where it grew (MB, a game)':32} " + "; ".join(shown))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -258,8 +280,9 @@ def main() -> int:
             + f" MB   growth {slope(rss):+.2f} MB a game   goal <= 0.5   baseline: the first "
             f"game's {rss[0]:.1f} MB ({games} games back to back by touch, "
             f"{sum(played['steps'])} touches; live objects {played['objects_first']} after the "
-            f"first, {played['objects_last']} after the last)"
+            f"second, {played['objects_last']} after the last)"
         )
+        print_growth_parts(played["parts_mb"])
         # the voice on its real path, espeak-ng replaced by a stand-in that records and ends
         # at once (no sound device here; a real sentence would hold the next one back)
         sys.path.insert(0, str(ROOT))
