@@ -13,6 +13,13 @@ back to back by touch in one app (goal: growth <= 0.5 MB a game, the least-squar
 the first card again with ten headless Chromium pages following the table view (goal: no slower
 than the run without).
 
+Where the games' growth is, printed after it: live Python objects stay flat from the second game
+(the games script counts them by type), but Python's small-object allocator keeps 1 MB arenas
+mapped while a few long-lived blocks (caches filling: SQLite's statement cache, the board tables,
+Kivy's property storage of a screen built later) sit among a game's freed ones, and glibc's heap
+keeps free fragments `malloc_trim` cannot return: allocator fragmentation, not objects kept
+(README, Limits, has the figures; PYTHONMALLOC=malloc moved the growth into glibc's heap, not away).
+
     python benchmarks/ui.py [--quick]
 """
 
