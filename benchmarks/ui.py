@@ -13,6 +13,13 @@ back to back by touch in one app (goal: growth <= 0.5 MB a game, the least-squar
 the first card again with ten headless Chromium pages following the table view (goal: no slower
 than the run without).
 
+Where the games' growth is, printed after it: live Python objects stay flat from the second game
+(the games script counts them by type), but Python's small-object allocator keeps 1 MB arenas
+mapped while a few long-lived blocks (caches filling: SQLite's statement cache, the board tables,
+Kivy's property storage of a screen built later) sit among a game's freed ones, and glibc's heap
+keeps free fragments `malloc_trim` cannot return: allocator fragmentation, not objects kept
+(README, Limits, has the figures; PYTHONMALLOC=malloc moved the growth into glibc's heap, not away).
+
     python benchmarks/ui.py [--quick]
 """
 
@@ -173,6 +180,28 @@ def slope(values: list[float]) -> float:
     return num / sum((x - mean_x) ** 2 for x in range(len(values)))
 
 
+def print_growth_parts(parts: list[dict[str, float]]) -> None:
+    """Where the games' growth is, each part's slope a game: Python's small-object allocator
+    (its arenas mapped, and the bytes of its blocks in use: objects that stay), glibc's heap
+    (mapped, free inside it) and the rest of the anonymous memory."""
+    names = {
+        "pymalloc_arenas": "Python arenas mapped",
+        "pymalloc_used": "Python blocks in use",
+        "malloc_arenas": "C heap mapped",
+        "malloc_free": "C heap free inside",
+        "heap_anon": "anonymous memory",
+        "gl_libs": "GL driver mappings",
+        "sqlite": "SQLite heap",
+    }
+    shown = [
+        f"{label} {parts[0][key]:.1f} -> {parts[-1][key]:.1f} "
+        f"({slope([p[key] for p in parts]):+.2f})"
+        for key, label in names.items()
+        if all(key in p for p in parts)
+    ]
+    print(f"{'  where it grew (MB, a game)':32} " + "; ".join(shown))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -258,8 +287,9 @@ def main() -> int:
             + f" MB   growth {slope(rss):+.2f} MB a game   goal <= 0.5   baseline: the first "
             f"game's {rss[0]:.1f} MB ({games} games back to back by touch, "
             f"{sum(played['steps'])} touches; live objects {played['objects_first']} after the "
-            f"first, {played['objects_last']} after the last)"
+            f"second, {played['objects_last']} after the last)"
         )
+        print_growth_parts(played["parts_mb"])
         # the voice on its real path, espeak-ng replaced by a stand-in that records and ends
         # at once (no sound device here; a real sentence would hold the next one back)
         sys.path.insert(0, str(ROOT))

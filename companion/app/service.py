@@ -449,10 +449,12 @@ class TableService:
         return True
 
     def leave_game(self) -> None:
-        """Back home after a game that is over: nothing of it stays lit or current."""
+        """Back home after a game that is over: nothing of it stays lit, current or in memory
+        (each announcement holds the game state it showed: a long game's are megabytes)."""
         session = self.session
         if session is not None and session.state.phase == "over":
             self.session = None
+            self.announcements = []
             self.speaker.interrupt()
             self.watch.game(NO_GAME)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,36 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def pymalloc_parts() -> dict[str, float]:
+    """Python's own small-object allocator (pymalloc: 1 MB arenas mapped directly, which a C
+    heap profiler does not see): the arenas mapped now and the bytes in blocks in use, in MB
+    (sys._debugmallocstats writes them to the C stderr: read back through a file)."""
+    import os
+    import re
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryFile("w+") as out:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(out.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read()
+    arenas = re.search(r"(\d+) arenas \* (\d+) bytes/arena", text)
+    used = re.search(r"# bytes in allocated blocks\s*=\s*([\d,]+)", text)
+    if arenas is None or used is None:  # not pymalloc (PYTHONMALLOC=malloc)
+        return {}
+    return {
+        "pymalloc_arenas": int(arenas.group(1)) * int(arenas.group(2)) / 2**20,
+        "pymalloc_used": int(used.group(1).replace(",", "")) / 2**20,
+    }
 
 
 def memory_parts() -> dict[str, float]:
@@ -251,7 +283,7 @@ class Games:
     end by touch, back to Home, the table idle for a moment): the resident memory after each,
     and the live objects by type (what a game leaves behind shows as a type whose count grows
     with every game). Under PYTHONTRACEMALLOC=1 the report also says where the Python memory
-    that grew during the last game was allocated."""
+    that grew since the second game was allocated."""
 
     def __init__(self, driver: Driver, games: int, seed: int) -> None:
         self.driver = driver
@@ -290,7 +322,7 @@ class Games:
         self.driver.report.get("board_touches", []).clear()
         gc.collect()
         self.rss.append(rss_mb())
-        self.parts.append(memory_parts())
+        self.parts.append({**memory_parts(), **pymalloc_parts()})
         from kivy.uix.widget import Widget
 
         from companion.app.announce import Announcement
@@ -301,11 +333,17 @@ class Games:
         alive = sum(type(o) is Announcement for o in live)  # type(): proxies raise
         self.announcements.append((alive, len(self.app.service.announcements)))
         del live
-        if tracemalloc.is_tracing():
-            self.snapshots = [*self.snapshots[-1:], tracemalloc.take_snapshot()]
+        print(  # as the games go (the report comes at the end)
+            json.dumps({"game": len(self.rss), "rss_mb": self.rss[-1], **self.parts[-1]}),
+            file=sys.stderr,
+            flush=True,
+        )
+        if tracemalloc.is_tracing() and len(self.rss) >= 2:  # after the second game (caches
+            # warm) and the latest
+            self.snapshots = [*self.snapshots[:1], tracemalloc.take_snapshot()]
 
     def report(self) -> None:
-        first, last = self.objects[0], self.objects[-1]
+        first, last = self.objects[min(1, len(self.objects) - 1)], self.objects[-1]
         growing = sorted(
             ((name, count - first.get(name, 0)) for name, count in last.items()),
             key=lambda item: -item[1],
@@ -317,9 +355,12 @@ class Games:
             "widgets": self.widgets,
             "announcements": self.announcements,
             "objects_growing": [g for g in growing[:40] if g[1] > 0],
+            "objects_by_game": {  # the top growers' counts after each game
+                name: [counts.get(name, 0) for counts in self.objects] for name, _ in growing[:15]
+            },
             "objects_first": sum(first.values()),
             "objects_last": sum(last.values()),
-            "allocated_in_last_game": [
+            "allocated_since_second_game": [
                 str(d) for d in self.snapshots[-1].compare_to(self.snapshots[0], "lineno")[:30]
             ]
             if len(self.snapshots) == 2
