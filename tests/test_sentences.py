@@ -499,3 +499,21 @@ def test_german_puts_no_gendered_word_before_an_ability() -> None:
     finally:
         i18n.set_language("en")
     assert not any(re.search(r"\bkeine (?:Schutz|Sprung)\b", n) for n in names), names
+
+
+def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None:
+    """The card's token line reads as said at the table ("Gezogen wurde der Lehrling-Marker."),
+    never as a form's field and value ("Gezogen wurde: Marker Lehrling.")."""
+    told = set()
+    for item in STORIES:
+        if item.kind != "strigoi_step":
+            continue
+        source = card_of(RULES.catalog, item, RULES.fortress).source
+        first = source.split(". ")[0]
+        if first:
+            told.add(first)
+            assert ":" not in first, (language, source)
+    assert told, language
+    if language == "de":
+        german = re.compile(r"Gezogen wurde der (?:Lehrling|Meister)-Marker\b")
+        assert any(german.match(t) for t in told), told
