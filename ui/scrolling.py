@@ -72,13 +72,14 @@ class WholeRows(Widget):
         if content.height <= self.height + 1:
             return float(self.height)
         top = content.to_window(0, content.top)[1]
-        spans = [  # each button's top and bottom, measured down from the list's top
-            (top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1])
-            for b in _walk(content)
-            if isinstance(b, Label)  # a Button is a Label too
-            and b.height > 0
-            and (isinstance(b, Button) or (self.rows_of_text and bool(b.text)))
-        ]
+        spans = []  # each button's (a text's line's) top and bottom, down from the list's top
+        for b in _walk(content):
+            if not isinstance(b, Label) or b.height <= 0:  # a Button is a Label too
+                continue
+            if isinstance(b, Button) or (self.rows_of_text and b.text):
+                spans.append((top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1]))
+            elif b.text:  # a note between the rows: the edge never cuts one of its lines
+                spans += [(top - high, top - low) for high, low in _text_lines(b)]
         height = float(self.height)
         moved = True
         while moved:
@@ -97,6 +98,19 @@ class WholeRows(Widget):
         height = self.visible_height()
         view.size = (self.width, height)
         view.pos = (self.x, self.top - height)
+
+
+def _text_lines(label: Label) -> list[tuple[float, float]]:
+    """The window heights of the top and bottom of each line of a label's text, as drawn
+    (centred in the label, as the layout checks read it)."""
+    label.texture_update()  # the text as the next frame draws it
+    lines = len(getattr(getattr(label, "_label", None), "_cached_lines", None) or ()) or 1
+    texture_h = label.texture_size[1]
+    if texture_h <= 0:
+        return []
+    high = label.to_window(0, label.center_y + texture_h / 2)[1]
+    line_h = texture_h / lines
+    return [(high - k * line_h, high - (k + 1) * line_h) for k in range(lines)]
 
 
 def _lay_out(widget: Widget) -> None:
