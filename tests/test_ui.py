@@ -262,7 +262,6 @@ def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
     assert "Hero wounds:" not in lines  # the chips speak for themselves: a line for options
 
 
-
 def kivy_probe(script: str, timeout_s: int = 120) -> Any:
     """Run a Kivy probe script on an 800x480 virtual screen: what its last line printed, as
     JSON (the layout checks' small examples, the view's buffers)."""
@@ -386,7 +385,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.gridlayout import GridLayout
-from ui.checks import cramped_lists, cut_rows
+from ui.checks import cramped_lists, cut_rows, cut_texts
 from ui.scrolling import ScrollArea, WholeRows
 
 # the Why? panel at 800x480 with large text, French (issue 29): rows of two and three lines;
@@ -400,7 +399,7 @@ def button(k, count):
     row.height = row.texture_size[1] + 12
     return row
 
-def panel(whole, lines=LINES, high=160, heading=0, grow=None):
+def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
     # the list in a column `high` px high; `heading`: a text of that many lines above the
     # rows (the Why? panel's "tap a line"); `grow`: (row, lines) a row's new text after the
     # fit, re-fitted before the grid lays it out again (a reused button given a longer text)
@@ -415,6 +414,11 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None):
         grid.add_widget(text)
     for k, count in enumerate(lines):
         grid.add_widget(button(k, count))
+    if note:  # a note of `note` lines below the rows (the wizard's "Not allowed:" reasons)
+        text = Label(text="\\n".join(["not here"] * note), font_size=20, size_hint_y=None)
+        text.texture_update()
+        text.height = text.texture_size[1]
+        grid.add_widget(text)
     view.add_widget(grid)
     if whole:
         place = WholeRows()
@@ -441,7 +445,7 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None):
     view.update_from_scroll()  # where the next frame puts the list: at its top
     heights = [w.height for w in reversed(grid.children)]
     result = {"cut": cut_rows(column), "cramped": cramped_lists(column), "view": view.height,
-              "rows": heights}
+              "rows": heights, "texts": cut_texts(column)}
     Window.remove_widget(column)
     return result
 
@@ -466,6 +470,9 @@ print(json.dumps({
     "tall": panel(True, lines=[6, 2], high=100, heading=2),
     # a reused button grown by its new text after the list was fitted: room below it
     "grown": panel(True, lines=[2, 2, 2, 2], high=200, heading=2, grow=(0, 3)),
+    # a note of 12 lines under two rows, the place's edge through its 4th line (1024x600)
+    "note_plain": panel(False, lines=[1, 1], high=185, note=12),
+    "note_whole": panel(True, lines=[1, 1], high=185, note=12),
 }))
 """
 
@@ -493,6 +500,11 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     assert grown["view"] in (heading + 4 + first + 4, heading + 4 + first + 4 + second + 4), grown
     # the box under the list follows its button's height, so the list's place below is its own
     assert rows["commit"] == [0, 108, 48, 0], rows["commit"]
+    # a note below the rows: its lines are rows too, the edge never runs through one
+    assert rows["note_plain"]["texts"], rows["note_plain"]
+    note = rows["note_whole"]
+    assert note["texts"] == [] and note["cut"] == [], note
+    assert 185 - 30 < note["view"] < 185, note  # ended at the line above the edge
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:

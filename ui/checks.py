@@ -237,6 +237,7 @@ def cut_rows(root: Widget) -> list[str]:
     sentence ("…de la chambre" with "nord-ouest." below the edge, issue 29). A line cut
     through shows itself cut; a list scrolled by a finger cuts rows as it moves. A list in its
     place (WholeRows) showing none of its rows, the place empty below, is wrong too."""
+    from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.scrollview import ScrollView
 
     from ui.scrolling import WholeRows
@@ -258,7 +259,10 @@ def cut_rows(root: Widget) -> list[str]:
                 found.append(f"{row.text[:40]!r}: {problem}")
         place = view.parent if isinstance(view.parent, WholeRows) else view
         free = place.height - view.height  # the place left empty below the list
-        if free > 1 and rows and all(r.to_window(0, r.top)[1] <= edge + 1 for r in rows):
+        tapped = [  # a check row is a row too, though no Button
+            row for row in walk(content) if isinstance(row, ButtonBehavior) and row.height > 0
+        ]
+        if free > 1 and tapped and all(r.to_window(0, r.top)[1] <= edge + 1 for r in tapped):
             found.append(f"no row in sight, {free:.0f} px of the list's place empty")
     return found
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty
-from kivy.uix.button import Button
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
@@ -59,9 +59,10 @@ class WholeRows(Widget):
         self._watched = grid
 
     def visible_height(self) -> float:
-        """The height down to the last button (`rows_of_text`: or text) at the list's top that fits
-        whole (rows of a grid, tiles in a layout within the list): all of the place when
-        everything fits, when not even the first button fits whole (a heading above it is no row:
+        """The height down to the last button or check row (`rows_of_text`: or text; a note
+        between the rows: or line of it) at the list's top that fits whole (rows of a grid,
+        tiles in a layout within the list): all of the place when everything fits, when not
+        even the first row fits whole (a heading above it is no row:
         the list would show the heading and an empty place, the playtest's Why? panel in German
         with large text), or when the whole rows fill less than half of the place (then the row
         the edge runs through fills the rest, and the layout check says it is cut)."""
@@ -72,14 +73,16 @@ class WholeRows(Widget):
         if content.height <= self.height + 1:
             return float(self.height)
         top = content.to_window(0, content.top)[1]
-        spans = []  # each button's (a text's line's) top and bottom, down from the list's top
-        for b in _walk(content):
-            if not isinstance(b, Label) or b.height <= 0:  # a Button is a Label too
+        spans = []  # each row's (a text's line's) top and bottom, down from the list's top
+        rows: list[tuple[float, float]] = []  # of them, the rows (a heading line is none)
+        for b in _rows_and_texts(content):
+            if b.height <= 0:
                 continue
-            if isinstance(b, Button) or (self.rows_of_text and b.text):
-                spans.append((top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1]))
+            if isinstance(b, ButtonBehavior) or (self.rows_of_text and b.text):
+                rows.append((top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1]))
             elif b.text:  # a note between the rows: the edge never cuts one of its lines
                 spans += [(top - high, top - low) for high, low in _text_lines(b)]
+        spans += rows
         height = float(self.height)
         moved = True
         while moved:
@@ -87,7 +90,7 @@ class WholeRows(Widget):
             for start, end in spans:
                 if start < height - 0.5 and end > height + 0.5:  # the edge runs through it
                     height, moved = start, True
-        first_whole = any(end <= height + 0.5 for _start, end in spans)
+        first_whole = any(end <= height + 0.5 for _start, end in rows)
         return height if first_whole and height >= self.height / 2 else float(self.height)
 
     def _fit(self, *_: object) -> None:
@@ -98,6 +101,17 @@ class WholeRows(Widget):
         height = self.visible_height()
         view.size = (self.width, height)
         view.pos = (self.x, self.top - height)
+
+
+def _rows_and_texts(widget: Widget) -> list[Widget]:
+    """The rows one taps (a Button, a check row: whole, not their inner texts) and the texts
+    between them, within the widget."""
+    if isinstance(widget, ButtonBehavior):
+        return [widget]
+    found = [widget] if isinstance(widget, Label) else []
+    for child in widget.children:
+        found += _rows_and_texts(child)
+    return found
 
 
 def _text_lines(label: Label) -> list[tuple[float, float]]:
