@@ -172,7 +172,33 @@ cmd_run() {
     fi
     log "no display found: the app runs on a virtual screen (Xvfb, 800x480); Ctrl-C stops it."
     log "On a desktop or the Pi (hardware/pi/README.md) it opens a window or goes fullscreen."
-    exec xvfb-run -a -s "-screen 0 800x480x24" "$VENV/bin/python" -m ui "$@"
+    run_on_virtual_screen "$VENV/bin/python" -m ui "$@"
+}
+
+# The app on a virtual screen of its own. Not xvfb-run: Ctrl-C reaches every process of the
+# terminal's foreground group, and Xvfb, stopped with the app, took the app's display from
+# under it ("XIO: fatal IO error", read as a crash). Xvfb runs in a session of its own; the
+# app stops on Ctrl-C with its screen still there; then the screen goes.
+run_on_virtual_screen() {
+    local n=99 screen_dir xvfb status=0
+    while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
+    screen_dir=$(mktemp -d)
+    export XAUTHORITY="$screen_dir/Xauthority"
+    : >"$XAUTHORITY"
+    xauth -q -f "$XAUTHORITY" add ":$n" . "$(mcookie)"
+    setsid Xvfb ":$n" -screen 0 800x480x24 -nolisten tcp -auth "$XAUTHORITY" \
+        >"$screen_dir/xvfb.log" 2>&1 &
+    xvfb=$!
+    # shellcheck disable=SC2064  # the values now: the trap runs after they are gone
+    trap "kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null; rm -rf '$screen_dir'" EXIT
+    for _ in $(seq 100); do
+        [ -e "/tmp/.X11-unix/X$n" ] && break
+        kill -0 "$xvfb" 2>/dev/null || die "the virtual screen (Xvfb) did not start: $(cat "$screen_dir/xvfb.log")"
+        sleep 0.1
+    done
+    trap '' INT  # Ctrl-C is the app's to act on; this script waits for it to stop
+    DISPLAY=":$n" "$@" || status=$?
+    return "$status"
 }
 
 cmd_test() {
