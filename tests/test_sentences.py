@@ -517,3 +517,49 @@ def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None
     if language == "de":
         german = re.compile(r"Gezogen wurde der (?:Lehrling|Meister)-Marker\b")
         assert any(german.match(t) for t in told), told
+
+
+#: German words of "du": its pronouns and the du-imperatives the table's messages would use
+#: ("Tippe", "Wähle", "Lege", "Ziehe"...); the table addresses the group: "ihr" ("Tippt")
+GERMAN_DU = re.compile(
+    r"\b(?:du|dich|dir|dein|deine[mnrs]?"
+    r"|tippe|wähle|lege|ziehe|zieh|halte|scanne|gib|nimm|versuche|drücke|drehe|schiebe"
+    r"|prüfe|bewege|verbinde|setze|schau|sieh|starte|beende|lies|höre?|warte|bestätige"
+    r"|entferne|gehe?|stelle (?:die|den|das|eine?n?)\b)\b",
+    re.IGNORECASE,
+)
+#: French "tu" and Italian "tu" (pronouns and the imperatives the messages would use)
+FRENCH_TU = re.compile(
+    r"\b(?:tu|toi|ton|ta|tes|choisis|touche|pose|scanne|réessaie|prends|glisse|attends)\b(?!-)"
+    r"|\b(?:pose|touche|choisis)-(?:la|le)\b",
+    re.IGNORECASE,
+)
+ITALIAN_TU = re.compile(
+    r"\b(?:tu|tuo|tua|tuoi|scegli|tocca(?!\s+al)|scansiona|riprova|libera spazio|metti"
+    r"|appoggia(?:la|le|lo)?|trascina|girala|gira la)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern"), [("de", GERMAN_DU), ("fr", FRENCH_TU), ("it", ITALIAN_TU)]
+)
+def test_the_table_addresses_the_group_in_each_language(
+    language: str, pattern: re.Pattern[str]
+) -> None:
+    """Around the table everybody reads the screen: German says "ihr" (Tippt, Legt, euer),
+    never "du" (the wizard said "Tippe auf einen Raum" while the game said "Tippt..."); French
+    says "vous", Italian "voi". Rendered with a hero's name where a message names one."""
+    found = []
+    for text in _catalog(language):
+        filled = HERO_PLACEHOLDERS.sub("Attila", text)
+        if pattern.search(filled):
+            found.append(filled)
+    assert not found, found
+
+
+def test_french_says_chambre_for_a_room_everywhere() -> None:
+    """The French rooms are "chambres" (the game's names: "la chambre est"); the wizard's
+    step said "Disposition des salles"."""
+    for text in _catalog("fr"):
+        assert not re.search(r"\bsalles?\b", text, re.IGNORECASE), text
