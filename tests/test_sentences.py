@@ -502,7 +502,7 @@ def test_german_puts_no_gendered_word_before_an_ability() -> None:
 
 
 def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None:
-    """The card's token line reads as said at the table ("Gezogen wurde der Lehrling-Marker."),
+    """The card's token line reads as said at the table ("Gezogen wurde der Lehrlingsmarker."),
     never as a form's field and value ("Gezogen wurde: Marker Lehrling.")."""
     told = set()
     for item in STORIES:
@@ -515,15 +515,16 @@ def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None
             assert ":" not in first, (language, source)
     assert told, language
     if language == "de":
-        german = re.compile(r"Gezogen wurde der (?:Lehrling|Meister)-Marker\b")
+        german = re.compile(r"Gezogen wurde der (?:Lehrlings|Meister)marker\b")
         assert any(german.match(t) for t in told), told
+        assert not any("-Marker" in t for t in told), told
 
 
 #: German words of "du": its pronouns and the du-imperatives the table's messages would use
 #: ("Tippe", "Wähle", "Lege", "Ziehe"...); the table addresses the group: "ihr" ("Tippt")
 GERMAN_DU = re.compile(
     r"\b(?:du|dich|dir|dein|deine[mnrs]?"
-    r"|tippe|wähle|lege|ziehe|zieh|halte|scanne|gib|nimm|versuche|drücke|drehe|schiebe"
+    r"|tippe|tausche|wähle|lege|ziehe|zieh|halte|scanne|gib|nimm|versuche|drücke|drehe|schiebe"
     r"|prüfe|bewege|verbinde|setze|schau|sieh|starte|beende|lies|höre?|warte|bestätige"
     r"|entferne|gehe?|stelle (?:die|den|das|eine?n?)\b)\b",
     re.IGNORECASE,
@@ -535,7 +536,7 @@ FRENCH_TU = re.compile(
     re.IGNORECASE,
 )
 ITALIAN_TU = re.compile(
-    r"\b(?:tu|tuo|tua|tuoi|scegli|tocca(?!\s+al)|scansiona|riprova|libera spazio|metti"
+    r"\b(?:tu|tuo|tua|tuoi|scegli|tocca(?!\s+al)|scansiona|riprova|libera spazio|metti|scambia due"
     r"|appoggia(?:la|le|lo)?|trascina|girala|gira la)\b",
     re.IGNORECASE,
 )
@@ -563,3 +564,51 @@ def test_french_says_chambre_for_a_room_everywhere() -> None:
     step said "Disposition des salles"."""
     for text in _catalog("fr"):
         assert not re.search(r"\bsalles?\b", text, re.IGNORECASE), text
+
+
+@pytest.mark.parametrize(
+    ("msgid", "values", "natural", "clumsy"),
+    [
+        (
+            "Put {strigoi} on the centre of the {room}.",
+            {"strigoi": "the Master", "room": "E"},
+            "Der Meister kommt mitten in den Raum Ost.",
+            "auf die Mitte im",
+        ),
+        (
+            "{strigoi} teleports from {start} to the centre of {to}",
+            {"strigoi": "the Master", "start": "W", "to": "E"},
+            "Der Meister teleportiert vom Raum West mitten in den Raum Ost",
+            "auf die Mitte im",
+        ),
+        (
+            "No ladder on the {side} side of the {room}: no corridor reaches it.",
+            {"side": 1, "room": "E"},
+            "Im Raum Ost kann an der Seite nach Nordosten keine Leiter stehen",
+            "auf der Seite Nordosten",
+        ),
+    ],
+)
+def test_german_says_the_centre_and_a_side_as_german_does(
+    msgid: str, values: dict[str, object], natural: str, clumsy: str
+) -> None:
+    """"Der Meister kommt auf die Mitte im Raum Ost" and "Keine Leiter auf der Seite Nordosten
+    im Raum Ost" are word-for-word English: German says "mitten in den Raum Ost" and "an der
+    Seite nach Nordosten". Rendered with the game's room and direction names."""
+    from companion.app.labels import direction_name, room_name
+
+    i18n.set_language("de")
+    try:
+        filled = {}
+        for key, value in values.items():
+            if key == "strigoi":
+                filled[key] = i18n.tr(str(value))
+            elif key == "side":
+                filled[key] = direction_name(int(str(value)))
+            else:
+                filled[key] = room_name(str(value))
+        text = i18n.capital_first(i18n.tr(msgid).format(**filled))
+    finally:
+        i18n.set_language("en")
+    assert text.startswith(natural), text
+    assert clumsy not in text, text

@@ -99,6 +99,15 @@ def ability_name(ability: str) -> str:
     return tr(ABILITY_NAMES[ability]) if ability in ABILITY_NAMES else ability
 
 
+#: a Strigoi token by its Strigoi, one message each: German joins them in one word
+#: ("Lehrlingsmarker", never "Lehrling-Marker")
+STRIGOI_TOKEN_NAMES = {
+    "master": N_("Master token"),
+    "apprentice": N_("Apprentice token"),
+    "supreme": N_("Supreme Strigoi token"),
+}
+
+
 def token_name(catalog: Catalog, token: str | None) -> str:
     """A drawn token as printed: a monster by colour, strength and rewards, a monk, a Strigoi
     token by its Strigoi and bonus, a wound by its effect, a reward by what it gives."""
@@ -117,7 +126,12 @@ def token_name(catalog: Catalog, token: str | None) -> str:
                 return text
     for strigoi_token in catalog.strigoi_tokens:
         if strigoi_token.id == token:
-            text = tr("{strigoi} token").format(strigoi=strigoi_label(strigoi_token.strigoi))
+            name = STRIGOI_TOKEN_NAMES.get(strigoi_token.strigoi)
+            text = (
+                tr(name)
+                if name
+                else tr("{strigoi} token").format(strigoi=strigoi_label(strigoi_token.strigoi))
+            )
             return text + (f" +{strigoi_token.bonus}" if strigoi_token.bonus else "")
     for wound in catalog.wound_tokens:
         if wound.id == token:
