@@ -592,9 +592,8 @@ def test_french_says_chambre_for_a_room_everywhere() -> None:
 def test_german_says_the_centre_and_a_side_as_german_does(
     msgid: str, values: dict[str, object], natural: str, clumsy: str
 ) -> None:
-    """"Der Meister kommt auf die Mitte im Raum Ost" and "Keine Leiter auf der Seite Nordosten
-    im Raum Ost" are word-for-word English: German says "mitten in den Raum Ost" and "an der
-    Seite nach Nordosten". Rendered with the game's room and direction names."""
+    """German says "mitten in den Raum Ost" and "an der Seite nach Nordosten", never the
+    word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum Ost". Rendered with the game's room and direction names."""
     from companion.app.labels import direction_name, room_name
 
     i18n.set_language("de")
