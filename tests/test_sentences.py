@@ -593,7 +593,8 @@ def test_german_says_the_centre_and_a_side_as_german_does(
     msgid: str, values: dict[str, object], natural: str, clumsy: str
 ) -> None:
     """German says "mitten in den Raum Ost" and "an der Seite nach Nordosten", never the
-    word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum Ost". Rendered with the game's room and direction names."""
+    word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum
+    Ost". Rendered with the game's room and direction names."""
     from companion.app.labels import direction_name, room_name
 
     i18n.set_language("de")
@@ -611,3 +612,31 @@ def test_german_says_the_centre_and_a_side_as_german_does(
         i18n.set_language("en")
     assert text.startswith(natural), text
     assert clumsy not in text, text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_heros_rewards_on_the_phone_are_sentences(language: str) -> None:
+    """The phone's hero list said "Jetons récompense: aucune" (a form, and "aucune" does not
+    agree with "jetons"): it says a sentence each, with the game's real rewards and plurals
+    ("Attila n'a aucun jeton récompense.")."""
+    from pathlib import Path
+
+    from companion.app.cards import held_rewards
+
+    said = set()
+    i18n.set_language(language)
+    try:
+        for state, _story in PLAYED:
+            for h in state.heroes:
+                said.add(held_rewards(RULES.catalog, h.hero, h.reward_cards, h.reward_tokens))
+    finally:
+        i18n.set_language("en")
+    assert len(said) > 3, said
+    for text in said:
+        assert text[0].isupper() and text.endswith("."), (language, text)
+        assert text.count(".") == 2, (language, text)  # two sentences, no label
+        assert not re.search(r"\b(?:none|keine|aucune|nessuno)\.", text), (language, text)
+    if language == "fr":
+        assert any("n'a aucun jeton récompense." in t for t in said), said
+    app = (Path(__file__).parents[1] / "ui" / "web" / "static" / "app.js").read_text()
+    assert "w.none}" not in app  # the page builds no "label: none" line

@@ -560,6 +560,40 @@ def held_wounds(catalog: Catalog, hero: str, tokens: Sequence[str]) -> str:
     return " ".join(said + wound_effects(catalog, name, tokens, drawn=False))
 
 
+def held_rewards(catalog: Catalog, hero: str, cards: Sequence[str], tokens: Sequence[str]) -> str:
+    """A hero's reward cards and tokens as players say them (the phones' hero list), a
+    sentence each with a real plural ("Roel has no reward token."), never a form's "Reward
+    tokens: none" (French would have to agree "aucun" with a label it cannot see)."""
+    name = hero_name(hero)
+    if cards:
+        said = [
+            ngettext(
+                "{hero} has {count} reward card: {cards}.",
+                "{hero} has {count} reward cards: {cards}.",
+                len(cards),
+            ).format(
+                hero=name, count=len(cards), cards=", ".join(item_name(catalog, x) for x in cards)
+            )
+        ]
+    else:
+        said = [tr("{hero} has no reward card.").format(hero=name)]
+    if tokens:
+        said.append(
+            ngettext(
+                "{hero} has {count} reward token: {tokens}.",
+                "{hero} has {count} reward tokens: {tokens}.",
+                len(tokens),
+            ).format(
+                hero=name,
+                count=len(tokens),
+                tokens=", ".join(item_name(catalog, x) for x in tokens),
+            )
+        )
+    else:
+        said.append(tr("{hero} has no reward token.").format(hero=name))
+    return " ".join(said)
+
+
 def _reward(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
