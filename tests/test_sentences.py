@@ -640,3 +640,31 @@ def test_a_heros_rewards_on_the_phone_are_sentences(language: str) -> None:
         assert any("n'a aucun jeton récompense." in t for t in said), said
     app = (Path(__file__).parents[1] / "ui" / "web" / "static" / "app.js").read_text()
     assert "w.none}" not in app  # the page builds no "label: none" line
+
+
+#: the word for a wound in each language (a give line names the token once: never "le jeton
+#: blessure : blessure")
+WOUND_WORDS = {"en": "wound", "de": "Verletzung", "fr": "blessure", "it": "ferita"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_wound_card_names_each_token_once_in_a_sentence(language: str) -> None:
+    """The wound card said "Donnez à Attila le jeton blessure : blessure.": each token it has the
+    table hand over is one sentence naming it once, by what it does."""
+    wounds = [item for item in STORIES if item.kind == "wound"]
+    assert wounds
+    gives = set()
+    i18n.set_language(language)
+    try:
+        for item in wounds:
+            card = card_of(RULES.catalog, item, RULES.fortress)
+            tokens = item.facts["tokens"]  # type: ignore[index]
+            lines = card.todo[: len(tokens)]  # type: ignore[arg-type]
+            for line in lines:
+                gives.add(line)
+                assert ":" not in line, (language, line)
+                assert line.lower().count(WOUND_WORDS[language].lower()) <= 1, (language, line)
+                assert capital(line) and line.endswith("."), (language, line)
+    finally:
+        i18n.set_language("en")
+    assert len(gives) > 1, gives

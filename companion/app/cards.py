@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.i18n import capital_first, ngettext, tr
+from companion.app.i18n import N_, capital_first, ngettext, tr
 from companion.app.labels import (
     ability_name,
     item_name,
@@ -450,6 +450,25 @@ def _monk(catalog: Catalog, fortress: Fortress | None, announcement: Announcemen
     )
 
 
+#: what the table does with a drawn wound token, one sentence per effect: the token named once
+#: by what it does ("Give Attila a plain wound token."), never "the wound token: wound"
+WOUND_GIVES = {
+    "plain": N_("Give {hero} a plain wound token."),
+    "double": N_("Give {hero} a double wound token."),
+    "shock": N_("Give {hero} the shock token."),
+    "movement": N_("Give {hero} the wound token that lowers movement by {penalty}."),
+    "strength": N_("Give {hero} the wound token that lowers strength by {penalty}."),
+    "ability": N_("Give {hero} the wound token that blocks the ability {ability}."),
+}
+
+
+def _give_wound(catalog: Catalog, hero: str, token: str) -> str:
+    wound = catalog.wound(token)
+    return tr(WOUND_GIVES[wound.effect]).format(
+        hero=hero, penalty=wound.penalty, ability=ability_name(wound.ability or "")
+    )
+
+
 def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
@@ -462,8 +481,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
             "{hero} takes {count} wounds: a hero holds at most 3.",
             count,
         ).format(hero=hero, count=count)
-    names = [token_name(catalog, t) for t in tokens]
-    todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
+    todo = [_give_wound(catalog, hero, t) for t in tokens]
     words = " ".join([headline, *wound_effects(catalog, hero, tokens)])
     if facts.get("defeated"):
         todo.append(
