@@ -668,3 +668,27 @@ def test_a_wound_card_names_each_token_once_in_a_sentence(language: str) -> None
     finally:
         i18n.set_language("en")
     assert len(gives) > 1, gives
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_setup_wizards_ladder_list_says_a_sentence_per_hero(language: str) -> None:
+    """The wizard's list said "Roel: Chambre ouest, côté sud-ouest" (a capital mid-line, no
+    French space before the colon): each hero's line is a sentence naming the room in lower
+    case, for every outer side of the fortress and for a hero with no ladder yet."""
+    from companion.app.labels import ladder_seat_line, room_name
+
+    i18n.set_language(language)
+    try:
+        rooms = {room: room_name(room) for room in RULES.fortress.rooms}
+        lines = [
+            (rooms[room], ladder_seat_line(hero, (room, side)))
+            for hero, _ladder in SEATS
+            for room in RULES.fortress.rooms
+            for side in range(6)
+        ]
+        lines.append(("", ladder_seat_line("roel", None)))
+    finally:
+        i18n.set_language("en")
+    for room, line in lines:
+        assert capital(line) and line.endswith(".") and ":" not in line, (language, line)
+        assert room in line, (language, room, line)  # the room's own lower-case name

@@ -826,6 +826,18 @@ def site_label(room: str, side: int) -> str:
     )
 
 
+def ladder_seat_line(hero: str, site: tuple[str, int] | None) -> str:
+    """Where a hero's ladder stands, a sentence of the setup wizard's list ("Roel's ladder
+    stands in the west room, on the south-west side."), never "Roel: West room, south-west
+    side" (a capital mid-line, and French wants its own spacing before a colon)."""
+    if site is None:
+        return tr("{hero} has no ladder yet.").format(hero=hero_name(hero))
+    room, side = site
+    return tr("{hero}'s ladder stands in the {room}, on the {side} side.").format(
+        hero=hero_name(hero), room=room_name(room), side=direction_name(side)
+    )
+
+
 #: why no ladder may stand on a site, as one sentence naming the site (setup_plan's reasons)
 SITE_REFUSALS = {
     "no corridor reaches this side": N_(
