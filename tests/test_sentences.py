@@ -692,3 +692,27 @@ def test_the_setup_wizards_ladder_list_says_a_sentence_per_hero(language: str) -
     for room, line in lines:
         assert capital(line) and line.endswith(".") and ":" not in line, (language, line)
         assert room in line, (language, room, line)  # the room's own lower-case name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_hero_panels_header_is_whole_sentences(language: str) -> None:
+    """The panel's header said "0 Verletzungen von 3 · ein Feld im Raum Ost" (two fragments
+    joined by a dot): it says sentences naming the hero ("Roel hat keine Verletzungen. Roel
+    steht auf einem Feld im Raum Ost."), in the real games' states."""
+    from companion.app.hero_panel import summary
+
+    said = set()
+    i18n.set_language(language)
+    try:
+        for state, _story in PLAYED[::7]:
+            for h in state.heroes:
+                said.add((hero_name(h.hero), summary(RULES, state, h)))
+    finally:
+        i18n.set_language("en")
+    assert len(said) > 4, said
+    for name, text in said:
+        assert "·" not in text and text.endswith("."), (language, text)
+        for one in sentences(text):
+            assert one.startswith(name), (language, text)
+    if language == "de":
+        assert any("steht auf einem Feld im Raum" in t for _n, t in said), said

@@ -208,6 +208,32 @@ def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
     return tr("a space in the {room}").format(room=room_name(room))
 
 
+def where_hero_stands(fortress: Fortress | None, hero: str, cell: Cell | list[int] | None) -> str:
+    """Where a hero (by name) stands, a sentence per kind of space (German wants "auf einem
+    Feld", not space_name's "ein Feld"): the ladder by its hero, the centre, stairs, a space."""
+    where = None if cell is None else (int(cell[0]), int(cell[1]))
+    if where is None or fortress is None:
+        return tr("{hero} is off the board.").format(hero=hero)
+    ladder = fortress.ladder_by_cell.get(where)
+    if ladder is not None:
+        owner = LADDER_OWNERS.get(ladder)
+        if owner is None:
+            return tr("{hero} stands on a ladder.").format(hero=hero)
+        return tr("{hero} stands on the ladder of {owner}.").format(
+            hero=hero, owner=hero_name(owner)
+        )
+    room = fortress.room_at(where)
+    if room is None:
+        return tr("{hero} is off the board.").format(hero=hero)
+    if where == fortress.centre(room):
+        message = N_("{hero} stands on the centre of the {room}.")
+    elif fortress.tile_features.get(where) == "stairs":
+        message = N_("{hero} stands on the stairs in the {room}.")
+    else:
+        message = N_("{hero} stands on a space in the {room}.")
+    return tr(message).format(hero=hero, room=room_name(room))
+
+
 def source_name(catalog: Catalog, source: str) -> str:
     """Where an ability comes from: the played card's icon, a card or a reward."""
     return tr("the played card") if source == "card" else item_name(catalog, source)
