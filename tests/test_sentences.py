@@ -716,3 +716,37 @@ def test_the_hero_panels_header_is_whole_sentences(language: str) -> None:
             assert one.startswith(name), (language, text)
     if language == "de":
         assert any("steht auf einem Feld im Raum" in t for _n, t in said), said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
+    """The game-over screen said "Manches : 9 · Autel 0 · Enfer 3" and "Matthew : 0 blessure,
+    une défaite, 0 récompense" ("une défaite" read as the player's own defeat): each line is
+    whole sentences, with the real games' final counts and plurals."""
+    from companion.app.labels import game_over_summary
+
+    ends = [state for state, _story in PLAYED if state.phase == "over"]
+    assert ends
+    lines: list[str] = []
+    figures: list[str] = []
+    i18n.set_language(language)
+    try:
+        for state in ends:
+            heroes = [
+                (h.hero, len(h.wounds), h.defeated, len(h.reward_cards) + len(h.reward_tokens))
+                for h in state.heroes
+            ]
+            strigoi = [
+                (n, w, n in state.destroyed) for n, w in sorted(state.strigoi_wounds.items())
+            ]
+            summary = game_over_summary(state.round, state.altar, state.inferno, heroes, strigoi)
+            lines += summary
+            figures += summary[1:]  # the heroes' and Strigoi's lines
+    finally:
+        i18n.set_language("en")
+    for line in lines:
+        assert "·" not in line and ":" not in line and line.endswith("."), (language, line)
+        for one in sentences(line):
+            assert capital(one), (language, line)
+    assert figures
+    assert not any(re.search(r"\b(?:une défaite|0 \w+)", line) for line in figures), figures

@@ -668,6 +668,73 @@ def defeated_times(count: int) -> str:
     return ntr("defeated {count} time", "defeated {count} times", count).format(count=count)
 
 
+def game_over_summary(
+    rounds: int,
+    altar: int,
+    inferno: int,
+    heroes: Sequence[tuple[str, int, int, int]],
+    strigoi: Sequence[tuple[str, int, bool]],
+) -> list[str]:
+    """The game-over screen's summary, a line of whole sentences each: the rounds and blood
+    points, then each hero (wounds, defeats, rewards) and each Strigoi (`heroes`: hero id,
+    wounds, defeats, rewards; `strigoi`: id, wounds, destroyed). Never "Matthew: 0 wounds, une
+    défaite, 0 rewards" (a "défaite" read as the player's own defeat)."""
+    lines = [
+        " ".join(
+            [
+                ngettext(
+                    "The game lasted {count} round.", "The game lasted {count} rounds.", rounds
+                ).format(count=rounds),
+                ngettext(
+                    "The Altar holds {count} blood point.",
+                    "The Altar holds {count} blood points.",
+                    altar,
+                ).format(count=altar),
+                ngettext(
+                    "The Inferno holds {count} blood point.",
+                    "The Inferno holds {count} blood points.",
+                    inferno,
+                ).format(count=inferno),
+            ]
+        )
+    ]
+    for hero, wounds, defeated, rewards in heroes:
+        name = hero_name(hero)
+        said = [
+            ngettext("{hero} has {count} wound.", "{hero} has {count} wounds.", wounds).format(
+                hero=name, count=wounds
+            )
+            if wounds
+            else tr("{hero} has no wounds.").format(hero=name),
+            ngettext(
+                "{hero} was defeated once.", "{hero} was defeated {count} times.", defeated
+            ).format(hero=name, count=defeated)
+            if defeated
+            else tr("{hero} was never defeated.").format(hero=name),
+            ngettext("{hero} won {count} reward.", "{hero} won {count} rewards.", rewards).format(
+                hero=name, count=rewards
+            )
+            if rewards
+            else tr("{hero} won no rewards.").format(hero=name),
+        ]
+        lines.append(" ".join(said))
+    for name, wounds, destroyed in strigoi:
+        subject = strigoi_subject(name)
+        said = [
+            capital_first(
+                ngettext(
+                    "{strigoi} has {count} wound.", "{strigoi} has {count} wounds.", wounds
+                ).format(strigoi=subject, count=wounds)
+                if wounds
+                else tr("{strigoi} has no wounds.").format(strigoi=subject)
+            )
+        ]
+        if destroyed:
+            said.append(capital_first(tr("{strigoi} is destroyed.").format(strigoi=subject)))
+        lines.append(" ".join(said))
+    return lines
+
+
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
     """What the game waits for, as one whole sentence in the players' language ("Waiting for
     Roel to move."), tokens and stacks by their names: a monster as a sentence names it
