@@ -120,7 +120,11 @@ def check_panel(t: Table, panel: HeroPanel, legal: list[c.Command]) -> None:
         if wound.ability:
             assert f"{ability_name(wound.ability)} cannot be used" in line.does
     value = sum(CATALOG.wound(w).value for w in h.wounds)
-    assert panel.summary.startswith(f"{value} wound{'' if value == 1 else 's'} of 3")
+    name = hero_name(h.hero)  # the header is sentences: how many wounds, where the hero stands
+    said = f"{name} has {value} wound{'' if value == 1 else 's'} of 3." if value else None
+    assert panel.summary.startswith(said or f"{name} has no wounds."), panel.summary
+    assert f". {name} " in panel.summary and panel.summary.endswith("."), panel.summary
+    assert " · " not in panel.summary
     # the abilities: exactly the engine's legal ones of this hero, each once
     offered = [x for a in panel.actions for x in a.commands]
     mine = [
@@ -169,17 +173,17 @@ def test_plural_forms_in_every_language() -> None:
     t = Table(FIVE[:2], physical=frozenset())
     t.do(c.AddWound(hero="roel", token="wound-1"))
     for lang, one in (
-        ("en", "1 wound of 3"),
-        ("de", "1 Verletzung von 3"),
-        ("fr", "1 blessure sur 3"),
+        ("en", "Roel has 1 wound of 3."),
+        ("de", "Roel hat 1 von 3 Verletzungen."),
+        ("fr", "Roel a 1 blessure sur 3."),
     ):
         i18n.set_language(lang)
         assert hero_panel(t.rules, t.state, "roel", []).summary.startswith(one)
     t.do(c.AddWound(hero="roel", token="wound-2"))
     for lang, two in (
-        ("en", "2 wounds of 3"),
-        ("de", "2 Verletzungen von 3"),
-        ("it", "2 ferite su 3"),
+        ("en", "Roel has 2 wounds of 3."),
+        ("de", "Roel hat 2 von 3 Verletzungen."),
+        ("it", "Roel ha 2 ferite su 3."),
     ):
         i18n.set_language(lang)
         assert hero_panel(t.rules, t.state, "roel", []).summary.startswith(two)

@@ -502,7 +502,7 @@ def test_german_puts_no_gendered_word_before_an_ability() -> None:
 
 
 def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None:
-    """The card's token line reads as said at the table ("Gezogen wurde der Lehrling-Marker."),
+    """The card's token line reads as said at the table ("Gezogen wurde der Lehrlingsmarker."),
     never as a form's field and value ("Gezogen wurde: Marker Lehrling.")."""
     told = set()
     for item in STORIES:
@@ -515,5 +515,238 @@ def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None
             assert ":" not in first, (language, source)
     assert told, language
     if language == "de":
-        german = re.compile(r"Gezogen wurde der (?:Lehrling|Meister)-Marker\b")
+        german = re.compile(r"Gezogen wurde der (?:Lehrlings|Meister)marker\b")
         assert any(german.match(t) for t in told), told
+        assert not any("-Marker" in t for t in told), told
+
+
+#: German words of "du": its pronouns and the du-imperatives the table's messages would use
+#: ("Tippe", "Wähle", "Lege", "Ziehe"...); the table addresses the group: "ihr" ("Tippt")
+GERMAN_DU = re.compile(
+    r"\b(?:du|dich|dir|dein|deine[mnrs]?"
+    r"|tippe|tausche|wähle|lege|ziehe|zieh|halte|scanne|gib|nimm|versuche|drücke|drehe|schiebe"
+    r"|prüfe|bewege|verbinde|setze|schau|sieh|starte|beende|lies|höre?|warte|bestätige"
+    r"|entferne|gehe?|stelle (?:die|den|das|eine?n?)\b)\b",
+    re.IGNORECASE,
+)
+#: French "tu" and Italian "tu" (pronouns and the imperatives the messages would use)
+FRENCH_TU = re.compile(
+    r"\b(?:tu|toi|ton|ta|tes|choisis|touche|pose|scanne|réessaie|prends|glisse|attends)\b(?!-)"
+    r"|\b(?:pose|touche|choisis)-(?:la|le)\b",
+    re.IGNORECASE,
+)
+ITALIAN_TU = re.compile(
+    r"\b(?:tu|tuo|tua|tuoi|scegli|tocca(?!\s+al)|scansiona|riprova|libera spazio|metti|scambia due"
+    r"|appoggia(?:la|le|lo)?|trascina|girala|gira la)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern"), [("de", GERMAN_DU), ("fr", FRENCH_TU), ("it", ITALIAN_TU)]
+)
+def test_the_table_addresses_the_group_in_each_language(
+    language: str, pattern: re.Pattern[str]
+) -> None:
+    """Around the table everybody reads the screen: German says "ihr" (Tippt, Legt, euer),
+    never "du" (the wizard said "Tippe auf einen Raum" while the game said "Tippt..."); French
+    says "vous", Italian "voi". Rendered with a hero's name where a message names one."""
+    found = []
+    for text in _catalog(language):
+        filled = HERO_PLACEHOLDERS.sub("Attila", text)
+        if pattern.search(filled):
+            found.append(filled)
+    assert not found, found
+
+
+def test_french_says_chambre_for_a_room_everywhere() -> None:
+    """The French rooms are "chambres" (the game's names: "la chambre est"); the wizard's
+    step said "Disposition des salles"."""
+    for text in _catalog("fr"):
+        assert not re.search(r"\bsalles?\b", text, re.IGNORECASE), text
+
+
+@pytest.mark.parametrize(
+    ("msgid", "values", "natural", "clumsy"),
+    [
+        (
+            "Put {strigoi} on the centre of the {room}.",
+            {"strigoi": "the Master", "room": "E"},
+            "Der Meister kommt mitten in den Raum Ost.",
+            "auf die Mitte im",
+        ),
+        (
+            "{strigoi} teleports from {start} to the centre of {to}",
+            {"strigoi": "the Master", "start": "W", "to": "E"},
+            "Der Meister teleportiert vom Raum West mitten in den Raum Ost",
+            "auf die Mitte im",
+        ),
+        (
+            "No ladder on the {side} side of the {room}: no corridor reaches it.",
+            {"side": 1, "room": "E"},
+            "Im Raum Ost kann an der Seite nach Nordosten keine Leiter stehen",
+            "auf der Seite Nordosten",
+        ),
+    ],
+)
+def test_german_says_the_centre_and_a_side_as_german_does(
+    msgid: str, values: dict[str, object], natural: str, clumsy: str
+) -> None:
+    """German says "mitten in den Raum Ost" and "an der Seite nach Nordosten", never the
+    word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum
+    Ost". Rendered with the game's room and direction names."""
+    from companion.app.labels import direction_name, room_name
+
+    i18n.set_language("de")
+    try:
+        filled = {}
+        for key, value in values.items():
+            if key == "strigoi":
+                filled[key] = i18n.tr(str(value))
+            elif key == "side":
+                filled[key] = direction_name(int(str(value)))
+            else:
+                filled[key] = room_name(str(value))
+        text = i18n.capital_first(i18n.tr(msgid).format(**filled))
+    finally:
+        i18n.set_language("en")
+    assert text.startswith(natural), text
+    assert clumsy not in text, text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_heros_rewards_on_the_phone_are_sentences(language: str) -> None:
+    """The phone's hero list said "Jetons récompense: aucune" (a form, and "aucune" does not
+    agree with "jetons"): it says a sentence each, with the game's real rewards and plurals
+    ("Attila n'a aucun jeton récompense.")."""
+    from pathlib import Path
+
+    from companion.app.cards import held_rewards
+
+    said = set()
+    i18n.set_language(language)
+    try:
+        for state, _story in PLAYED:
+            for h in state.heroes:
+                said.add(held_rewards(RULES.catalog, h.hero, h.reward_cards, h.reward_tokens))
+    finally:
+        i18n.set_language("en")
+    assert len(said) > 3, said
+    for text in said:
+        assert text[0].isupper() and text.endswith("."), (language, text)
+        assert text.count(".") == 2, (language, text)  # two sentences, no label
+        assert not re.search(r"\b(?:none|keine|aucune|nessuno)\.", text), (language, text)
+    if language == "fr":
+        assert any("n'a aucun jeton récompense." in t for t in said), said
+    app = (Path(__file__).parents[1] / "ui" / "web" / "static" / "app.js").read_text()
+    assert "w.none}" not in app  # the page builds no "label: none" line
+
+
+#: the word for a wound in each language (a give line names the token once: never "le jeton
+#: blessure : blessure")
+WOUND_WORDS = {"en": "wound", "de": "Verletzung", "fr": "blessure", "it": "ferita"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_wound_card_names_each_token_once_in_a_sentence(language: str) -> None:
+    """The wound card said "Donnez à Attila le jeton blessure : blessure.": each token it has the
+    table hand over is one sentence naming it once, by what it does."""
+    wounds = [item for item in STORIES if item.kind == "wound"]
+    assert wounds
+    gives = set()
+    i18n.set_language(language)
+    try:
+        for item in wounds:
+            card = card_of(RULES.catalog, item, RULES.fortress)
+            tokens = item.facts["tokens"]  # type: ignore[index]
+            lines = card.todo[: len(tokens)]  # type: ignore[arg-type]
+            for line in lines:
+                gives.add(line)
+                assert ":" not in line, (language, line)
+                assert line.lower().count(WOUND_WORDS[language].lower()) <= 1, (language, line)
+                assert capital(line) and line.endswith("."), (language, line)
+    finally:
+        i18n.set_language("en")
+    assert len(gives) > 1, gives
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_setup_wizards_ladder_list_says_a_sentence_per_hero(language: str) -> None:
+    """The wizard's list said "Roel: Chambre ouest, côté sud-ouest" (a capital mid-line, no
+    French space before the colon): each hero's line is a sentence naming the room in lower
+    case, for every outer side of the fortress and for a hero with no ladder yet."""
+    from companion.app.labels import ladder_seat_line, room_name
+
+    i18n.set_language(language)
+    try:
+        rooms = {room: room_name(room) for room in RULES.fortress.rooms}
+        lines = [
+            (rooms[room], ladder_seat_line(hero, (room, side)))
+            for hero, _ladder in SEATS
+            for room in RULES.fortress.rooms
+            for side in range(6)
+        ]
+        lines.append(("", ladder_seat_line("roel", None)))
+    finally:
+        i18n.set_language("en")
+    for room, line in lines:
+        assert capital(line) and line.endswith(".") and ":" not in line, (language, line)
+        assert room in line, (language, room, line)  # the room's own lower-case name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_hero_panels_header_is_whole_sentences(language: str) -> None:
+    """The panel's header said "0 Verletzungen von 3 · ein Feld im Raum Ost" (two fragments
+    joined by a dot): it says sentences naming the hero ("Roel hat keine Verletzungen. Roel
+    steht auf einem Feld im Raum Ost."), in the real games' states."""
+    from companion.app.hero_panel import summary
+
+    said = set()
+    i18n.set_language(language)
+    try:
+        for state, _story in PLAYED[::7]:
+            for h in state.heroes:
+                said.add((hero_name(h.hero), summary(RULES, state, h)))
+    finally:
+        i18n.set_language("en")
+    assert len(said) > 4, said
+    for name, text in said:
+        assert "·" not in text and text.endswith("."), (language, text)
+        for one in sentences(text):
+            assert one.startswith(name), (language, text)
+    if language == "de":
+        assert any("steht auf einem Feld im Raum" in t for _n, t in said), said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
+    """The game-over screen said "Manches : 9 · Autel 0 · Enfer 3" and "Matthew : 0 blessure,
+    une défaite, 0 récompense" ("une défaite" read as the player's own defeat): each line is
+    whole sentences, with the real games' final counts and plurals."""
+    from companion.app.labels import game_over_summary
+
+    ends = [state for state, _story in PLAYED if state.phase == "over"]
+    assert ends
+    lines: list[str] = []
+    figures: list[str] = []
+    i18n.set_language(language)
+    try:
+        for state in ends:
+            heroes = [
+                (h.hero, len(h.wounds), h.defeated, len(h.reward_cards) + len(h.reward_tokens))
+                for h in state.heroes
+            ]
+            strigoi = [
+                (n, w, n in state.destroyed) for n, w in sorted(state.strigoi_wounds.items())
+            ]
+            summary = game_over_summary(state.round, state.altar, state.inferno, heroes, strigoi)
+            lines += summary
+            figures += summary[1:]  # the heroes' and Strigoi's lines
+    finally:
+        i18n.set_language("en")
+    for line in lines:
+        assert "·" not in line and ":" not in line and line.endswith("."), (language, line)
+        for one in sentences(line):
+            assert capital(one), (language, line)
+    assert figures
+    assert not any(re.search(r"\b(?:une défaite|0 \w+)", line) for line in figures), figures

@@ -235,11 +235,12 @@ def test_every_card_is_in_the_players_language_with_real_plurals(language: str) 
 
 
 def test_french_counts_zero_in_the_singular() -> None:
+    one, many = "{hero} has {count} wound.", "{hero} has {count} wounds."
     i18n.set_language("fr")
-    assert i18n.ngettext("{count} wound", "{count} wounds", 0).format(count=0) == "0 blessure"
-    assert i18n.ngettext("{count} wound", "{count} wounds", 2).format(count=2) == "2 blessures"
+    assert i18n.ngettext(one, many, 0).format(hero="Roel", count=0) == "Roel a 0 blessure."
+    assert i18n.ngettext(one, many, 2).format(hero="Roel", count=2) == "Roel a 2 blessures."
     i18n.set_language("de")
-    assert i18n.ngettext("{count} wound", "{count} wounds", 0).format(count=0) == "0 Verletzungen"
+    assert i18n.ngettext(one, many, 0).format(hero="Roel", count=0) == "Roel hat 0 Verletzungen."
 
 
 def test_the_voice_says_each_card_s_words_in_order() -> None:

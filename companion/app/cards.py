@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.i18n import capital_first, ngettext, tr
+from companion.app.i18n import N_, capital_first, ngettext, tr
 from companion.app.labels import (
     ability_name,
     item_name,
@@ -450,6 +450,25 @@ def _monk(catalog: Catalog, fortress: Fortress | None, announcement: Announcemen
     )
 
 
+#: what the table does with a drawn wound token, one sentence per effect: the token named once
+#: by what it does ("Give Attila a plain wound token."), never "the wound token: wound"
+WOUND_GIVES = {
+    "plain": N_("Give {hero} a plain wound token."),
+    "double": N_("Give {hero} a double wound token."),
+    "shock": N_("Give {hero} the shock token."),
+    "movement": N_("Give {hero} the wound token that lowers movement by {penalty}."),
+    "strength": N_("Give {hero} the wound token that lowers strength by {penalty}."),
+    "ability": N_("Give {hero} the wound token that blocks the ability {ability}."),
+}
+
+
+def _give_wound(catalog: Catalog, hero: str, token: str) -> str:
+    wound = catalog.wound(token)
+    return tr(WOUND_GIVES[wound.effect]).format(
+        hero=hero, penalty=wound.penalty, ability=ability_name(wound.ability or "")
+    )
+
+
 def _wound(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
@@ -462,8 +481,7 @@ def _wound(catalog: Catalog, announcement: Announcement) -> Card:
             "{hero} takes {count} wounds: a hero holds at most 3.",
             count,
         ).format(hero=hero, count=count)
-    names = [token_name(catalog, t) for t in tokens]
-    todo = [tr("Give {hero} the wound token: {token}.").format(hero=hero, token=n) for n in names]
+    todo = [_give_wound(catalog, hero, t) for t in tokens]
     words = " ".join([headline, *wound_effects(catalog, hero, tokens)])
     if facts.get("defeated"):
         todo.append(
@@ -558,6 +576,40 @@ def held_wounds(catalog: Catalog, hero: str, tokens: Sequence[str]) -> str:
         )
     ]
     return " ".join(said + wound_effects(catalog, name, tokens, drawn=False))
+
+
+def held_rewards(catalog: Catalog, hero: str, cards: Sequence[str], tokens: Sequence[str]) -> str:
+    """A hero's reward cards and tokens as players say them (the phones' hero list), a
+    sentence each with a real plural ("Roel has no reward token."), never a form's "Reward
+    tokens: none" (French would have to agree "aucun" with a label it cannot see)."""
+    name = hero_name(hero)
+    if cards:
+        said = [
+            ngettext(
+                "{hero} has {count} reward card: {cards}.",
+                "{hero} has {count} reward cards: {cards}.",
+                len(cards),
+            ).format(
+                hero=name, count=len(cards), cards=", ".join(item_name(catalog, x) for x in cards)
+            )
+        ]
+    else:
+        said = [tr("{hero} has no reward card.").format(hero=name)]
+    if tokens:
+        said.append(
+            ngettext(
+                "{hero} has {count} reward token: {tokens}.",
+                "{hero} has {count} reward tokens: {tokens}.",
+                len(tokens),
+            ).format(
+                hero=name,
+                count=len(tokens),
+                tokens=", ".join(item_name(catalog, x) for x in tokens),
+            )
+        )
+    else:
+        said.append(tr("{hero} has no reward token.").format(hero=name))
+    return " ".join(said)
 
 
 def _reward(catalog: Catalog, announcement: Announcement) -> Card:

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.app import i18n
-from companion.app.i18n import N_, ntr, tr
+from companion.app.i18n import N_, ngettext, ntr, tr
 from companion.app.labels import (
     ability_name,
     command_label,
     item_name,
     source_name,
-    space_name,
     token_name,
+    where_hero_stands,
 )
 from companion.engine.components import PlayableCard, RewardUse
 from companion.engine.explain import hero_name
@@ -165,18 +165,26 @@ def hero_panel(
 
 
 def summary(rules: GameRules, state: GameState, h: HeroState) -> str:
+    """The panel's header as whole sentences ("Roel has no wounds. Roel stands on a space in
+    the east room."), never fragments joined by a dot ("0 wounds of 3 · a space in …")."""
+    name = hero_name(h.hero)
     value = sum(rules.catalog.wound(w).value for w in h.wounds)
-    parts = [
-        ntr("{count} wound of {most}", "{count} wounds of {most}", value).format(
-            count=value, most=WOUNDS_TO_DEFEAT
-        ),
-        space_name(rules.fortress, h.at),
-    ]
+    if value:
+        said = [
+            ngettext(
+                "{hero} has {count} wound of {most}.", "{hero} has {count} wounds of {most}.", value
+            ).format(hero=name, count=value, most=WOUNDS_TO_DEFEAT)
+        ]
+    else:
+        said = [tr("{hero} has no wounds.").format(hero=name)]
+    said.append(where_hero_stands(rules.fortress, name, h.at))
     if h.defeated:
-        parts.append(
-            ntr("defeated once", "defeated {count} times", h.defeated).format(count=h.defeated)
+        said.append(
+            ngettext(
+                "{hero} was defeated once.", "{hero} was defeated {count} times.", h.defeated
+            ).format(hero=name, count=h.defeated)
         )
-    return " · ".join(parts)
+    return " ".join(said)
 
 
 def _note(h: HeroState, card: str) -> str:

@@ -99,6 +99,15 @@ def ability_name(ability: str) -> str:
     return tr(ABILITY_NAMES[ability]) if ability in ABILITY_NAMES else ability
 
 
+#: a Strigoi token by its Strigoi, one message each: German joins them in one word
+#: ("Lehrlingsmarker", never "Lehrling-Marker")
+STRIGOI_TOKEN_NAMES = {
+    "master": N_("Master token"),
+    "apprentice": N_("Apprentice token"),
+    "supreme": N_("Supreme Strigoi token"),
+}
+
+
 def token_name(catalog: Catalog, token: str | None) -> str:
     """A drawn token as printed: a monster by colour, strength and rewards, a monk, a Strigoi
     token by its Strigoi and bonus, a wound by its effect, a reward by what it gives."""
@@ -117,7 +126,12 @@ def token_name(catalog: Catalog, token: str | None) -> str:
                 return text
     for strigoi_token in catalog.strigoi_tokens:
         if strigoi_token.id == token:
-            text = tr("{strigoi} token").format(strigoi=strigoi_label(strigoi_token.strigoi))
+            name = STRIGOI_TOKEN_NAMES.get(strigoi_token.strigoi)
+            text = (
+                tr(name)
+                if name
+                else tr("{strigoi} token").format(strigoi=strigoi_label(strigoi_token.strigoi))
+            )
             return text + (f" +{strigoi_token.bonus}" if strigoi_token.bonus else "")
     for wound in catalog.wound_tokens:
         if wound.id == token:
@@ -192,6 +206,32 @@ def space_name(fortress: Fortress | None, cell: Cell | list[int] | None) -> str:
     if fortress.tile_features.get(where) == "stairs":
         return tr("the stairs in the {room}").format(room=room_name(room))
     return tr("a space in the {room}").format(room=room_name(room))
+
+
+def where_hero_stands(fortress: Fortress | None, hero: str, cell: Cell | list[int] | None) -> str:
+    """Where a hero (by name) stands, a sentence per kind of space (German wants "auf einem
+    Feld", not space_name's "ein Feld"): the ladder by its hero, the centre, stairs, a space."""
+    where = None if cell is None else (int(cell[0]), int(cell[1]))
+    if where is None or fortress is None:
+        return tr("{hero} is off the board.").format(hero=hero)
+    ladder = fortress.ladder_by_cell.get(where)
+    if ladder is not None:
+        owner = LADDER_OWNERS.get(ladder)
+        if owner is None:
+            return tr("{hero} stands on a ladder.").format(hero=hero)
+        return tr("{hero} stands on the ladder of {owner}.").format(
+            hero=hero, owner=hero_name(owner)
+        )
+    room = fortress.room_at(where)
+    if room is None:
+        return tr("{hero} is off the board.").format(hero=hero)
+    if where == fortress.centre(room):
+        message = N_("{hero} stands on the centre of the {room}.")
+    elif fortress.tile_features.get(where) == "stairs":
+        message = N_("{hero} stands on the stairs in the {room}.")
+    else:
+        message = N_("{hero} stands on a space in the {room}.")
+    return tr(message).format(hero=hero, room=room_name(room))
 
 
 def source_name(catalog: Catalog, source: str) -> str:
@@ -628,6 +668,73 @@ def defeated_times(count: int) -> str:
     return ntr("defeated {count} time", "defeated {count} times", count).format(count=count)
 
 
+def game_over_summary(
+    rounds: int,
+    altar: int,
+    inferno: int,
+    heroes: Sequence[tuple[str, int, int, int]],
+    strigoi: Sequence[tuple[str, int, bool]],
+) -> list[str]:
+    """The game-over screen's summary, a line of whole sentences each: the rounds and blood
+    points, then each hero (wounds, defeats, rewards) and each Strigoi (`heroes`: hero id,
+    wounds, defeats, rewards; `strigoi`: id, wounds, destroyed). Never "Matthew: 0 wounds, une
+    défaite, 0 rewards" (a "défaite" read as the player's own defeat)."""
+    lines = [
+        " ".join(
+            [
+                ngettext(
+                    "The game lasted {count} round.", "The game lasted {count} rounds.", rounds
+                ).format(count=rounds),
+                ngettext(
+                    "The Altar holds {count} blood point.",
+                    "The Altar holds {count} blood points.",
+                    altar,
+                ).format(count=altar),
+                ngettext(
+                    "The Inferno holds {count} blood point.",
+                    "The Inferno holds {count} blood points.",
+                    inferno,
+                ).format(count=inferno),
+            ]
+        )
+    ]
+    for hero, wounds, defeated, rewards in heroes:
+        name = hero_name(hero)
+        said = [
+            ngettext("{hero} has {count} wound.", "{hero} has {count} wounds.", wounds).format(
+                hero=name, count=wounds
+            )
+            if wounds
+            else tr("{hero} has no wounds.").format(hero=name),
+            ngettext(
+                "{hero} was defeated once.", "{hero} was defeated {count} times.", defeated
+            ).format(hero=name, count=defeated)
+            if defeated
+            else tr("{hero} was never defeated.").format(hero=name),
+            ngettext("{hero} won {count} reward.", "{hero} won {count} rewards.", rewards).format(
+                hero=name, count=rewards
+            )
+            if rewards
+            else tr("{hero} won no rewards.").format(hero=name),
+        ]
+        lines.append(" ".join(said))
+    for name, wounds, destroyed in strigoi:
+        subject = strigoi_subject(name)
+        said = [
+            capital_first(
+                ngettext(
+                    "{strigoi} has {count} wound.", "{strigoi} has {count} wounds.", wounds
+                ).format(strigoi=subject, count=wounds)
+                if wounds
+                else tr("{strigoi} has no wounds.").format(strigoi=subject)
+            )
+        ]
+        if destroyed:
+            said.append(capital_first(tr("{strigoi} is destroyed.").format(strigoi=subject)))
+        lines.append(" ".join(said))
+    return lines
+
+
 def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
     """What the game waits for, as one whole sentence in the players' language ("Waiting for
     Roel to move."), tokens and stacks by their names: a monster as a sentence names it
@@ -809,6 +916,18 @@ def site_label(room: str, side: int) -> str:
     language: "North-east room, north-west side" (room names are lower case mid-sentence)."""
     return capital_first(
         tr("{room}, {side} side").format(room=room_name(room), side=direction_name(side))
+    )
+
+
+def ladder_seat_line(hero: str, site: tuple[str, int] | None) -> str:
+    """Where a hero's ladder stands, a sentence of the setup wizard's list ("Roel's ladder
+    stands in the west room, on the south-west side."), never "Roel: West room, south-west
+    side" (a capital mid-line, and French wants its own spacing before a colon)."""
+    if site is None:
+        return tr("{hero} has no ladder yet.").format(hero=hero_name(hero))
+    room, side = site
+    return tr("{hero}'s ladder stands in the {room}, on the {side} side.").format(
+        hero=hero_name(hero), room=room_name(room), side=direction_name(side)
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.app import i18n
 from companion.app.announce import HEADLINE_CODES, Announcement
-from companion.app.cards import card_of, held_wounds, sentence, why_rows
+from companion.app.cards import card_of, held_rewards, held_wounds, sentence, why_rows
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
     FIGURE_MARKS,
@@ -311,6 +311,7 @@ def hero_views(session: GameSession, catalog: Catalog) -> list[JSON]:
             "wounds_said": held_wounds(catalog, h.hero, h.wounds),  # sentences, not names
             "rewards": [item_name(catalog, x) for x in h.reward_cards],
             "tokens": [item_name(catalog, x) for x in h.reward_tokens],
+            "rewards_said": held_rewards(catalog, h.hero, h.reward_cards, h.reward_tokens),
             "chosen": bool(h.chosen) if state.phase == "initiative" else None,
             "active": state.active_hero == h.hero,
         }

@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 from companion.app.i18n import N_, capital_first, ngettext, tr
 from companion.app.labels import (
     direction_name,
+    ladder_seat_line,
     platform_home,
     room_name,
     site_label,
@@ -351,11 +352,10 @@ class SetupScreen(Screen):
     def _page_ladders(self, box: BoxLayout) -> None:
         row = self._row(box)
         for i, seat in enumerate(self.plan.seats):
-            place = tr("no ladder yet") if seat.site is None else site_label(*seat.site)
             colour = theme.FIGURE_COLOURS.get(seat.hero, theme.HERO)
             button = self._button(
                 box,
-                f"{hero_name(seat.hero)}: {place}",
+                ladder_seat_line(seat.hero, seat.site),
                 lambda i=i: self._pick_seat(i),
                 background_color=colour if i == self.active_seat else theme.PANEL,
                 color=theme.ink_on(colour) if i == self.active_seat else theme.TEXT,

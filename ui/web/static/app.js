@@ -288,17 +288,12 @@ function drawHeroes(heroes) {
       head.append(el("span", `chip fig-${hero.id}`, hero.mark), el("strong", null, hero.name));
       if (hero.active) head.append(el("span", "tag", state.words.active));
       item.append(head);
-      const w = state.words;
       // the wounds as players say them: "Roel has 2 wounds. Until healed, Roel cannot use
       // Stealth." (the server's sentences), never the tokens' names in a list
       item.append(el("p", "fact wounds", hero.wounds_said));
-      const facts = [
-        [w.rewards, hero.rewards],
-        [w.tokens, hero.tokens],
-      ];
-      for (const [label, items] of facts) {
-        item.append(el("p", "fact", `${label}: ${items.length ? items.join(", ") : w.none}`));
-      }
+      // the reward cards and tokens, a sentence each ("Roel has no reward token."), never a
+      // form's "Reward tokens: none"
+      item.append(el("p", "fact", hero.rewards_said));
       return item;
     }),
   );
