@@ -426,6 +426,17 @@ def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
             said = {w.casefold() for w in re.findall(r"\w+", sentence)}
             assert _first_word(sentence) not in apart, (language, sentence)
             assert not said & apart, (language, sentence)
+    # Nor is Cancel the word the language's players know from Undo (Ctrl+Z): French "Annuler",
+    # Italian "Annulla", German "Rückgängig", English "Undo".
+    assert _first_word(cancel) not in USUAL_UNDO[language], (language, cancel)
+
+
+USUAL_UNDO = {
+    "en": {"undo"},
+    "de": {"rückgängig"},
+    "it": {"annulla", "annullare"},
+    "fr": {"annuler", "annule"},
+}
 
 
 def _catalog(language: str) -> list[str]:
