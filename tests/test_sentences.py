@@ -528,3 +528,20 @@ def test_the_drawn_token_is_told_in_a_sentence_not_a_form(language: str) -> None
     if language == "de":
         german = re.compile(r"Gezogen wurde der (?:Lehrling|Meister)-Marker\b")
         assert any(german.match(t) for t in told), told
+
+
+def test_a_sensed_table_line_is_whole_sentences_without_two_brackets(language: str) -> None:
+    """The round screen's table list said "…faces east (the lit edge). (the readers will see
+    it)": two brackets in a row. Each thing is its own sentence, in every language."""
+    from companion.app.labels import table_line
+    from companion.app.tracking import Action, Step
+
+    room = next(iter(RULES.fortress.platforms))
+    for step in (Step.TURN, Step.SET_UP, Step.RESTORE_PLATFORM):
+        action = Action(room=room, reader=0, step=step, rotation=2, platform=None, sensed=True)
+        line = table_line(RULES.fortress, action)
+        assert "(" not in line and ")" not in line, (language, line)
+        said = re.split(r"(?<=[.!?])\s+", line)
+        assert len(said) == 2, (language, line)
+        for sentence in said:
+            assert sentence[0].isupper() and sentence.endswith(ENDS), (language, line)

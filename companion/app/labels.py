@@ -707,8 +707,8 @@ def action_text(fortress: Fortress, action: Action) -> str:
     match action.step:
         case Step.TURN:
             return tr(
-                "Turn the platform in the {room} until book {book} faces {direction} "
-                "(the lit edge)."
+                "Turn the platform in the {room} until book {book} faces {direction}, "
+                "the lit edge."
             ).format(room=room, book=book, direction=facing)
         case Step.SET_UP:
             return tr(
@@ -734,6 +734,15 @@ def action_text(fortress: Fortress, action: Action) -> str:
     return tr("{figure}: take it off the centre of the {room}.").format(
         figure=figure_label(action.figure), room=room
     )
+
+
+def table_line(fortress: Fortress, action: Action) -> str:
+    """A line of the round screen's table list: what to do, then, as a sentence of its own,
+    that the readers will see it done (never a second bracket after the first)."""
+    text = action_text(fortress, action)
+    if action.sensed:
+        text += " " + tr("The readers will see it done.")
+    return text
 
 
 def differences_alert(fortress: Fortress, differences: Sequence[Difference]) -> str:
