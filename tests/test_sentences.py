@@ -317,6 +317,30 @@ def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
             assert not re.search(r"\b(too|auch|anche|aussi)\b", text, re.I), (language, text)
 
 
+def test_a_failed_bounce_names_both_directions(language: str) -> None:
+    """R-TEL-3: "Neither that direction nor the opposite one leads to a platform" never said
+    which way; the voice and the phone name both ("neither north-east nor south-west")."""
+    from companion.app.labels import direction_name
+
+    bounced = [
+        (item, reason)
+        for item in STORIES
+        for reason in item.reasons
+        if item.kind == "strigoi_step" and reason.code == "bounce_failed"
+    ]
+    assert bounced
+    for item, reason in bounced:
+        first, back = reason.facts["direction"], reason.facts["opposite"]
+        assert isinstance(first, int) and isinstance(back, int)
+        assert (first + 3) % 6 == back % 6
+        words = spoken(RULES.catalog, item, RULES.fortress)
+        for text in (words, *announcement_view(item, RULES.catalog)["lines"]):
+            if "{" in text:
+                raise AssertionError((language, text))
+        for name in (direction_name(first), direction_name(back)):
+            assert name in words, (language, name, words)
+
+
 def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
     """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
     glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
