@@ -341,6 +341,23 @@ def test_a_failed_bounce_names_both_directions(language: str) -> None:
             assert name in words, (language, name, words)
 
 
+#: the word "curse" as each language says it in a skipped curse's words
+CURSE_WORDS = {"en": "curse", "de": "fluch", "it": "maledizion", "fr": "malédiction"}
+
+
+def test_a_skipped_curse_says_no_curse_once(language: str) -> None:
+    """R-RND-4: "There is no curse this round. A Strigoi attacked this round, so there is no
+    curse." said it twice; the headline says it, the reason only says why."""
+    skipped = [item for item in STORIES if item.kind == "curse_skipped"]
+    whys = {item.facts.get("why") for item in skipped}
+    assert {"attacked", "no_strigoi", "stayed"} <= whys
+    for item in skipped:
+        words = spoken(RULES.catalog, item, RULES.fortress)
+        assert words.casefold().count(CURSE_WORDS[language]) == 1, (language, words)
+        for said in sentences(words):
+            assert capital(said) and said.endswith(ENDS), (language, said)
+
+
 def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
     """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
     glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
