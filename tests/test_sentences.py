@@ -25,7 +25,7 @@ from companion.app.labels import (
 )
 from companion.app.labels import waiting_label as status_line
 from companion.app.spoken_menu import by_room, choose_in_secret, items
-from companion.app.web_view import announcement_view
+from companion.app.web_view import announcement_view, why_line
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -586,3 +586,24 @@ def test_a_sensed_table_line_is_whole_sentences_without_two_brackets(language: s
         assert len(said) == 2, (language, line)
         for sentence in said:
             assert sentence[0].isupper() and sentence.endswith(ENDS), (language, line)
+
+
+def test_the_rules_pages_show_no_rule_codes(language: str) -> None:
+    """The Rules screen led each paragraph with "R-TEL-1…8" and its texts cited "R-TEL-4",
+    "(R-CUR)": players see "Rule 4" and section titles, never a code, in every section; the
+    phone's Why? rule text likewise."""
+    from companion.app.rules_words import RULE_CODE, readable, rule_heading
+    from companion.rules_text import rules_reference
+
+    code = re.compile(r"\bR-[A-Z]{2,5}\b")
+    shown = 0
+    for section in rules_reference(i18n.current_language()):
+        assert not code.search(section.title), (language, section.title)
+        for rule_id, text in [*section.rules.items(), *((section.prefix, n) for n in section.notes)]:
+            for words in (rule_heading(rule_id), readable(text, section.prefix, language)):
+                assert not code.search(words) and not RULE_CODE.search(words), (language, words)
+                assert "{" not in words and "“”" not in words, (language, words)
+            shown += 1
+    assert shown > 40
+    cited = why_line("x", "R-TEL-7")["rule"]
+    assert isinstance(cited, str) and cited and not code.search(cited), (language, cited)

@@ -260,7 +260,10 @@ def why_line(text: str, rules: str) -> JSON:
         except RuleNotFound:
             section = None
         if section is not None:
-            rule = section.rules.get(first) or section.title
+            from companion.app.rules_words import readable
+
+            found = section.rules.get(first)
+            rule = readable(found, section.prefix, i18n.words_language()) if found else section.title
     return {"text": text, "rule": rule}
 
 
