@@ -40,7 +40,7 @@ ARROW = "\u2192"
 
 @dataclass(frozen=True)
 class Figure:
-    """A large line on a card: a whole short sentence ("Roel is attacked: 2 wounds to take."),
+    """A large line on a card: a whole short sentence ("Roel is attacked and takes 2 wounds."),
     and an optional small sentence under it."""
 
     value: str
@@ -171,8 +171,8 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         figures = (
             Figure(
                 ngettext(
-                    "{hero} is attacked: {count} wound to take.",
-                    "{hero} is attacked: {count} wounds to take.",
+                    "{hero} is attacked and takes {count} wound.",
+                    "{hero} is attacked and takes {count} wounds.",
                     wounds,
                 ).format(hero=hero_name(hero), count=wounds)
             ),
