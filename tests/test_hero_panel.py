@@ -197,9 +197,7 @@ def test_the_reveal_gives_each_hero_s_initiative_beside_the_order() -> None:  # 
         for hero in state.turn_order
     ]
     # whole sentences, the first goes first (never "Turn order: Attila (initiative 1: …), …")
-    assert text == " ".join(
-        [parts[0] + ", and goes first.", *(f"Then {p}." for p in parts[1:])]
-    )
+    assert text == " ".join([parts[0] + ", and goes first.", *(f"Then {p}." for p in parts[1:])])
     numbers = [CATALOG.card(state.hero(h).chosen or "").initiative for h in state.turn_order]
     assert numbers == sorted(numbers)  # the order the initiatives decide
     assert reveal_text(t.state, [], CATALOG) == ""

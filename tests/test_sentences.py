@@ -517,7 +517,7 @@ def test_french_elides_before_a_vowel_or_says_it_otherwise() -> None:
 
 
 def test_french_puts_no_article_before_a_direction() -> None:
-    """"vers le est" is wrong French ("vers l'est"): a direction ({direction}, {direction_name})
+    """ "vers le est" is wrong French ("vers l'est"): a direction ({direction}, {direction_name})
     follows no article that would have to elide before est and ouest ("côté est" reads well
     with every direction)."""
     for text in _catalog("fr"):
@@ -599,7 +599,10 @@ def test_the_rules_pages_show_no_rule_codes(language: str) -> None:
     shown = 0
     for section in rules_reference(i18n.current_language()):
         assert not code.search(section.title), (language, section.title)
-        for rule_id, text in [*section.rules.items(), *((section.prefix, n) for n in section.notes)]:
+        for rule_id, text in [
+            *section.rules.items(),
+            *((section.prefix, n) for n in section.notes),
+        ]:
             for words in (rule_heading(rule_id), readable(text, section.prefix, language)):
                 assert not code.search(words) and not RULE_CODE.search(words), (language, words)
                 assert "{" not in words and "“”" not in words, (language, words)

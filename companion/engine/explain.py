@@ -93,7 +93,8 @@ _TEMPLATES: Mapping[str, str] = {
     "centre_not_destination": N_("{target} is the centre room, which has no platform"),
     "bounce": N_("{strigoi} bounces: it tries the opposite direction, {direction_name}"),
     "bounce_failed": N_(
-        "neither {direction_name} nor {opposite_name} leads to a platform: {strigoi} stays in {room}"
+        "neither {direction_name} nor {opposite_name} leads to a platform: "
+        "{strigoi} stays in {room}"
     ),
     "occupied": N_("{target} holds {other}: neither Strigoi moves"),
     "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
