@@ -258,7 +258,18 @@ def cut_rows(root: Widget) -> list[str]:
                 found.append(f"{row.text[:40]!r}: {problem}")
         place = view.parent if isinstance(view.parent, WholeRows) else view
         free = place.height - view.height  # the place left empty below the list
-        if free > 1 and rows and all(r.to_window(0, r.top)[1] <= edge + 1 for r in rows):
+        read = [  # a page's paragraphs in sight (the rules): what the list shows is read
+            w
+            for w in walk(content)
+            if isinstance(w, Label) and not isinstance(w, Button) and w.text and w.height > 0
+        ]
+        in_sight = [w for w in read if w.to_window(0, w.y)[1] >= edge - 1]
+        if (
+            free > 1
+            and rows
+            and not in_sight
+            and all(r.to_window(0, r.top)[1] <= edge + 1 for r in rows)
+        ):
             found.append(f"no row in sight, {free:.0f} px of the list's place empty")
     return found
 
