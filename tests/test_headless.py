@@ -78,6 +78,8 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
     secret = (
         "choose your card in secret",
         "Waiting for every player to choose a card.",
+        "to choose a card.",  # who still chooses, by name ("Waiting for Roel to …")
+        "to choose their cards.",
         "the simulated reader plays a card",
     )
     until = next(i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret))

@@ -196,11 +196,12 @@ def test_the_reveal_gives_each_hero_s_initiative_beside_the_order() -> None:  # 
     text = reveal_text(t.state, events, CATALOG)
     state: GameState = t.state
     parts = [
-        f"{hero_name(hero)} (initiative {CATALOG.card(state.hero(hero).chosen or '').initiative}: "
-        f"{CATALOG.card(state.hero(hero).chosen or '').title})"
+        f"{hero_name(hero)} plays {CATALOG.card(state.hero(hero).chosen or '').title}, "
+        f"initiative {CATALOG.card(state.hero(hero).chosen or '').initiative}"
         for hero in state.turn_order
     ]
-    assert text == "Cards revealed. Turn order: " + ", ".join(parts)
+    # whole sentences, the first goes first (never "Turn order: Attila (initiative 1: …), …")
+    assert text == " ".join([parts[0] + ", and goes first.", *(f"Then {p}." for p in parts[1:])])
     numbers = [CATALOG.card(state.hero(h).chosen or "").initiative for h in state.turn_order]
     assert numbers == sorted(numbers)  # the order the initiatives decide
     assert reveal_text(t.state, [], CATALOG) == ""
@@ -215,8 +216,11 @@ def test_a_long_reveal_keeps_the_initiatives_and_leaves_the_titles_out() -> None
         events = t.do(c.ChooseCard(hero=hero, card=card))
     text = reveal_text(t.state, events, CATALOG)
     assert len(text) <= 170
-    for hero in t.state.turn_order:
-        assert f"{hero_name(hero)} (initiative {CATALOG.card(cards[hero]).initiative})" in text
+    first, *then = t.state.turn_order
+    initiative = {h: CATALOG.card(cards[h]).initiative for h in cards}
+    assert text.startswith(f"{hero_name(first)} goes first, initiative {initiative[first]}.")
+    for hero in then:
+        assert f"Then {hero_name(hero)}, initiative {initiative[hero]}." in text
 
 
 def test_the_panel_travels_as_json_for_another_screen() -> None:

@@ -25,7 +25,7 @@ from companion.app.labels import (
 )
 from companion.app.labels import waiting_label as status_line
 from companion.app.spoken_menu import by_room, choose_in_secret, items
-from companion.app.web_view import announcement_view
+from companion.app.web_view import announcement_view, why_line
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -317,6 +317,47 @@ def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
             assert not re.search(r"\b(too|auch|anche|aussi)\b", text, re.I), (language, text)
 
 
+def test_a_failed_bounce_names_both_directions(language: str) -> None:
+    """R-TEL-3: "Neither that direction nor the opposite one leads to a platform" never said
+    which way; the voice and the phone name both ("neither north-east nor south-west")."""
+    from companion.app.labels import direction_name
+
+    bounced = [
+        (item, reason)
+        for item in STORIES
+        for reason in item.reasons
+        if item.kind == "strigoi_step" and reason.code == "bounce_failed"
+    ]
+    assert bounced
+    for item, reason in bounced:
+        first, back = reason.facts["direction"], reason.facts["opposite"]
+        assert isinstance(first, int) and isinstance(back, int)
+        assert (first + 3) % 6 == back % 6
+        words = spoken(RULES.catalog, item, RULES.fortress)
+        for text in (words, *announcement_view(item, RULES.catalog)["lines"]):
+            if "{" in text:
+                raise AssertionError((language, text))
+        for name in (direction_name(first), direction_name(back)):
+            assert name in words, (language, name, words)
+
+
+#: the word "curse" as each language says it in a skipped curse's words
+CURSE_WORDS = {"en": "curse", "de": "fluch", "it": "maledizion", "fr": "malédiction"}
+
+
+def test_a_skipped_curse_says_no_curse_once(language: str) -> None:
+    """R-RND-4: "There is no curse this round. A Strigoi attacked this round, so there is no
+    curse." said it twice; the headline says it, the reason only says why."""
+    skipped = [item for item in STORIES if item.kind == "curse_skipped"]
+    whys = {item.facts.get("why") for item in skipped}
+    assert {"attacked", "no_strigoi", "stayed"} <= whys
+    for item in skipped:
+        words = spoken(RULES.catalog, item, RULES.fortress)
+        assert words.casefold().count(CURSE_WORDS[language]) == 1, (language, words)
+        for said in sentences(words):
+            assert capital(said) and said.endswith(ENDS), (language, said)
+
+
 def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
     """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
     glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
@@ -426,6 +467,17 @@ def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
             said = {w.casefold() for w in re.findall(r"\w+", sentence)}
             assert _first_word(sentence) not in apart, (language, sentence)
             assert not said & apart, (language, sentence)
+    # Nor is Cancel the word the language's players know from Undo (Ctrl+Z): French "Annuler",
+    # Italian "Annulla", German "Rückgängig", English "Undo".
+    assert _first_word(cancel) not in USUAL_UNDO[language], (language, cancel)
+
+
+USUAL_UNDO = {
+    "en": {"undo"},
+    "de": {"rückgängig"},
+    "it": {"annulla", "annullare"},
+    "fr": {"annuler", "annule"},
+}
 
 
 def _catalog(language: str) -> list[str]:
@@ -465,7 +517,7 @@ def test_french_elides_before_a_vowel_or_says_it_otherwise() -> None:
 
 
 def test_french_puts_no_article_before_a_direction() -> None:
-    """"vers le est" is wrong French ("vers l'est"): a direction ({direction}, {direction_name})
+    """ "vers le est" is wrong French ("vers l'est"): a direction ({direction}, {direction_name})
     follows no article that would have to elide before est and ouest ("côté est" reads well
     with every direction)."""
     for text in _catalog("fr"):
@@ -750,3 +802,44 @@ def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
             assert capital(one), (language, line)
     assert figures
     assert not any(re.search(r"\b(?:une défaite|0 \w+)", line) for line in figures), figures
+
+
+def test_a_sensed_table_line_is_whole_sentences_without_two_brackets(language: str) -> None:
+    """The round screen's table list said "…faces east (the lit edge). (the readers will see
+    it)": two brackets in a row. Each thing is its own sentence, in every language."""
+    from companion.app.labels import table_line
+    from companion.app.tracking import Action, Step
+
+    room = next(iter(RULES.fortress.platforms))
+    for step in (Step.TURN, Step.SET_UP, Step.RESTORE_PLATFORM):
+        action = Action(room=room, reader=0, step=step, rotation=2, platform=None, sensed=True)
+        line = table_line(RULES.fortress, action)
+        assert "(" not in line and ")" not in line, (language, line)
+        said = re.split(r"(?<=[.!?])\s+", line)
+        assert len(said) == 2, (language, line)
+        for sentence in said:
+            assert sentence[0].isupper() and sentence.endswith(ENDS), (language, line)
+
+
+def test_the_rules_pages_show_no_rule_codes(language: str) -> None:
+    """The Rules screen led each paragraph with "R-TEL-1…8" and its texts cited "R-TEL-4",
+    "(R-CUR)": players see "Rule 4" and section titles, never a code, in every section; the
+    phone's Why? rule text likewise."""
+    from companion.app.rules_words import RULE_CODE, readable, rule_heading
+    from companion.rules_text import rules_reference
+
+    code = re.compile(r"\bR-[A-Z]{2,5}\b")
+    shown = 0
+    for section in rules_reference(i18n.current_language()):
+        assert not code.search(section.title), (language, section.title)
+        for rule_id, text in [
+            *section.rules.items(),
+            *((section.prefix, n) for n in section.notes),
+        ]:
+            for words in (rule_heading(rule_id), readable(text, section.prefix, language)):
+                assert not code.search(words) and not RULE_CODE.search(words), (language, words)
+                assert "{" not in words and "“”" not in words, (language, words)
+            shown += 1
+    assert shown > 40
+    cited = why_line("x", "R-TEL-7")["rule"]
+    assert isinstance(cited, str) and cited and not code.search(cited), (language, cited)

@@ -143,7 +143,7 @@ def test_the_strigoi_card_shows_target_wounds_token_and_whose_letter() -> None:
             wounds = int(step.facts["wounds"])  # type: ignore[call-overload]
             counted = "wound" if wounds == 1 else "wounds"
             assert card.figures[0].value == (
-                f"{hero_name(str(step.facts['hero']))} is attacked: {wounds} {counted} to take."
+                f"{hero_name(str(step.facts['hero']))} is attacked and takes {wounds} {counted}."
             )
         else:
             assert card.figures[0].value == "Nobody is attacked."

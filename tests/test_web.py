@@ -104,6 +104,26 @@ def test_no_public_view_holds_a_hand_or_a_secret_choice(table: WebTable) -> None
     assert view(table)["heroes"][0]["chosen"] is True
 
 
+def test_the_feed_names_who_still_chooses_a_card(table: WebTable) -> None:
+    """R-RND-1: "Waiting for every player to choose a card." even after some had chosen; the
+    feed names the heroes still choosing, in every language, never a chosen one."""
+    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
+    first, *others = state.heroes
+    assert others
+    assert view(table)["waiting"] == "Waiting for every player to choose a card."
+    table.call(lambda: table.service.execute(c.ChooseCard(hero=first.hero, card=first.hand[0])))
+    table.settle()
+    for language in i18n.LANGUAGES:
+        waiting = view(table, language)["waiting"]
+        assert hero_name(first.hero) not in waiting, (language, waiting)
+        for hero in others:
+            assert hero_name(hero.hero) in waiting, (language, waiting)
+    names = [hero_name(h.hero) for h in others]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    counted = "a card" if len(names) == 1 else "their cards"
+    assert view(table)["waiting"] == f"Waiting for {said} to choose {counted}."
+
+
 # ----- seat tokens -------------------------------------------------------------------------------
 def test_seat_tokens_one_hero_revocable_ending_with_the_game() -> None:
     tokens = SeatTokens()

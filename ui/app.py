@@ -703,7 +703,7 @@ class ArmataApp(App):
             session.rules,
             session.state,
             session.waiting_for,
-            waiting_label(session.waiting_for, self.catalog),
+            waiting_label(session.waiting_for, self.catalog, session.state),
             session.legal_commands(),
             self.execute,
             None if undo is None else undo_label(undo, self.catalog, fortress),

@@ -262,7 +262,18 @@ def cut_rows(root: Widget) -> list[str]:
         tapped = [  # a check row is a row too, though no Button
             row for row in walk(content) if isinstance(row, ButtonBehavior) and row.height > 0
         ]
-        if free > 1 and tapped and all(r.to_window(0, r.top)[1] <= edge + 1 for r in tapped):
+        read = [  # a page's paragraphs in sight (the rules): what the list shows is read
+            w
+            for w in walk(content)
+            if isinstance(w, Label) and not isinstance(w, Button) and w.text and w.height > 0
+        ]
+        in_sight = [w for w in read if w.to_window(0, w.y)[1] >= edge - 1]
+        if (
+            free > 1
+            and tapped
+            and not in_sight
+            and all(r.to_window(0, r.top)[1] <= edge + 1 for r in tapped)
+        ):
             found.append(f"no row in sight, {free:.0f} px of the list's place empty")
     return found
 

@@ -40,7 +40,7 @@ ARROW = "\u2192"
 
 @dataclass(frozen=True)
 class Figure:
-    """A large line on a card: a whole short sentence ("Roel is attacked: 2 wounds to take."),
+    """A large line on a card: a whole short sentence ("Roel is attacked and takes 2 wounds."),
     and an optional small sentence under it."""
 
     value: str
@@ -171,8 +171,8 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         figures = (
             Figure(
                 ngettext(
-                    "{hero} is attacked: {count} wound to take.",
-                    "{hero} is attacked: {count} wounds to take.",
+                    "{hero} is attacked and takes {count} wound.",
+                    "{hero} is attacked and takes {count} wounds.",
                     wounds,
                 ).format(hero=hero_name(hero), count=wounds)
             ),
@@ -274,14 +274,14 @@ def _skipped(announcement: Announcement) -> Card:
     why = facts.get("why")
     todo: tuple[str, ...] = ()
     if why == "attacked":
-        reason = tr("A Strigoi attacked this round, so there is no curse.")
+        reason = tr("A Strigoi has already attacked.")
         todo = (tr("Take the attack marker off the Master card."),)
         rules: tuple[str, ...] = ("R-RND-4",)
     elif why == "no_strigoi":
-        reason = tr("No Strigoi is on the board yet, so there is no curse.")
+        reason = tr("No Strigoi is on the board yet.")
         rules = ("R-RND-4",)
     else:
-        reason = " ".join(sentence(plain(r)) for r in announcement.reasons)
+        reason = " ".join(sentence(_skip_reason(r)) for r in announcement.reasons)
         rules = ("R-CUR-1",)
         if why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
             todo = (tr("Take the destroyed ladder off the board."),)
@@ -298,6 +298,14 @@ def _skipped(announcement: Announcement) -> Card:
         tr("Done"),
         f"{headline} {reason}",
     )
+
+
+def _skip_reason(reason: Reason) -> str:
+    """Why no curse, without saying "no curse" again after the headline has said it."""
+    strigoi = reason.facts.get("strigoi")
+    if reason.code == "no_curse" and isinstance(strigoi, str):
+        return tr("{strigoi} did not move.").format(strigoi=strigoi_subject(strigoi))
+    return plain(reason)
 
 
 def _source_letter(facts: dict[str, object]) -> str:

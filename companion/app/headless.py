@@ -206,7 +206,7 @@ class HeadlessTable:
         commands = session.legal_commands()
         self.options = items(commands, simulated=self.service.hardware.simulated is not None)
         self.focused = -1
-        self.say(waiting_label(session.waiting_for, self.service.catalog))
+        self.say(waiting_label(session.waiting_for, self.service.catalog, session.state))
         for hero in secret_choosers(commands):  # R-RND-1: never which card, only who chooses
             self.say(choose_in_secret(hero))
 

@@ -22,6 +22,8 @@ from companion.engine.explain import (
 )
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
+from companion.engine.game.kinds import TaskKind
+from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
 
@@ -735,10 +737,33 @@ def game_over_summary(
     return lines
 
 
-def waiting_label(task: Task | None, catalog: Catalog | None = None) -> str:
+def still_choosing(state: GameState) -> str:
+    """R-RND-1 once some have chosen: who still chooses, by name ("Waiting for Roel to choose
+    a card.", "Waiting for Roel and Matthew to choose their cards."); "" while nobody has."""
+    still = [hero_name(x.hero) for x in state.heroes if x.chosen is None]
+    if not still or len(still) == len(state.heroes):
+        return ""
+    heroes = still[0]
+    if len(still) > 1:
+        heroes = tr("{heroes} and {last}").format(heroes=", ".join(still[:-1]), last=still[-1])
+    return ntr(
+        "Waiting for {heroes} to choose a card.",
+        "Waiting for {heroes} to choose their cards.",
+        len(still),
+    ).format(heroes=heroes)
+
+
+def waiting_label(
+    task: Task | None, catalog: Catalog | None = None, state: GameState | None = None
+) -> str:
     """What the game waits for, as one whole sentence in the players' language ("Waiting for
     Roel to move."), tokens and stacks by their names: a monster as a sentence names it
-    ("Waiting for Roel to fight a red monster of strength 3.")."""
+    ("Waiting for Roel to fight a red monster of strength 3."); with the `state`, the heroes
+    who still choose a card by name."""
+    if task is not None and task.kind == TaskKind.CHOOSE and state is not None:
+        named = still_choosing(state)
+        if named:
+            return named
     if catalog is None:
         return waiting_sentence(task, tr, plural=ngettext)
     return waiting_sentence(
@@ -814,8 +839,7 @@ def action_text(fortress: Fortress, action: Action) -> str:
     match action.step:
         case Step.TURN:
             return tr(
-                "Turn the platform in the {room} until book {book} faces {direction} "
-                "(the lit edge)."
+                "Turn the platform in the {room} until book {book} faces {direction}, the lit edge."
             ).format(room=room, book=book, direction=facing)
         case Step.SET_UP:
             return tr(
@@ -841,6 +865,15 @@ def action_text(fortress: Fortress, action: Action) -> str:
     return tr("{figure}: take it off the centre of the {room}.").format(
         figure=figure_label(action.figure), room=room
     )
+
+
+def table_line(fortress: Fortress, action: Action) -> str:
+    """A line of the round screen's table list: what to do, then, as a sentence of its own,
+    that the readers will see it done (never a second bracket after the first)."""
+    text = action_text(fortress, action)
+    if action.sensed:
+        text += " " + tr("The readers will see it done.")
+    return text
 
 
 def differences_alert(fortress: Fortress, differences: Sequence[Difference]) -> str:

@@ -161,20 +161,29 @@ def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> st
         card = cards[hero]
         return str(catalog.card(card).initiative) if catalog.is_action_card(card) else "?"
 
-    def told(template: str) -> str:
-        order = ", ".join(
-            i18n.tr(template).format(
-                hero=hero_name(hero),
-                initiative=initiative(hero),
-                card=item_name(catalog, cards[hero]),
+    def told(first: str, then: str) -> str:
+        """Whole sentences: "Attila plays Army of the Night, initiative 1, and goes first.
+        Then Roel plays …, initiative 3." (never a bracketed list behind a colon)."""
+        said: list[str] = []  # "plays" says the cards are shown: no "Cards revealed." before
+        for i, hero in enumerate(revealed.order):
+            said.append(
+                i18n.tr(first if i == 0 else then).format(
+                    hero=hero_name(hero),
+                    initiative=initiative(hero),
+                    card=item_name(catalog, cards[hero]),
+                )
             )
-            for hero in revealed.order
-        )
-        return i18n.tr("Cards revealed. Turn order: {order}").format(order=order)
+        return " ".join(said)
 
-    text = told(N_("{hero} (initiative {initiative}: {card})"))
+    text = told(
+        N_("{hero} plays {card}, initiative {initiative}, and goes first."),
+        N_("Then {hero} plays {card}, initiative {initiative}."),
+    )
     if len(text) > REVEAL_CHARS:
-        text = told(N_("{hero} (initiative {initiative})"))
+        text = told(
+            N_("{hero} goes first, initiative {initiative}."),
+            N_("Then {hero}, initiative {initiative}."),
+        )
     return text
 
 

@@ -260,7 +260,12 @@ def why_line(text: str, rules: str) -> JSON:
         except RuleNotFound:
             section = None
         if section is not None:
-            rule = section.rules.get(first) or section.title
+            from companion.app.rules_words import readable
+
+            found = section.rules.get(first)
+            rule = (
+                readable(found, section.prefix, i18n.words_language()) if found else section.title
+            )
     return {"text": text, "rule": rule}
 
 
@@ -351,7 +356,7 @@ def table_view(
         "round": state.round,
         "phase": state.phase,
         "status": round_line(state.round, state.phase),
-        "waiting": waiting_label(session.waiting_for, catalog),
+        "waiting": waiting_label(session.waiting_for, catalog, state),
         "altar": tr("Altar {altar}/{needed}").format(
             altar=state.altar, needed=ALTAR_NEEDED[state.players]
         ),

@@ -93,7 +93,8 @@ _TEMPLATES: Mapping[str, str] = {
     "centre_not_destination": N_("{target} is the centre room, which has no platform"),
     "bounce": N_("{strigoi} bounces: it tries the opposite direction, {direction_name}"),
     "bounce_failed": N_(
-        "neither that direction nor the opposite one leads to a platform: {strigoi} stays in {room}"
+        "neither {direction_name} nor {opposite_name} leads to a platform: "
+        "{strigoi} stays in {room}"
     ),
     "occupied": N_("{target} holds {other}: neither Strigoi moves"),
     "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
@@ -181,11 +182,12 @@ class Reason(NamedTuple):
         `name` names rooms, ladders and directions as the table does, `plural` picks the form
         of a counted template (ngettext in the players' language)."""
         facts: dict[str, Fact] = dict(self.facts)
-        direction = facts.get("direction")
-        if isinstance(direction, int) and not isinstance(direction, bool):
-            facts["direction_name"] = (
-                DIRECTION_NAMES[direction] if name is None else name("direction", direction)
-            )
+        for key in ("direction", "opposite"):  # the way tried, and the way it bounced back
+            direction = facts.get(key)
+            if isinstance(direction, int) and not isinstance(direction, bool):
+                facts[f"{key}_name"] = (
+                    DIRECTION_NAMES[direction] if name is None else name("direction", direction)
+                )
         if name is not None:
             for key in (*ROOM_FACTS, "ladder"):
                 if key in facts:

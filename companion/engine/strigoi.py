@@ -59,7 +59,16 @@ class Teleport:
             else:
                 why.append(reason("R-TEL-3", code, target=value))
         if len(self.attempts) == 2 and self.attempts[1][1] in _BLOCKED:
-            why.append(reason("R-TEL-3", "bounce_failed", strigoi=name, room=start))
+            why.append(
+                reason(
+                    "R-TEL-3",
+                    "bounce_failed",
+                    strigoi=name,
+                    room=start,
+                    direction=first,
+                    opposite=self.attempts[1][0],
+                )
+            )
         return tuple(why)
 
 

@@ -14,11 +14,11 @@ from kivy.uix.layout import Layout
 from companion.app.cards import why_rows
 from companion.app.i18n import ntr, tr
 from companion.app.labels import (
-    action_text,
     command_label,
     group_label,
     item_name,
     strigoi_subject,
+    table_line,
 )
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -197,10 +197,7 @@ class RoundPanel:
         self._label(box, tr("At the table:"))
         fortress = self.rules.fortress
         for action in self.table.actions:
-            text = action_text(fortress, action)
-            if action.sensed:
-                text += " " + tr("(the readers will see it)")
-            self._label(box, "• " + text)
+            self._label(box, "• " + table_line(fortress, action))
         label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
         self._button(box, label, self.by_hand, commit=True)
 

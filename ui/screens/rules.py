@@ -4,6 +4,7 @@ opened at the rule an explanation cites or at the section of what the game waits
 from __future__ import annotations
 
 from companion.app.i18n import current_language, tr
+from companion.app.rules_words import readable, rule_heading
 from companion.engine.game.registry import REGISTRY
 from companion.rules_text import rules_reference, section_of
 from ui.screens.page import PageScreen
@@ -22,16 +23,18 @@ class RulesScreen(PageScreen):
             self.clear(tr("Rules"))
             for section in rules_reference(current_language()):
                 self.button(
-                    f"{section.prefix} · {section.title}",
+                    section.title,
                     lambda prefix=section.prefix: self.open(prefix),
                 )
             return
-        section = section_of(rule, current_language())
-        self.clear(f"{section.prefix} · {section.title}")
+        section = section_of(rule, current_language())  # the code finds it; players see words
+        language = current_language()
+        self.clear(section.title)
         for note in section.notes:
-            self.text(note)
+            self.text(readable(note, section.prefix, language))
         for rule_id, text in section.rules.items():
+            heading = rule_heading(rule_id)  # "Rule 3", never the code R-TEL-3
             marked = rule_id == rule
-            head = f"[b][color=ff5050]{rule_id}[/color][/b]" if marked else f"[b]{rule_id}[/b]"
-            self.text(text.replace("**", ""), markup=head + "  ")
+            head = f"[b][color=ff5050]{heading}[/color][/b]" if marked else f"[b]{heading}[/b]"
+            self.text(readable(text, section.prefix, language), markup=head + "  ")
         self.button(tr("All rules"), lambda: self.open(None))
