@@ -497,11 +497,19 @@ class Driver:
         while session.state.phase != "over":
             self.app.execute(rng.choice(session.legal_commands()))
 
-    def press(self, text: str, tries: int = 20, translate: bool = True) -> None:
+    def press(self, text: str, tries: int = 20, translate: bool = True, waits: int = 120) -> None:
         """A finger on the button with this text (the English one, translated; or the exact
         text with `translate` False); scrolled into sight first when a list hides it (the
-        touch then comes in the next frame)."""
-        button = find_button(self.app.root, i18n.tr(text) if translate else text)
+        touch then comes in the next frame). A button not there yet (a list rebuilt as the
+        table's difference ages, on a loaded machine) is looked for again, frame by frame,
+        `waits` times before the run fails, as a player's eye waits for it."""
+        try:
+            button = find_button(self.app.root, i18n.tr(text) if translate else text)
+        except LookupError:
+            if waits <= 0:
+                raise
+            self.queue.insert(0, lambda: self.press(text, tries, translate, waits - 1))
+            return
         if not in_sight(button):
             if tries == 0:
                 raise AssertionError(
