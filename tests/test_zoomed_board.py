@@ -153,3 +153,17 @@ def test_figures_drawn_over_book_letters_on_the_whole_fortress() -> None:
     for x, y, r in moved:
         for fx, fy, fr in figures:
             assert (x - fx) ** 2 + (y - fy) ** 2 >= (r + fr) ** 2, seen
+
+
+def test_zoomed_heading_covers_no_space_in_french_large() -> None:
+    """Playtest S3 (the Why? walk, French, large, 800x480): "chambre nord-est" on one line
+    covered the space (9, -10); on two lines, in a corner the room leaves free, it covers none."""
+    probe = (
+        PROBE.replace('"Raum Nordost"', '"chambre nord-est"')
+        .replace('"Ganze Festung"', '"Toute la forteresse"')
+        .replace("zip(heroes, cells[:5], strict=True)", "zip(heroes[:1], cells[-1:], strict=True)")
+    )
+    seen = kivy_probe(probe, 180)
+    assert seen["heading"], seen
+    assert not seen["overlap"], seen
+    assert seen["heading_over"] == [], seen

@@ -942,7 +942,9 @@ class FortressView(Widget):
             cx, cy = self.to_pixel(self.fortress.centre(room))
             if self.zoom_room == room:
                 lines = self._heading_lines()
-                wanted.append(Name(room, lines, lines, self.center_x, cy, zoomed=True))
+                halves = split_in_two(text)  # where one line covers a space (S3: fr, large)
+                two = self._lines_of("\n".join(halves), heading=True) if halves else lines
+                wanted.append(Name(room, lines, two, self.center_x, cy, zoomed=True))
                 continue
             lines = self._lines_of(text)
             halves = split_in_two(text)

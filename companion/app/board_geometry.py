@@ -377,7 +377,10 @@ def place_names(
             own = f"space:{name.room}"
             for thing, weight in index.near(box):
                 if intersects(box, thing):
-                    cost += weight * (OWN if thing.name == own else 1.0)
+                    if name.zoomed:  # a heading over the room: over none of its spaces, when
+                        cost += HARD  # some place (two lines, a corner) covers none (S3)
+                    else:
+                        cost += weight * (OWN if thing.name == own else 1.0)
                     if best is not None and cost >= best[0]:
                         break  # no better than the best so far
             if best is not None and cost >= best[0]:
