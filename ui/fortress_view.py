@@ -162,6 +162,10 @@ class FortressView(Widget):
         self.ground: list[Circle] = []
         self.overlays: list[Box] = []
         self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last static layer
+        #: the event layer's letters and figures in the order drawn, as (kind, circle): a figure
+        #: is never drawn under a letter (tests/test_zoomed_board.py reads it)
+        self.draw_order: list[tuple[str, Circle]] = []
+        self._letter_spots: list[Circle] = []  # every letter's disc in the static layer
         self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
         self._shrink_key: tuple[object, ...] | None = None
         self._shrink = 1.0
@@ -398,6 +402,7 @@ class FortressView(Widget):
     def _draw_static(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         self.books_drawn = []
+        self._letter_spots = []
         reserved = self._reserved()
         room = set(self.shown_cells()) if self.zoom_room is not None else set()
         self._hidden = {  # other rooms' spaces under the legend or a button: not drawn
@@ -445,12 +450,10 @@ class FortressView(Widget):
                 self._line(cells, colour, arrow, figures)
             for cell in self.marked:
                 self._mark(cell)
-            for cell, figure in figures.items():
-                if cell not in self._hidden:
-                    self._figure(cell, figure)
-            # the letters next to a ring, tint or figure again, over them (a letter's disc
-            # stands at a space's corner, clear of a figure's mark): never hidden by the
-            # overlays drawn each event
+            # the letters next to a ring, tint or figure again, over the overlays drawn each
+            # event (a ring never hides a letter), but under the figures: a hero or a Strigoi
+            # matters more than the letter beside it, which moves aside, smaller (playtest S3)
+            self.draw_order = []
             over = {*self.highlight, *self.tints, *self.crosses, *self.marked, *figures}
             if self.selected is not None:
                 over.add(self.selected)
@@ -458,6 +461,15 @@ class FortressView(Widget):
             if near:
                 for room in self.fortress.rooms:
                     self._books(room, near)
+            for cell, figure in figures.items():
+                if cell not in self._hidden:
+                    self._figure(cell, figure)
+                    placed = self._figures_at.get(cell)
+                    if placed is not None:
+                        self.draw_order.append(("figure", placed))
+            if near:
+                for room in self.fortress.rooms:
+                    self._books(room, near, aside=True)
             names = self._place_names()
             for placed in names:
                 self._room_name(placed)
@@ -765,10 +777,15 @@ class FortressView(Widget):
         size = int(min(32, max(FIGURE_TEXT_PX, radius * 0.7)))  # grows with the zoom
         self._text(mark, cx, cy, size, bold=True, colour=theme.ink_on(colour))
 
-    def _books(self, room: str, near: list[tuple[float, float]] | None = None) -> None:
+    def _books(
+        self, room: str, near: list[tuple[float, float]] | None = None, aside: bool = False
+    ) -> None:
         """The six book letters of a room's platform (or of the centre room), each where it
         points now (BOARD-FORMAT.md: index + rotation), as they stand on the real platform;
-        given `near` (spaces' centres drawn over), only the letters beside one of them."""
+        given `near` (spaces' centres drawn over), only the letters beside one of them.
+        A letter a figure covers is left to the figure; `aside` (after the figures): those
+        letters again, smaller, moved outward from the room's centre until clear of every
+        figure (never over one)."""
         board = self.situation.board
         if room == self.fortress.centre_room:
             books, turn = self.fortress.centre_books, self.fortress.rooms[room].orientation
@@ -793,12 +810,51 @@ class FortressView(Widget):
             reach = 2.0 * self.size_px
             if near is not None and not any(abs(x - nx) < reach > abs(y - ny) for nx, ny in near):
                 continue  # nothing drawn over it this event
-            Color(*theme.BOOK)
             disc = size * BOOK_DISC
+            px = size
+            if near is not None:
+                figures = list(self._figures_at.values())
+                if aside != any(intersects(Circle("", x, y, disc), f) for f in figures):
+                    continue  # clear of the figures: drawn before them; else after, aside
+                if aside:
+                    found = self._aside(x, y, size, figures, reserved)
+                    if found is None:
+                        continue  # no room beside the figure: the figure matters more
+                    x, y, px = found
+                    disc = px * BOOK_DISC
+            Color(*theme.BOOK)
             Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
-            self._text(letter, x, y, size, bold=True, colour=theme.OUTLINE)
+            self._text(letter, x, y, px, bold=True, colour=theme.OUTLINE)
             if near is None:
                 self.books_drawn.append((letter, size))
+                self._letter_spots.append(Circle(letter, x, y, disc))
+            else:
+                self.draw_order.append(("book", Circle(letter, x, y, disc)))
+
+    def _aside(
+        self, x: float, y: float, size: int, figures: list[Circle], reserved: list[Box]
+    ) -> tuple[float, float, int] | None:
+        """Where a letter a figure covers goes instead: the nearest spot around its own (at
+        most about one space away), smaller (down to 3/4, not under BOOK_PX px), clear of
+        every figure, every other letter, the legend and the buttons; None when nowhere is."""
+        px = max(BOOK_PX, round(size * 0.75))
+        disc = px * BOOK_DISC
+        letters = [*self._letter_spots, *(c for kind, c in self.draw_order if kind == "book")]
+        step = max(1.0, disc * 0.5)
+        for k in range(1, 13):
+            for turn in range(12):
+                angle = math.radians(30 * turn + 15 * (k % 2))
+                spot = Circle(
+                    "", x + k * step * math.cos(angle), y + k * step * math.sin(angle), disc
+                )
+                clear = not any(intersects(spot, f) for f in figures)
+                if (
+                    clear
+                    and not any(intersects(spot, o) for o in letters if (o.x, o.y) != (x, y))
+                    and not any(intersects(spot, b) for b in reserved)
+                ):
+                    return spot.x, spot.y, px
+        return None
 
     def books_shown(self) -> bool:
         """The game's board (with its legend) always shows the book letters, however small
@@ -886,7 +942,9 @@ class FortressView(Widget):
             cx, cy = self.to_pixel(self.fortress.centre(room))
             if self.zoom_room == room:
                 lines = self._heading_lines()
-                wanted.append(Name(room, lines, lines, self.center_x, cy, zoomed=True))
+                halves = split_in_two(text)  # where one line covers a space (S3: fr, large)
+                two = self._lines_of("\n".join(halves), heading=True) if halves else lines
+                wanted.append(Name(room, lines, two, self.center_x, cy, zoomed=True))
                 continue
             lines = self._lines_of(text)
             halves = split_in_two(text)

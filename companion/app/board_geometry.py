@@ -377,12 +377,18 @@ def place_names(
             own = f"space:{name.room}"
             for thing, weight in index.near(box):
                 if intersects(box, thing):
-                    cost += weight * (OWN if thing.name == own else 1.0)
+                    if name.zoomed:  # a heading over the room: over none of its spaces, when
+                        cost += HARD  # some place (two lines, a corner) covers none (S3)
+                    else:
+                        cost += weight * (OWN if thing.name == own else 1.0)
                     if best is not None and cost >= best[0]:
                         break  # no better than the best so far
             if best is not None and cost >= best[0]:
                 continue
-            if not name.zoomed and reads_as(name, box, line, rooms, centres, lead) is not None:
+            if not name.zoomed and (
+                reads_as(name, box, line, rooms, centres, lead) is not None
+                or (name.anywhere and beside_name(name, box, placed) is not None)
+            ):
                 cost += MISREAD
             if best is None or cost < best[0]:
                 best = (cost, Placed(name.room, lines, box))
@@ -496,6 +502,25 @@ def reads_as(
     return None
 
 
+#: a name that may stand anywhere (the centre room's) reads as part of another room's name when
+#: that name's middle lies within this share of the way to its own room's middle
+NAME_NEAR = 0.5
+
+
+def beside_name(name: Name, box: Box, placed: Sequence[Placed]) -> str | None:
+    """The room whose placed name stands close to a name that may stand anywhere (the centre
+    room's), within NAME_NEAR of the way to its own room's middle: read as a second line of
+    that name ("Mittelraum" just over "Raum Ost", its line across the fortress: playtest S3);
+    None when no other name stands that close (between two rooms' names, under the centre, it
+    reads as its own)."""
+    x, y = box.x + box.w / 2, box.y + box.h / 2
+    mine = math.hypot(x - name.cx, y - name.cy)
+    for p in placed:
+        if math.hypot(x - (p.box.x + p.box.w / 2), y - (p.box.y + p.box.h / 2)) < NAME_NEAR * mine:
+            return p.room
+    return None
+
+
 def misread(
     placed: Sequence[Placed],
     names: Sequence[Name],
@@ -513,6 +538,8 @@ def misread(
         if name is None or name.zoomed:
             continue
         other = reads_as(name, p.box, p.line, rooms, centres, lead)
+        if other is None and name.anywhere:
+            other = beside_name(name, p.box, [q for q in placed if q.room != p.room])
         if other is not None:
             found.append(f"the name of {p.room} reads as {other}'s")
     return found
