@@ -445,7 +445,9 @@ class Driver:
         if all(s.site is not None for s in screen.plan.seats):
             return
         site = next(s for s in screen.plan.sites() if s.allowed)
-        tap(find_button(screen, site_label(site.room, site.side)))  # the list is rebuilt
+        # scrolled into sight first when the list's edge hides it (a tap beside the list
+        # reached nothing, and the run waited for ever); the list is rebuilt after a touch
+        self.touch_button(find_button(screen, site_label(site.room, site.side)))
         self.queue.insert(0, self.place_ladders)
 
     def place_ladders_then_next(self) -> None:
