@@ -238,18 +238,11 @@ def cut_rows(root: Widget) -> list[str]:
     through shows itself cut; a list scrolled by a finger cuts rows as it moves. A list in its
     place (WholeRows) showing none of its rows, the place empty below, is wrong too."""
     from kivy.uix.behaviors import ButtonBehavior
-    from kivy.uix.scrollview import ScrollView
 
     from ui.scrolling import WholeRows
 
     found = []
-    for view in walk(root):
-        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
-            continue
-        content = view.children[0]
-        if content.height <= view.height + 1 or view.scroll_y < 0.999:
-            continue  # all in sight, or scrolled by a finger
-        edge = view.to_window(view.x, view.y)[1]
+    for view, content, edge in _lists_at_their_top(root):
         rows = [  # rows one taps (a page's text is read on, scrolled)
             row for row in walk(content) if isinstance(row, Button) and row.text and row.height > 0
         ]
@@ -285,18 +278,11 @@ def cut_texts(root: Widget) -> list[str]:
     large French text). A list whose place ends between two texts (WholeRows `rows_of_text`)
     or a reason in a fixed place shows none; a list under a shown card is not seen. Buttons are
     `cut_rows`' to judge."""
-    from kivy.uix.scrollview import ScrollView
 
     found = []
-    for view in walk(root):
-        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
-            continue
-        content = view.children[0]
-        if content.height <= view.height + 1 or view.scroll_y < 0.999:
-            continue  # all in sight, or scrolled by a finger
+    for view, content, edge in _lists_at_their_top(root):
         if _under_a_card(root, view):
             continue  # not seen
-        edge = view.to_window(view.x, view.y)[1]
         for label in walk(content):
             if isinstance(label, Button) or not isinstance(label, Label) or not label.text:
                 continue
@@ -305,6 +291,23 @@ def cut_texts(root: Widget) -> list[str]:
             strip = _line_cut(label, edge)
             if strip:
                 found.append(f"{label.text[:40]!r}: {strip}")
+    return found
+
+
+def _lists_at_their_top(root: Widget) -> list[tuple[Widget, Widget, float]]:
+    """Each shown scrolled list at its top (as it opens) with more than it shows: the view,
+    its content and the window height of its lower edge. (All in sight, or scrolled by a
+    finger: nothing to judge.)"""
+    from kivy.uix.scrollview import ScrollView
+
+    found = []
+    for view in walk(root):
+        if not isinstance(view, ScrollView) or not shown(view) or not view.children:
+            continue
+        content = view.children[0]
+        if content.height <= view.height + 1 or view.scroll_y < 0.999:
+            continue
+        found.append((view, content, view.to_window(view.x, view.y)[1]))
     return found
 
 
