@@ -324,6 +324,8 @@ class Bridge:
         numbers everything it sends, so a jump in its seqs counts the messages lost on the way
         (`errors["lost_in_transit"]`). A hello starts a new series; the status that opens a
         connection follows the seq its last will took (sent only if it dies): one is forgiven."""
+        if isinstance(message, p.Status) and message.state != "online":
+            return  # a last will belongs to the connection before: it may come after the new hello
         with self._lock:
             last = self._last_seq.get(node)
             seq = message.seq

@@ -4,6 +4,7 @@ status, events published on its `event` topic and commands read from its `cmd` t
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -63,12 +64,18 @@ class MqttWire(MqttEnd):
                 self._topic("status"), self.node.status_payload("offline"), qos=1, retain=True
             ).wait_for_publish(2)
             self.client.disconnect()
+            self._wait_disconnected(2.0)  # else loop_stop may drop the DISCONNECT: a late will
         self.client.loop_stop()
         if not gracefully:
             sock = self.client.socket()
             if sock is not None:
                 sock.close()  # a dead node: no DISCONNECT, so the broker sends the last will
         self.connected.clear()
+
+    def _wait_disconnected(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.connected.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def _publish(self, payload: bytes) -> bool:
         info = self.client.publish(self._topic("event"), payload, qos=1)
