@@ -843,3 +843,31 @@ def test_the_rules_pages_show_no_rule_codes(language: str) -> None:
     assert shown > 40
     cited = why_line("x", "R-TEL-7")["rule"]
     assert isinstance(cited, str) and cited and not code.search(cited), (language, cited)
+
+
+@pytest.mark.parametrize(
+    "code", ["ladder", "ladder_guarded", "ladder_destroyed", "ladder_occupied"]
+)
+@pytest.mark.parametrize("owned", [False, True])
+def test_a_ladder_in_a_reason_is_named_once(language: str, code: str, owned: bool) -> None:
+    """Why? said "Roel was on ladder a ladder" in English: the engine's phrase says "ladder
+    {ladder}" and the table names the ladder whole ("a ladder", "Roel's ladder"), so every
+    language's text puts the name in the ladder's place alone."""
+    from companion.app.labels import LADDER_OWNERS, render
+    from companion.engine.explain import Reason
+
+    saved = dict(LADDER_OWNERS)
+    LADDER_OWNERS.clear()
+    if owned:
+        LADDER_OWNERS["L3"] = "matthew"  # another hero's ladder: named by its owner
+    try:
+        facts = {"strigoi": "master", "hero": "roel", "ladder": "L3", "room": "N"}
+        text = render(Reason("R-TEL-4", code, facts))
+    finally:
+        LADDER_OWNERS.clear()
+        LADDER_OWNERS.update(saved)
+    word = {"en": "ladder", "de": "Leiter", "fr": "échelle", "it": "scala"}[language]
+    assert "L3" not in text and "{" not in text, (language, text)
+    # never the word twice around one name: "ladder a ladder", "ladder Matthew's ladder"
+    assert not re.search(rf"\b{word}\s+(?:\w+\s+|\w+'s\s+){word}\b", text), (language, text)
+    assert ("Matthew" in text) == owned, (language, text)

@@ -473,6 +473,8 @@ print(json.dumps({
     # a note of 12 lines under two rows, the place's edge through its 4th line (1024x600)
     "note_plain": panel(False, lines=[1, 1], high=185, note=12),
     "note_whole": panel(True, lines=[1, 1], high=185, note=12),
+    # a text of 12 lines over one row far below (a rules page and its "All rules" button)
+    "text_first": panel(True, lines=[1], high=110, heading=12),
 }))
 """
 
@@ -505,6 +507,10 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     note = rows["note_whole"]
     assert note["texts"] == [] and note["cut"] == [], note
     assert 185 - 30 < note["view"] < 185, note  # ended at the line above the edge
+    # texts with no row in sight: the list ends at a line's end too (the Rules pages at large
+    # text: "…the Strigoi attacks" above the edge, "that hero instead" cut through)
+    text_first = rows["text_first"]
+    assert text_first["texts"] == [] and 110 - 30 < text_first["view"] < 110, text_first
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:

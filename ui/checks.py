@@ -313,41 +313,35 @@ def _lists_at_their_top(root: Widget) -> list[tuple[Widget, Widget, float]]:
 
 def _line_cut(label: Label, edge: float) -> str | None:
     """The line of the label's text that the edge (window y) runs through, if any."""
-    core = getattr(label, "_label", None)
-    lines = len(getattr(core, "_cached_lines", None) or ()) or 1
-    texture_h = label.texture_size[1]
-    if texture_h <= 0:
-        return None
-    top = label.to_window(0, label.center_y + texture_h / 2)[1]
-    line_h = texture_h / lines
-    for k in range(lines):
-        high = top - k * line_h
-        seen = max(0.0, high - max(high - line_h, edge))
-        if 1 < seen < line_h - 1:
-            return f"line {k + 1} of {lines} cut by the list's edge, {seen:.0f} of {line_h:.0f} px"
+    from ui.scrolling import text_lines
+
+    lines = text_lines(label)
+    for k, (high, low) in enumerate(lines):
+        seen = max(0.0, high - max(low, edge))
+        if 1 < seen < high - low - 1:
+            return (
+                f"line {k + 1} of {len(lines)} cut by the list's edge, "
+                f"{seen:.0f} of {high - low:.0f} px"
+            )
     return None
 
 
 def _lines_below(label: Label, edge: float) -> str | None:
     """The lines of a wrapped text the edge (window y) hides, when it shows others whole."""
-    core = getattr(label, "_label", None)  # Kivy's laid out text: its lines
-    lines = len(getattr(core, "_cached_lines", None) or ())
-    if lines < 2:
+    from ui.scrolling import text_lines
+
+    lines = text_lines(label)
+    if len(lines) < 2:
         return None
-    texture_h = label.texture_size[1]
-    top = label.to_window(0, label.center_y + texture_h / 2)[1]
-    line_h = texture_h / lines
     seen = hidden = 0
-    for k in range(lines):
-        high = top - k * line_h
-        low = high - line_h
+    for high, low in lines:
         visible = max(0.0, high - max(low, edge))
-        if visible >= line_h - 1:
+        if visible >= high - low - 1:
             seen += 1
-        elif visible < line_h / 2:
+        elif visible < (high - low) / 2:
             hidden += 1
     if seen and hidden:
-        return f"{hidden} of {lines} lines below the list's edge, {seen} in sight"
+        return f"{hidden} of {len(lines)} lines below the list's edge, {seen} in sight"
     return None
 
 

@@ -13,7 +13,7 @@ from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-__all__ = ["ScrollArea", "WholeRows", "at_rest", "scroll_view_of", "to_top"]
+__all__ = ["ScrollArea", "WholeRows", "at_rest", "scroll_view_of", "text_lines", "to_top"]
 
 
 class ScrollArea(ScrollView):
@@ -61,11 +61,12 @@ class WholeRows(Widget):
     def visible_height(self) -> float:
         """The height down to the last button or check row (`rows_of_text`: or text; a note
         between the rows: or line of it) at the list's top that fits whole (rows of a grid,
-        tiles in a layout within the list): all of the place when everything fits, when not
-        even the first row fits whole (a heading above it is no row:
-        the list would show the heading and an empty place, the playtest's Why? panel in German
-        with large text), or when the whole rows fill less than half of the place (then the row
-        the edge runs through fills the rest, and the layout check says it is cut)."""
+        tiles in a layout within the list). Texts with no row in sight (a rules page) end at
+        a line's end. All of the place when everything fits, when not even the first row in
+        sight fits whole (a heading above it is no row: the list would show the heading and an
+        empty place, the playtest's Why? panel in German with large text), or when the whole
+        rows fill less than half of the place (then the row the edge runs through fills the
+        rest, and the layout check says it is cut)."""
         if not self.children or not self.children[0].children:
             return float(self.height)
         content = self.children[0].children[0]
@@ -81,7 +82,7 @@ class WholeRows(Widget):
             if isinstance(b, ButtonBehavior) or (self.rows_of_text and b.text):
                 rows.append((top - b.to_window(0, b.top)[1], top - b.to_window(0, b.y)[1]))
             elif b.text:  # a note between the rows: the edge never cuts one of its lines
-                spans += [(top - high, top - low) for high, low in _text_lines(b)]
+                spans += [(top - high, top - low) for high, low in text_lines(b)]
         spans += rows
         height = float(self.height)
         moved = True
@@ -90,7 +91,11 @@ class WholeRows(Widget):
             for start, end in spans:
                 if start < height - 0.5 and end > height + 0.5:  # the edge runs through it
                     height, moved = start, True
-        first_whole = any(end <= height + 0.5 for _start, end in rows)
+        # texts with no row in sight (the rules' paragraphs, their button far below) end
+        # between two of their lines; a row in sight must show whole
+        row_in_sight = any(start < self.height - 0.5 for start, _end in rows)
+        whole = [end <= height + 0.5 for _start, end in (rows if row_in_sight else spans)]
+        first_whole = any(whole)
         return height if first_whole and height >= self.height / 2 else float(self.height)
 
     def _fit(self, *_: object) -> None:
@@ -114,9 +119,10 @@ def _rows_and_texts(widget: Widget) -> list[Widget]:
     return found
 
 
-def _text_lines(label: Label) -> list[tuple[float, float]]:
+def text_lines(label: Label) -> list[tuple[float, float]]:
     """The window heights of the top and bottom of each line of a label's text, as drawn
-    (centred in the label, as the layout checks read it)."""
+    (centred in the label): where a list ends (WholeRows) and where the layout checks see a
+    line cut."""
     label.texture_update()  # the text as the next frame draws it
     lines = len(getattr(getattr(label, "_label", None), "_cached_lines", None) or ()) or 1
     texture_h = label.texture_size[1]

@@ -194,10 +194,14 @@ class RoundPanel:
     def _table_actions(self, box: Layout) -> None:
         """What the table must do before the game goes on; the readers tick it off, or a player
         says it is done (a table without tags)."""
-        self._label(box, tr("At the table:"))
         fortress = self.rules.fortress
-        for action in self.table.actions:
-            self._label(box, "• " + table_line(fortress, action))
+        lines = [table_line(fortress, action) for action in self.table.actions]
+        if len(lines) == 1:  # one sentence, one row: a heading line less on a small panel
+            self._label(box, tr("At the table:") + " " + lines[0])
+        else:
+            self._label(box, tr("At the table:"))
+            for line in lines:
+                self._label(box, "• " + line)
         label = tr("Done by hand") if len(self.table.actions) == 1 else tr("All done by hand")
         self._button(box, label, self.by_hand, commit=True)
 
