@@ -871,3 +871,21 @@ def test_a_ladder_in_a_reason_is_named_once(language: str, code: str, owned: boo
     # never the word twice around one name: "ladder a ladder", "ladder Matthew's ladder"
     assert not re.search(rf"\b{word}\s+(?:\w+\s+|\w+'s\s+){word}\b", text), (language, text)
     assert ("Matthew" in text) == owned, (language, text)
+
+
+def test_a_step_of_the_game_log_is_a_sentence(language: str) -> None:
+    """The German game log read "13. Attila: Marker ziehen", "Roel: Son of the Wolf spielen":
+    the buttons' forms. A step in the log (the touchscreen's, the phones') is a sentence:
+    "Roel spielt Son of the Wolf."; a correction keeps its "Fix:" heading."""
+    from companion.app.labels import log_sentence
+
+    heroes = {hero_name(hero) for hero, _ladder in SEATS}
+    said = set()
+    for command in COMMANDS:
+        hidden = isinstance(command, c.ChooseCard) and len(said) % 2 == 0
+        text = log_sentence(command, RULES.catalog, RULES.fortress, hidden)
+        said.add(text)
+        assert capital(text) and text.endswith(ENDS) and "{" not in text, (language, text)
+        if not isinstance(command, c.CORRECTIONS):
+            assert not any(text.startswith(f"{hero}:") for hero in heroes), (language, text)
+    assert len(said) > 20, said

@@ -251,6 +251,26 @@ def secret_label(
     return command_label(command, catalog, fortress)
 
 
+def log_sentence(
+    command: c.Command, catalog: Catalog, fortress: Fortress | None, hidden: bool
+) -> str:
+    """A step of the game log (the touchscreen's, the phones'), as a sentence: "Roel plays
+    Son of the Wolf.", never the button's "Roel: play Son of the Wolf" (in German an
+    infinitive, "Roel: Son of the Wolf spielen"). A correction keeps its "Fix: …" (its spoken
+    form asks the table to make it). A card choice stays secret while `hidden` (R-RND-1)."""
+    if hidden and isinstance(command, c.ChooseCard):
+        text = tr("{hero} chose a card").format(hero=hero_name(command.hero))
+    else:
+        spoken = not isinstance(command, c.CORRECTIONS)
+        text = command_label(command, catalog, fortress, spoken=spoken)
+    return full_stop(capital_first(text))
+
+
+def full_stop(text: str) -> str:
+    """The text ended as a sentence (a full stop unless it ends in one already)."""
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 #: a menu item as the voice reads it (spoken_menu.read): the button's "{hero}: move to …" as
 #: one sentence, "{hero} moves to …" (never "Attila: stay" after "Choice 1 of 2:"), same
 #: placeholders; the reader adds the full stop

@@ -24,10 +24,10 @@ from companion.app.labels import (
     FIGURE_MARKS,
     ability_name,
     item_name,
+    log_sentence,
     render,
     room_name,
     round_line,
-    secret_label,
     strigoi_label,
     token_name,
     waiting_label,
@@ -299,7 +299,7 @@ def log_view(
         secret_from = max((r.seq for r in history if revealed(r)), default=0)
     fortress = session.rules.fortress
     return [
-        {"seq": r.seq, "text": secret_label(r.command, catalog, fortress, r.seq > secret_from)}
+        {"seq": r.seq, "text": log_sentence(r.command, catalog, fortress, r.seq > secret_from)}
         for r in reversed(history[-LOG_SHOWN:])
     ]
 

@@ -11,8 +11,8 @@ from kivy.utils import escape_markup
 
 from companion.app.announce import Announcement, announcements
 from companion.app.cards import card_of
-from companion.app.i18n import tr
-from companion.app.labels import secret_label, token_name
+from companion.app.i18n import capital_first, tr
+from companion.app.labels import full_stop, log_sentence, secret_label, token_name
 from companion.app.session import CommandRecord, GameSession
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
@@ -26,14 +26,14 @@ SHOWN = 60  # the newest steps; older ones are a long scroll away at a table
 
 def outcome(
     catalog: Catalog, events: list[e.Event], story: list[Announcement] | None = None
-) -> str:
-    """What a step led to, in a few words (empty when nothing notable happened): the story's
-    items in the words of their cards (the same as the round screen showed and the voice
-    said), then a hero knocked out of the game's end."""
+) -> list[str]:
+    """What a step led to, as sentences (none when nothing notable happened): the Strigoi
+    token drawn, the story's items in the words of their cards (the same as the round screen
+    showed and the voice said), then the game's end."""
     said: list[str] = []
     for event in events:
         if isinstance(event, e.TokenDrawn) and event.stack == "strigoi":
-            said.append(token_name(catalog, event.token))
+            said.append(tr("Drawn: {token}.").format(token=token_name(catalog, event.token)))
             break
     if story is not None:
         said += [card_of(catalog, item).headline for item in story]
@@ -41,7 +41,18 @@ def outcome(
         match event:
             case e.GameOver(winner=winner):
                 said.append(tr("the heroes won") if winner == "heroes" else tr("the Strigoi won"))
-    return "; ".join(said)
+    return [full_stop(capital_first(words)) for words in said]
+
+
+def log_line(step: str, results: list[str]) -> str:
+    """A step and what it led to, as sentences; a result that only repeats the step ("Roel
+    frees the monk." twice) is left out."""
+    said = [step] + [r for r in results if _bare(r) != _bare(step)]
+    return " ".join(said)
+
+
+def _bare(sentence: str) -> str:
+    return sentence.rstrip(".!?…").casefold()
 
 
 def stories(session: GameSession, records: list[CommandRecord]) -> dict[int, list[Announcement]]:
@@ -88,11 +99,9 @@ class GameLogScreen(PageScreen):
         secret_from = revealed if session.state.phase == "initiative" else 10**9
         for record in reversed(history[-SHOWN:]):
             hidden = record.seq > secret_from
-            label = secret_label(record.command, catalog, fortress, hidden)
-            result = outcome(catalog, outcomes[record.seq], told.get(record.seq))
-            line = with_arrows(
-                escape_markup(f"{record.seq}. {label}" + (f": {result}" if result else ""))
-            )
+            step = log_sentence(record.command, catalog, fortress, hidden)
+            results = outcome(catalog, outcomes[record.seq], told.get(record.seq))
+            line = with_arrows(escape_markup(f"{record.seq}. {log_line(step, results)}"))
             if record.seq == head:
                 line += " · " + tr("(now)")
             elif record.seq > head:
