@@ -889,3 +889,24 @@ def test_a_step_of_the_game_log_is_a_sentence(language: str) -> None:
         if not isinstance(command, c.CORRECTIONS):
             assert not any(text.startswith(f"{hero}:") for hero in heroes), (language, text)
     assert len(said) > 20, said
+
+
+#: words a language's rulebook never uses for a game term, with the word it does use
+NOT_THE_RULEBOOKS = {"it": {"round": "Assalto"}, "de": {"Plättchen": "Marker"}}
+
+
+@pytest.mark.parametrize("language", sorted(NOT_THE_RULEBOOKS))
+def test_game_terms_are_the_rulebooks(language: str) -> None:
+    """The Italian screens said "Assalto" and the curse line and the rules said "round"; the
+    German voice drew "ein Plättchen" where the buttons say "Marker": one term per language,
+    the printed rulebook's, in the catalog and the translated rules."""
+    from tests.conftest import ROOT
+
+    catalog = (LOCALE_DIR / language / "LC_MESSAGES" / "armata.po").read_text(encoding="utf-8")
+    texts = [line for line in catalog.splitlines() if line.startswith("msgstr")]
+    rules = ROOT / "companion" / "data" / f"RULES.{language}.md"
+    texts += rules.read_text(encoding="utf-8").splitlines()
+    for wrong, right in NOT_THE_RULEBOOKS[language].items():
+        words = [re.sub(r"\{\w+\}", "", t) for t in texts]  # a placeholder is no word
+        found = [t for t in words if re.search(rf"\b{wrong}\b", t, re.IGNORECASE)]
+        assert not found, (language, wrong, right, found[:3])
