@@ -215,7 +215,7 @@ def assert_readable(driver: webdriver.Chrome, where: str) -> None:
     small, targets = driver.execute_script(
         """
         const small = [], targets = [];
-        for (const node of document.querySelectorAll('main *, header *')) {
+        for (const node of document.querySelectorAll('main *, header *, nav *')) {
           if (node.closest('svg') || !node.offsetParent) continue;
           const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
           const size = parseFloat(getComputedStyle(node).fontSize);
@@ -284,6 +284,11 @@ def test_screenshots_in_every_language(table: WebTable, language: str) -> None:
             assert shown["live"] and shown["cards"]
             assert shown["scrollWidth"] <= width, f"{language} {width}px overflows"
             assert_readable(driver, f"{language} {width}px")
+            # the header stays on screen while the page scrolls: on a phone at most two short lines
+            header = driver.execute_script(
+                "return document.querySelector('header').getBoundingClientRect().height"
+            )
+            assert width > 480 or header <= 72, (language, width, header)  # was 130
             assert driver.find_elements(By.CSS_SELECTOR, "#board .t-risky, #board .t-deadly")
             driver.save_screenshot(str(ARTIFACTS / f"table-{language}-{width}x{height}.png"))
             if width == 360:  # a room tapped: zoomed to it, every label readable
