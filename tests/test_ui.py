@@ -995,3 +995,20 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             )
         finally:
             i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_why_panel_mid_game_passes_every_layout_check(tmp_path: Path, language: str) -> None:
+    """A game played by touch at 800x480 with large text, Why? opened after every decision
+    that has reasons (tests/ui_driver/why_scripts.py), every layout check run on each panel
+    with the board beside it: the shots script sees a few states only. The playtest's French
+    "chambre centrale" read as the north-west room's name, and the German "Mittelraum" lay
+    under Matthew on a ladder above the centre room: with a figure where a name had its only
+    clear place, the names are drawn smaller while it stands there."""
+    out = ARTIFACTS / "why-800x480-large"
+    run = ui("why", str(out / language), language, "large", data=tmp_path, timeout_s=600)
+    panels = run["why"]
+    assert len(panels) >= 40, len(panels)  # the game went on, Why? opened again and again
+    assert all(p["rows"] for p in panels)  # each panel shows its reasons
+    problems = [(p["name"], p["problems"]) for p in panels if p["problems"]]
+    assert problems == [], problems

@@ -171,6 +171,8 @@ class FortressView(Widget):
         self._shrink = 1.0
         self._strip = 0.0  # zoomed: the strip along the top kept free of spaces (`_layout`)
         self._name_size: int | None = None  # the names' px chosen by `_fit_names`
+        #: smaller still for this redraw: a figure stands where a name had its place
+        self._crowded_size: int | None = None
         #: parts of the view the screen covers with its own buttons (the round screen's "Whole
         #: fortress" while zoomed), in the view's coordinates: room names stay off them
         self.covered: Callable[[], list[Box]] = lambda: []
@@ -274,7 +276,7 @@ class FortressView(Widget):
         if key == self._shrink_key:
             return self._shrink
         self._shrink_key = key
-        self._name_size = None
+        self._name_size = self._crowded_size = None
         if not self.names:
             self._shrink = 1.0
             return 1.0
@@ -865,6 +867,8 @@ class FortressView(Widget):
         """The room names' size on the whole fortress: larger with the Text size setting,
         unless the board is too small for them at that size (`_fit_names`: then smaller, down
         to MIN_NAME_PX); the zoomed room's heading always grows."""
+        if self._crowded_size is not None:
+            return self._crowded_size
         if self._name_size is not None:
             return self._name_size
         return round(sp(NAME_PX) * self.text_scale)
@@ -965,23 +969,53 @@ class FortressView(Widget):
         figures += self.covered()
         marks = [*self.markers, *self.strigoi_marks]
         soft = self._soft_things() if marks else self._soft  # the wizard's marks where they are
+        crowded, self._crowded_size = self._crowded_size, None
+        fitted = self.name_px()  # the size `_fit_names` chose for the board without figures
         key = (
             self._static_key,
             tuple((r, self.names[r]) for r in rooms),
             tuple(figures),
             tuple(marks),
-            self.name_px(),
+            fitted,
             self._legend_h,
         )
         if key == self._names_key:
+            self._crowded_size = crowded
             return self._names_placed
-        apart = self.name_px() * 0.6  # about a space's width between two names
-        self._names_placed = place_names(
-            self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1, apart,
-            blocked=self.covered(),
-        )  # fmt: skip
+        # the board keeps its size whatever the figures do; when a figure stands where a name
+        # had its only clear place (a hero on a ladder above the centre room), the names are
+        # drawn smaller for as long as it stands there, down to body size
+        sizes = [fitted, *range(fitted - 2, MIN_NAME_PX - 1, -2)]
+        for size in sizes:
+            self._crowded_size = None if size == fitted else size
+            placed = place_names(
+                self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
+                self.name_px() * 0.6, blocked=self.covered(),
+            )  # fmt: skip
+            if self._names_fine(placed, figures, soft):
+                break
+        if not self._names_fine(placed, figures, soft):  # none clear: as large as fitted
+            self._crowded_size = None
+            placed = place_names(
+                self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
+                self.name_px() * 0.6, blocked=self.covered(),
+            )  # fmt: skip
+        self._names_placed = placed
         self._names_key = key
         return self._names_placed
+
+    def _names_fine(
+        self, placed: list[Placed], figures: list[Item], soft: list[tuple[Circle, float]]
+    ) -> bool:
+        """Every name clear of the figures, of each other and of every space, read as its own."""
+        boxes = [p.box for p in placed]
+        if any(intersects(b, f) for b in boxes for f in figures):
+            return False
+        if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+            return False
+        if any(intersects(b, t) for b in boxes for t, _ in soft):
+            return False
+        return not misread(placed, self._wanted_names(), soft)
 
     def misread_names(self) -> list[str]:
         """The names of the last redraw that read as another room's (board_layout.misread):
