@@ -624,7 +624,7 @@ def test_french_says_chambre_for_a_room_everywhere() -> None:
         (
             "Put {strigoi} on the centre of the {room}.",
             {"strigoi": "the Master", "room": "E"},
-            "Der Meister kommt mitten in den Raum Ost.",
+            "Der Meister wird in die Mitte vom Raum Ost gestellt.",  # a table instruction
             "auf die Mitte im",
         ),
         (
@@ -892,7 +892,10 @@ def test_a_step_of_the_game_log_is_a_sentence(language: str) -> None:
 
 
 #: words a language's rulebook never uses for a game term, with the word it does use
-NOT_THE_RULEBOOKS = {"it": {"round": "Assalto"}, "de": {"Plättchen": "Marker"}}
+NOT_THE_RULEBOOKS = {
+    "it": {"round": "Assalto"},
+    "de": {"Plättchen": "Marker", "Wunden?": "Verletzung"},
+}
 
 
 @pytest.mark.parametrize("language", sorted(NOT_THE_RULEBOOKS))
@@ -910,3 +913,15 @@ def test_game_terms_are_the_rulebooks(language: str) -> None:
         words = [re.sub(r"\{\w+\}", "", t) for t in texts]  # a placeholder is no word
         found = [t for t in words if re.search(rf"\b{wrong}\b", t, re.IGNORECASE)]
         assert not found, (language, wrong, right, found[:3])
+
+
+def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
+    """The hero panel read "Used this round: wound_icon": the engine marks the card's wound
+    icon used like an ability. Everything it marks used is named in the players' words."""
+    from companion.app.labels import ability_name
+
+    used = {a for state, _ in PLAYED for h in state.heroes for a in h.used}
+    assert "wound_icon" in used and len(used) > 3, used
+    for ability in used:
+        name = ability_name(ability)
+        assert "_" not in name and name != ability, (language, ability, name)

@@ -146,7 +146,11 @@ def test_a_seat_view_shows_its_hero_only(table: WebTable) -> None:
     token = token_of(link)
     seat = json.loads(table.server.snapshot.seats[token]["en"])["seat"]
     state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
-    assert [x["id"] for x in seat["hand"]] == state.hero("roel").hand
+    hand = state.hero("roel").hand
+    assert sorted(x["id"] for x in seat["hand"]) == sorted(hand)
+    catalog = table.call(lambda: table.service.session.rules.catalog)  # type: ignore[union-attr]
+    shown = [catalog.card(x["id"]).initiative for x in seat["hand"]]
+    assert shown == sorted(shown)  # by initiative, as on the touchscreen
     assert seat["choices"] == state.hero("roel").hand
     others = [h for h in state.heroes if h.hero != "roel"]
     raw = table.server.snapshot.seats[token]["en"].decode()

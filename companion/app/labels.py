@@ -94,6 +94,8 @@ ABILITY_NAMES = {
     "recovery": N_("Recovery"),
     "gates_of_hell": N_("Gates of Hell"),
     "destruction": N_("Destruction"),
+    # not an ability but marked used the same way once it wounded its hero (R-WND, effects.py)
+    "wound_icon": N_("wound icon"),
 }
 
 
@@ -221,6 +223,8 @@ def where_hero_stands(fortress: Fortress | None, hero: str, cell: Cell | list[in
         owner = LADDER_OWNERS.get(ladder)
         if owner is None:
             return tr("{hero} stands on a ladder.").format(hero=hero)
+        if hero_name(owner) == hero:  # never "Roel stands on the ladder of Roel"
+            return tr("{hero} stands on their own ladder.").format(hero=hero)
         return tr("{hero} stands on the ladder of {owner}.").format(
             hero=hero, owner=hero_name(owner)
         )

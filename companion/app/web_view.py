@@ -80,7 +80,6 @@ PAGE_WORDS = {
     "initiative": N_("initiative {value}"),
     "movement": N_("movement {value}"),
     "strength": N_("strength {value}"),
-    "letter": N_("letter {value}"),
     "wound_icon": N_("wound icon"),
     "active": N_("on the move"),
     "no_choice": N_("Nothing to choose now."),
@@ -380,7 +379,7 @@ def card_facts(catalog: Catalog, card: str) -> JSON:
         word("initiative").format(value=found.initiative),
         word("movement").format(value=found.movement),
         word("strength").format(value=found.strength),
-        word("letter").format(value=found.letter),
+        tr("book {letter}").format(letter=found.letter),  # as the touchscreen's tiles say
     ]
     facts += [ability_name(a) for a in found.abilities]
     if found.wound_icon:
@@ -406,7 +405,12 @@ def seat_view(session: GameSession, hero: str) -> JSON:
         "hero": hero,
         "name": hero_name(hero),
         "seat": word("seat_for").format(hero=hero_name(hero)),
-        "hand": [card_facts(catalog, x) for x in mine.hand if _playable(catalog, x)],
+        # by initiative, as the touchscreen's hero panel lists them
+        "hand": [
+            card_facts(catalog, x)
+            for x in sorted(mine.hand, key=lambda card: catalog.card(card).initiative)
+            if _playable(catalog, x)
+        ],
         "chosen": None if mine.chosen is None else card_facts(catalog, mine.chosen),
         "rewards": [item_name(catalog, x) for x in mine.reward_cards],
         "tokens": [item_name(catalog, x) for x in mine.reward_tokens],
