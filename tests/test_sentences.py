@@ -307,7 +307,8 @@ def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
     bounced = [
         item
         for item in STORIES
-        if item.kind == "strigoi_step" and any(r.code == "bounce_failed" for r in item.reasons)
+        if item.kind == "strigoi_step"
+        and any(r.code.startswith("bounce_failed") for r in item.reasons)
     ]
     assert bounced
     for item in bounced:
@@ -326,7 +327,7 @@ def test_a_failed_bounce_names_both_directions(language: str) -> None:
         (item, reason)
         for item in STORIES
         for reason in item.reasons
-        if item.kind == "strigoi_step" and reason.code == "bounce_failed"
+        if item.kind == "strigoi_step" and reason.code.startswith("bounce_failed")
     ]
     assert bounced
     for item, reason in bounced:

@@ -42,6 +42,18 @@ def test_bounce_is_explained_with_its_reason() -> None:
     assert jump.why[1].text() == "no room lies W of NW"
 
 
+@pytest.mark.parametrize("letter", ["C", "F"])  # the centre first, or the bounce
+def test_a_failed_bounce_says_when_the_centre_room_counts_as_no_platform(letter: str) -> None:
+    """R-TEL-3: the centre room counts as "no platform". A play-tester saw "neither north-west
+    nor south-east leads to a platform" beside a centre room drawn with its books and
+    suspected a bug: the failed bounce says so when one way leads to the centre."""
+    jump = teleport(M7, situation(strigoi={"master": "NW"}), "master", letter, Options())
+    assert jump.why[-1].code == "bounce_failed_centre" and jump.to == "NW"
+    assert "the centre room counts as none" in jump.why[-1].text()
+    bounced = teleport(M7, situation(strigoi={"master": "NW"}), "master", "D", Options())
+    assert all(not r.code.startswith("bounce_failed") for r in bounced.why)  # it landed
+
+
 def test_every_reason_renders_and_serialises() -> None:
     s = situation(strigoi={"master": "E"}, heroes=(HeroFigure("charles", (5, 0), 1),))
     step = strigoi_step(M7, s, "master", "A", 0, DAMAGE, Options())

@@ -50,6 +50,7 @@ HEADLINE_CODES = (
     "teleport",
     "letter_x",
     "bounce_failed",
+    "bounce_failed_centre",
     "occupied",
     "ladder_destroyed",
     "ladder_guarded",

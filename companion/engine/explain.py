@@ -96,6 +96,11 @@ _TEMPLATES: Mapping[str, str] = {
         "neither {direction_name} nor {opposite_name} leads to a platform: "
         "{strigoi} stays in {room}"
     ),
+    # one way leads to the centre room: said, or the drawn centre looks like a platform
+    "bounce_failed_centre": N_(
+        "neither {direction_name} nor {opposite_name} leads to a platform (the centre room "
+        "counts as none): {strigoi} stays in {room}"
+    ),
     "occupied": N_("{target} holds {other}: neither Strigoi moves"),
     "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
     "ladder": N_("ladder {ladder} stands on that side of {room}"),

@@ -59,10 +59,11 @@ class Teleport:
             else:
                 why.append(reason("R-TEL-3", code, target=value))
         if len(self.attempts) == 2 and self.attempts[1][1] in _BLOCKED:
+            centre = any(code == "centre_not_destination" for _d, code, _v, _o in self.attempts)
             why.append(
                 reason(
                     "R-TEL-3",
-                    "bounce_failed",
+                    "bounce_failed_centre" if centre else "bounce_failed",
                     strigoi=name,
                     room=start,
                     direction=first,
