@@ -65,8 +65,12 @@ def ui(
 
 def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
     out = ARTIFACTS / "800x480"
-    report = ui("shots", str(out), data=tmp_path)["screens"]
+    run = ui("shots", str(out), data=tmp_path)
+    report = run["screens"]
     assert sorted(report) == sorted(f"{s}-{lang}" for s in SCREENS for lang in LANGS)
+    # a platform to turn holds the game: the board shows its room (the play-test saw another)
+    for lang, board in run["table_zoom"].items():
+        assert board["to_do"] and board["shown"] in board["to_do"], (lang, board)
     for name, result in report.items():
         png = Path(result["png"])
         assert png.stat().st_size > 5_000, f"{name}: the screenshot looks empty"

@@ -204,6 +204,7 @@ def table_shots(driver: Driver, lang: str) -> None:
     driver.then(lambda: _until_guided(driver))
     driver.then(lambda: driver.press("Back"))
     driver.then(lambda: driver.shoot(f"round-table-{lang}"))
+    driver.then(lambda: _note_the_board(driver, lang))
     driver.then(lambda: _sim(driver).turn(ROOM, _game_rotation(driver)))
     driver.then(
         lambda: driver.wait_until(
@@ -212,6 +213,17 @@ def table_shots(driver: Driver, lang: str) -> None:
             3000,
         )
     )
+
+
+def _note_the_board(driver: Driver, lang: str) -> None:
+    """Which room the board shows while the table must turn a platform, beside the rooms of
+    what it must do (the play-test: the east room shown, the north-east to turn)."""
+    screen = driver.app._screen()
+    seen: dict[str, object] = driver.report.setdefault("table_zoom", {})
+    seen[lang] = {
+        "shown": screen.view.zoom_room,
+        "to_do": sorted({a.room for a in driver.app.table_status.actions}),
+    }
 
 
 def _until_guided(driver: Driver, frames: int = 0) -> None:

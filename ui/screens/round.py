@@ -217,15 +217,19 @@ class RoundScreen(RoundPanel, Screen):
 
     def _auto_zoom(self, follow: bool = True) -> None:
         """The board shows what the game waits for, derived from the state alone, so that
-        undo, redo and resume leave no zoom of another turn behind: the room of the spaces to
-        choose, else the waiting hero's room (`focus_room`), else the whole fortress. A zoom
+        undo, redo and resume leave no zoom of another turn behind: the room of what the table
+        must do first (a platform to turn), else the room of the spaces to choose, else the
+        waiting hero's room (`focus_room`), else the whole fortress. A zoom
         the players chose lasts until the next command. `follow` False (another way of
         moving chosen): only the room of the spaces, when they lie in one. A card showing
         decides the zoom itself (the board shows what the card tells); Fix is the players'."""
         if self.cards or self.choice.fix is not None:
             return
         cells = self.choice.cells(self.rules.fortress, self.state)
-        if follow:
+        rooms_to_do = {action.room for action in self.table.actions}
+        if follow and rooms_to_do:  # the table's to-dos hold the game: their room, if one
+            room = rooms_to_do.pop() if len(rooms_to_do) == 1 else None
+        elif follow:
             room = focus_room(self.state, self.task, cells, self.view.room_near)
         else:
             rooms = {self.view.room_near(cell) for cell in cells}
@@ -250,6 +254,8 @@ class RoundScreen(RoundPanel, Screen):
         self.alerts = len(status.alerts)
         self.alert_text = differences_alert(self.rules.fortress, status.alerts)
         if changed and hasattr(self, "options"):
+            self._auto_zoom()  # the board shows the room of what the table must do
+            self._update_waiting()
             self._fill()
 
     def show_choices(self, title: str, choices: Choices) -> None:
