@@ -419,14 +419,7 @@ def test_a_heros_wounds_read_as_players_say_them(table: WebTable) -> None:
     the touchscreen's cards say it."""
     from companion.app.labels import token_name
 
-    state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
-    hero = state.heroes[0].hero
-    for token in ("wound-no-stealth", "wound-shock-1"):
-        outcome = table.call(
-            lambda token=token: table.service.execute(c.AddWound(hero=hero, token=token))  # type: ignore[misc]
-        )
-        assert outcome.refused is None, outcome.refused
-    table.settle()
+    hero = table.wound_first_hero(("wound-no-stealth", "wound-shock-1"))
     name = hero_name(hero)
     shown = next(h for h in view(table)["heroes"] if h["id"] == hero)
     assert shown["wounds_said"] == f"{name} has 2 wounds. Until healed, {name} cannot use Stealth."

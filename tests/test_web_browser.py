@@ -330,14 +330,7 @@ def test_the_hero_list_says_the_wounds_as_players_do(table: WebTable) -> None:
     """A phone's hero list (issue 29 playtest: "Wounds: wound without Stealth, shock"): how
     many wounds with a real plural, then what lasts until healed, whole sentences, in the
     page's language; the list at 360x780 is kept (tests/artifacts/web/heroes-*.png)."""
-    state: GameState = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
-    hero = state.heroes[0].hero
-    for token in ("wound-no-stealth", "wound-shock-1"):
-        outcome = table.call(
-            lambda token=token: table.service.execute(c.AddWound(hero=hero, token=token))  # type: ignore[misc]
-        )
-        assert outcome.refused is None, outcome.refused
-    table.settle()
+    hero = table.wound_first_hero(("wound-no-stealth", "wound-shock-1"))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver = chromium(360, 780, language="fr")
     try:

@@ -68,6 +68,21 @@ class WebTable:
             raise box[0]
         return box[0]  # type: ignore[return-value]
 
+    def wound_first_hero(self, tokens: tuple[str, ...]) -> str:
+        """The first hero takes these wound tokens (a Fix, as a player corrects the game);
+        the hero's id."""
+        from companion.engine.game import commands as c
+
+        session = self.service.session
+        assert session is not None
+        hero = self.call(lambda: session.state.heroes[0].hero)
+        for token in tokens:
+            wound = c.AddWound(hero=hero, token=token)
+            outcome = self.call(lambda wound=wound: self.service.execute(wound))  # type: ignore[misc]
+            assert outcome.refused is None, outcome.refused
+        self.settle()
+        return hero
+
     def settle(self) -> None:
         """Wait until every call posted so far (the feed's view builds too) has run."""
         self.call(lambda: None)
