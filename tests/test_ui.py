@@ -78,6 +78,7 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["broken_words"] == [], (name, result["broken_words"])
         assert result["board_overlaps"] == [], (name, result["board_overlaps"])  # spaces too
         assert result["cut_rows"] == [], (name, result["cut_rows"])  # whole rows at its top
+        assert result["hand_unseen"] == [], (name, result["hand_unseen"])  # a card in sight
     from companion.transcript import replay_file
 
     exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
@@ -540,7 +541,7 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     whole = rows["whole"]
     cue = whole["cue"]
     assert cue["seen"] and cue["hidden"] == len(LINES_PY) - 2, whole
-    assert cue["text"] == f"▼ {len(LINES_PY) - 2} more below", cue
+    assert cue["text"].endswith(f"\u25bc[/font] {len(LINES_PY) - 2} more below"), cue
     assert cue["band"][1] == 160 - whole["view"] and cue["font"] >= 16, cue
     assert whole["checks"] == [], whole
     assert whole["tapped"]["whole"] and whole["tapped"]["hidden"] < cue["hidden"], whole
@@ -626,6 +627,7 @@ CHECKS = (
     "cut_rows",  # a list at its top ends between two rows
     "broken_words",  # no word broken between two letters
     "board_overlaps",  # no two figures or room names covering each other on the board
+    "hand_unseen",  # a hero panel shows a card of its hand as it opens
 )
 
 

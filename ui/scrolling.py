@@ -17,6 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.app.i18n import ngettext
 from ui import theme
+from ui.glyphs import DOWN_MARKUP
 
 __all__ = [
     "MoreBelow",
@@ -40,7 +41,7 @@ class ScrollArea(ScrollView):
 
 
 class MoreBelow(ButtonBehavior, Label):
-    """The cue in the empty band a WholeRows list leaves below its whole rows: "▼ 3 more
+    """The cue in the empty band a WholeRows list leaves below its whole rows: "(triangle) 3 more
     below", the rows out of sight under its edge. The whole band is its touch target: a tap
     scrolls the list until the next hidden row is in sight. No list row (not in the list,
     no Button): the layout checks judge it as a text, in sight only when it fits its band."""
@@ -53,6 +54,7 @@ class MoreBelow(ButtonBehavior, Label):
         self.halign = "center"
         self.valign = "middle"
         self.color = theme.MUTED
+        self.markup = True  # the triangle in a font that has it
         self.opacity = 0
         self.bind(size=self._wrap)
 
@@ -82,7 +84,7 @@ class WholeRows(Widget):
         self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
         self._watched: Widget | None = None
         self._scrolled: Widget | None = None
-        self.cue = MoreBelow()  # below the list (drawn under it): the band's "▼ 3 more below"
+        self.cue = MoreBelow()  # below the list (drawn under it): the band's "3 more below"
         self.cue.bind(on_release=self._next_row)
         super().add_widget(self.cue)
         self.bind(pos=self._fit_soon, size=self._fit_soon)
@@ -198,7 +200,7 @@ class WholeRows(Widget):
         cue.pos = (self.x, self.y)
         cue.size = (self.width, max(0.0, band))
         if count:
-            cue.text = "\u25bc " + ngettext(
+            cue.text = f"{DOWN_MARKUP} " + ngettext(
                 "{count} more below", "{count} more below", count
             ).format(count=count)
             cue.texture_update()
