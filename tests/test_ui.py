@@ -999,7 +999,9 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             assert gate["showing"] and gate["hero"] == "roel" and show in gate["buttons"]
             roel = catalog.hero_cards("roel")
             assert not any(catalog.card(x).title in " ".join(gate["texts"]) for x in roel)
-            tiles = [t for t in seen["hand"]["texts"] if t.startswith("[b]")]
+            # a figure's name and number are joined by a no-break space (one line of figures)
+            hand = [t.replace("\u00a0", " ") for t in seen["hand"]["texts"]]
+            tiles = [t for t in hand if t.startswith("[b]")]
             for card in (catalog.card(x) for x in roel):  # every card with its printed facts
                 [tile] = [t for t in tiles if t.startswith(f"[b]{card.title}[/b]")]
                 facts = [
