@@ -74,9 +74,12 @@ def test_every_card_shows_its_printed_facts(card: str) -> None:  # R-CMP-4
     panel = hero_panel(t.rules, t.state, hero, t.game.legal_commands(), show_hand=True)
     [facts] = [x for x in panel.hand if x.card == card]
     assert facts.title == printed.title and facts.initiative == printed.initiative
-    assert f"initiative {printed.initiative}" in facts.lines
-    assert f"movement {printed.movement} · strength {printed.strength}" in facts.lines
-    assert f"book {printed.letter}" in facts.lines
+    assert facts.figures == (  # one line on a tile: "initiative 3 · movement 3 · …"
+        f"initiative {printed.initiative}",
+        f"movement {printed.movement}",
+        f"strength {printed.strength}",
+        f"book {printed.letter}",
+    )
     abilities = ", ".join(ability_name(a) for a in printed.abilities) or "no abilities"
     assert abilities in facts.lines
     assert any("Wound icon" in line for line in facts.lines) == printed.wound_icon

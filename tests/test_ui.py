@@ -82,6 +82,7 @@ def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
         assert result["broken_words"] == [], (name, result["broken_words"])
         assert result["board_overlaps"] == [], (name, result["board_overlaps"])  # spaces too
         assert result["cut_rows"] == [], (name, result["cut_rows"])  # whole rows at its top
+        assert result["hand_unseen"] == [], (name, result["hand_unseen"])  # a card in sight
     from companion.transcript import replay_file
 
     exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
@@ -389,7 +390,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.gridlayout import GridLayout
-from ui.checks import cramped_lists, cut_rows, cut_texts
+from ui.checks import cramped_lists, cut_rows, cut_texts, overflowing_labels, small_texts
 from ui.scrolling import ScrollArea, WholeRows
 
 # the Why? panel at 800x480 with large text, French (issue 29): rows of two and three lines;
@@ -449,7 +450,25 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
     view.update_from_scroll()  # where the next frame puts the list: at its top
     heights = [w.height for w in reversed(grid.children)]
     result = {"cut": cut_rows(column), "cramped": cramped_lists(column), "view": view.height,
-              "rows": heights, "texts": cut_texts(column)}
+              "rows": heights, "texts": cut_texts(column),
+              "checks": overflowing_labels(column) + small_texts(column)}
+    if whole:  # the cue in the band below: "▼ 3 more below" while rows are out of sight
+        cue = place.cue
+        result["cue"] = {"text": cue.text, "seen": cue.opacity > 0, "hidden": cue.hidden,
+                         "band": [cue.y, cue.height], "font": cue.font_size}
+        if cue.hidden:  # a tap on the band: the next row comes into sight, whole
+            rows = [w for w in reversed(grid.children) if isinstance(w, Button)]
+            first_hidden = len(rows) - cue.hidden
+            cue.dispatch("on_release")
+            grid.do_layout()
+            view.update_from_scroll()
+            edge = view.to_window(view.x, view.y)[1]
+            row = rows[first_hidden]
+            result["tapped"] = {"whole": row.to_window(0, row.y)[1] >= edge - 1,
+                                "text": cue.text, "hidden": cue.hidden}
+        view.scroll_y = 0  # scrolled to its end: nothing below
+        view.update_from_scroll()
+        result["at_end"] = {"text": cue.text, "seen": cue.opacity > 0}
     Window.remove_widget(column)
     return result
 
@@ -479,8 +498,13 @@ print(json.dumps({
     "note_whole": panel(True, lines=[1, 1], high=185, note=12),
     # a text of 12 lines over one row far below (a rules page and its "All rules" button)
     "text_first": panel(True, lines=[1], high=110, heading=12),
+    # everything fits: no cue
+    "fits": panel(True, lines=[1, 2], high=300),
 }))
 """
+
+
+LINES_PY = [2, 2, 3, 2, 2, 3, 2]  # ROWS_PROBE's LINES
 
 
 def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
@@ -515,6 +539,19 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     # text: "…the Strigoi attacks" above the edge, "that hero instead" cut through)
     text_first = rows["text_first"]
     assert text_first["texts"] == [] and 110 - 30 < text_first["view"] < 110, text_first
+    # the band the whole rows leave below says what is out of sight (playtest: a hero's hand
+    # under its heading read as no cards): "▼ 5 more below", 16 px or more, a tap on it
+    # brings the next row into sight; gone at the list's end and when everything fits
+    whole = rows["whole"]
+    cue = whole["cue"]
+    assert cue["seen"] and cue["hidden"] == len(LINES_PY) - 2, whole
+    assert cue["text"].endswith(f"\u25bc[/font] {len(LINES_PY) - 2} more below"), cue
+    assert cue["band"][1] == 160 - whole["view"] and cue["font"] >= 16, cue
+    assert whole["checks"] == [], whole
+    assert whole["tapped"]["whole"] and whole["tapped"]["hidden"] < cue["hidden"], whole
+    assert whole["at_end"] == {"text": "", "seen": False}, whole
+    assert rows["fits"]["cue"]["seen"] is False and rows["fits"]["cue"]["hidden"] == 0, rows
+    assert rows["plain"]["checks"] == [] and "cue" not in rows["plain"]
 
 
 def test_a_game_played_by_touch_announces_the_strigoi_three_ways(tmp_path: Path) -> None:
@@ -594,6 +631,7 @@ CHECKS = (
     "cut_rows",  # a list at its top ends between two rows
     "broken_words",  # no word broken between two letters
     "board_overlaps",  # no two figures or room names covering each other on the board
+    "hand_unseen",  # a hero panel shows a card of its hand as it opens
 )
 
 
@@ -965,7 +1003,9 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
             assert gate["showing"] and gate["hero"] == "roel" and show in gate["buttons"]
             roel = catalog.hero_cards("roel")
             assert not any(catalog.card(x).title in " ".join(gate["texts"]) for x in roel)
-            tiles = [t for t in seen["hand"]["texts"] if t.startswith("[b]")]
+            # a figure's name and number are joined by a no-break space (one line of figures)
+            hand = [t.replace("\u00a0", " ") for t in seen["hand"]["texts"]]
+            tiles = [t for t in hand if t.startswith("[b]")]
             for card in (catalog.card(x) for x in roel):  # every card with its printed facts
                 [tile] = [t for t in tiles if t.startswith(f"[b]{card.title}[/b]")]
                 facts = [

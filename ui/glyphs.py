@@ -26,6 +26,9 @@ def printable(text: str) -> str:
 #: shows the real one in that font, through markup.
 ARROW_MARKUP = "[font=DejaVuSans]\u2192[/font]"
 
+#: the "more below" cue's triangle pointing down, in DejaVu Sans too
+DOWN_MARKUP = "[font=DejaVuSans]\u25bc[/font]"
+
 
 def with_arrows(markup: str) -> str:
     """Kivy markup (already escaped) with each arrow drawn in a font that has it."""

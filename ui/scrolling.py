@@ -5,15 +5,29 @@ sets it."""
 
 from __future__ import annotations
 
+from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty
+from kivy.metrics import sp
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-__all__ = ["ScrollArea", "WholeRows", "at_rest", "scroll_view_of", "text_lines", "to_top"]
+from companion.app.i18n import ngettext
+from ui import theme
+from ui.glyphs import DOWN_MARKUP
+
+__all__ = [
+    "MoreBelow",
+    "ScrollArea",
+    "WholeRows",
+    "at_rest",
+    "scroll_view_of",
+    "text_lines",
+    "to_top",
+]
 
 
 class ScrollArea(ScrollView):
@@ -24,6 +38,33 @@ class ScrollArea(ScrollView):
     def update_from_scroll(self, *largs: object) -> None:
         self.funbind("bar_color", self._change_bar_color)  # at most the one it binds again
         super().update_from_scroll(*largs)
+
+
+class MoreBelow(ButtonBehavior, Label):
+    """The cue in the empty band a WholeRows list leaves below its whole rows: "(triangle) 3 more
+    below", the rows out of sight under its edge. The whole band is its touch target: a tap
+    scrolls the list until the next hidden row is in sight. No list row (not in the list,
+    no Button): the layout checks judge it as a text, in sight only when it fits its band."""
+
+    #: the rows (or, with none, the texts) below the list's lower edge
+    hidden = NumericProperty(0)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.halign = "center"
+        self.valign = "middle"
+        self.color = theme.MUTED
+        self.markup = True  # the triangle in a font that has it
+        self.opacity = 0
+        self.bind(size=self._wrap)
+
+    def _wrap(self, *_: object) -> None:
+        self.text_size = (max(1.0, self.width - 16), None)
+
+    def on_touch_down(self, touch: object) -> bool:
+        if self.opacity <= 0 or not self.hidden:
+            return False  # not in sight: no target
+        return bool(super().on_touch_down(touch))
 
 
 class WholeRows(Widget):
@@ -42,11 +83,20 @@ class WholeRows(Widget):
         super().__init__(**kwargs)
         self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
         self._watched: Widget | None = None
+        self._scrolled: Widget | None = None
+        self.cue = MoreBelow()  # below the list (drawn under it): the band's "3 more below"
+        self.cue.bind(on_release=self._next_row)
+        super().add_widget(self.cue)
         self.bind(pos=self._fit_soon, size=self._fit_soon)
 
     def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
         super().add_widget(widget, *args, **kwargs)
         self._fit_soon()
+
+    @property
+    def view(self) -> Widget | None:
+        """The list: the one child that is not the cue."""
+        return next((w for w in self.children if w is not self.cue), None)
 
     def _watch(self, grid: Widget | None) -> None:
         """The list's content: its height changes with its rows, and so does the fit."""
@@ -67,9 +117,10 @@ class WholeRows(Widget):
         empty place, the playtest's Why? panel in German with large text), or when the whole
         rows fill less than half of the place (then the row the edge runs through fills the
         rest, and the layout check says it is cut)."""
-        if not self.children or not self.children[0].children:
+        view = self.view
+        if view is None or not view.children:
             return float(self.height)
-        content = self.children[0].children[0]
+        content = view.children[0]
         _lay_out(content)  # the rows where the next frame draws them, not where they were
         if content.height <= self.height + 1:
             return float(self.height)
@@ -99,13 +150,74 @@ class WholeRows(Widget):
         return height if first_whole and height >= self.height / 2 else float(self.height)
 
     def _fit(self, *_: object) -> None:
-        if not self.children:
+        view = self.view
+        if view is None:
             return
-        view = self.children[0]
         self._watch(view.children[0] if view.children else None)
+        if view is not self._scrolled:
+            view.bind(scroll_y=self._show_cue)  # scrolled on: fewer rows below
+            self._scrolled = view
         height = self.visible_height()
         view.size = (self.width, height)
         view.pos = (self.x, self.top - height)
+        self._show_cue()
+
+    def _below(self) -> list[tuple[float, Widget]]:
+        """The rows whose lower edge is below the list's (with no such row, the texts), each
+        with how far down from the list's top it ends: what the player does not see yet, at
+        the list's top as it opens or scrolled. Measured down from the content's top (its
+        rows laid out now), not where the scroll has yet to move them."""
+        view = self.view
+        if not isinstance(view, ScrollView) or not view.children:
+            return []
+        content = view.children[0]
+        if content.height <= view.height + 1:
+            return []  # everything in sight
+        _lay_out(content)
+        top = content.to_window(0, content.top)[1]
+        shown_to = (content.height - view.height) * (1 - view.scroll_y) + view.height
+        rows: list[tuple[float, Widget]] = []
+        texts: list[tuple[float, Widget]] = []
+        for w in _rows_and_texts(content):
+            end = top - w.to_window(0, w.y)[1]
+            if w.height <= 0 or end <= shown_to + 0.5:
+                continue
+            if isinstance(w, ButtonBehavior) or (self.rows_of_text and w.text):
+                rows.append((end, w))
+            elif w.text:
+                texts.append((end, w))
+        return rows or texts
+
+    def _show_cue(self, *_: object) -> None:
+        """The cue in the band below the list while it hides rows, in sight when its text
+        fits the band (a band thinner than a line shows no cue)."""
+        view, cue = self.view, self.cue
+        band = self.height - view.height if view is not None else 0.0
+        count = len(self._below()) if band >= 1 else 0
+        cue.hidden = count
+        scale = getattr(App.get_running_app(), "text_scale", 1.0) or 1.0
+        cue.font_size = max(16.0, sp(16) * scale)
+        cue.pos = (self.x, self.y)
+        cue.size = (self.width, max(0.0, band))
+        if count:
+            cue.text = f"{DOWN_MARKUP} " + ngettext(
+                "{count} more below", "{count} more below", count
+            ).format(count=count)
+            cue.texture_update()
+        fits = count and cue.texture_size[1] <= band and cue.texture_size[0] <= self.width
+        cue.opacity = 1 if fits else 0
+        if not fits:
+            cue.text = ""
+
+    def _next_row(self, *_: object) -> None:
+        """The list scrolled on until the next row below its edge is in sight, whole."""
+        view, below = self.view, self._below()
+        if not isinstance(view, ScrollView) or not below:
+            return
+        content = view.children[0]
+        end = min(end for end, _w in below)
+        at_rest(view)
+        view.scroll_y = max(0.0, 1 - (end - view.height) / (content.height - view.height))
 
 
 def _rows_and_texts(widget: Widget) -> list[Widget]:

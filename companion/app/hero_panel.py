@@ -38,7 +38,8 @@ class CardFacts:
 
     card: str  # the catalog id (for the command; never shown)
     title: str
-    lines: tuple[str, ...]  # initiative, movement and strength, book letter, abilities
+    figures: tuple[str, ...]  # initiative, movement, strength, book letter: one line to read
+    lines: tuple[str, ...]  # abilities, the wound icon, the icons used this round
     initiative: int
     choose: c.ChooseCard | None = None  # legal now: play it for this round's initiative
     note: str = ""  # "chosen for this round", "earned: joins the hand at the end of the turn"
@@ -85,12 +86,15 @@ class HeroPanel:
         """The whole panel as plain lines (a text view, a test, a bug report)."""
         out = [self.name, self.summary]
         if self.played is not None:
-            out += [tr("Played this round:"), self.played.title, *self.played.lines]
+            played = self.played
+            out += [tr("Played this round:"), played.title, " · ".join(played.figures)]
+            out += played.lines
         out.append(self.hand_heading)
         if self.hand_secret:
             out.append(self.show_hand_label)
         for card in self.hand:
-            out += [card.title, *card.lines] + ([card.note] if card.note else [])
+            out += [card.title, " · ".join(card.figures), *card.lines]
+            out += [card.note] if card.note else []
         for section in self.sections:
             out.append(section.heading)
             out += [f"{x.name}: {x.does}" if x.does else x.name for x in section.lines]
@@ -219,18 +223,19 @@ def card_facts(
             strength += " " + tr("({left} with the wounds)").format(
                 left=max(0, printed.strength - weaker)
             )
-    lines = [
+    figures = (
         tr("initiative {initiative}").format(initiative=printed.initiative),
-        f"{movement} · {strength}",
+        movement,
+        strength,
         tr("book {letter}").format(letter=printed.letter),
-        ", ".join(ability_name(a) for a in printed.abilities) or tr("no abilities"),
-    ]
+    )
+    lines = [", ".join(ability_name(a) for a in printed.abilities) or tr("no abilities")]
     if printed.wound_icon:
         lines.append(tr("Wound icon: wounds its hero in a fight."))
     if hero is not None and hero.used:
         used = ", ".join(ability_name(a) for a in hero.used)
         lines.append(tr("Used this round: {abilities}").format(abilities=used))
-    return CardFacts(card, printed.title, tuple(lines), printed.initiative, choose, note)
+    return CardFacts(card, printed.title, figures, tuple(lines), printed.initiative, choose, note)
 
 
 def _gives(use: RewardUse) -> str:

@@ -115,12 +115,38 @@ class Driver:
             "cut_texts": cut_texts(root),
             "broken_words": broken_words(root),
             "board_overlaps": board_overlaps(root),
+            "hand_unseen": self.hand_unseen(),
         }
         if self.out is not None:
             path = self.out / f"{name}.png"
             root.export_to_png(str(path))
             entry["png"] = str(path)
         self.report["screens"][name] = entry
+
+    def hand_unseen(self) -> list[str]:
+        """A shown hero panel whose hand (its last card grid: the played card's comes first)
+        has no card in sight, whole, as the panel opens: the playtest's "Hand" over an empty
+        band at 800x480 with large text, read as a hero without cards."""
+        from kivy.uix.gridlayout import GridLayout
+
+        screen = self.app._screen()
+        panel = getattr(screen, "hero_view", None)
+        if panel is None or not panel.showing:
+            return []
+        view, body = panel.ids.scroll, panel.ids.body
+        grids = [w for w in reversed(body.children) if isinstance(w, GridLayout) and w.children]
+        if not grids:
+            return []
+        low, high = view.to_window(view.x, view.y)[1], view.to_window(view.x, view.top)[1]
+        tiles = grids[-1].children
+        seen = [
+            t
+            for t in tiles
+            if t.to_window(0, t.y)[1] >= low - 1 and t.to_window(0, t.top)[1] <= high + 1
+        ]
+        if seen:
+            return []
+        return [f"no card of the {len(tiles)} under the hand's heading in sight"]
 
     def language(self, code: str) -> None:
         self.app.switch_language(code)

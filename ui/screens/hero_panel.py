@@ -35,8 +35,21 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
 
 
+#: a no-break space: Kivy wraps lines at plain spaces only
+NBSP = "\u00a0"
+
+
+def figures_line(figures: tuple[str, ...]) -> str:
+    """A card's figures on one line, "Initiative 3 · Bewegung 3 · Stärke 2 · Buch A": each
+    name with its number kept together, the line wrapped (when the tile is too narrow) only
+    after a "·"."""
+    return f"{NBSP}· ".join(figure.replace(" ", NBSP, 1) for figure in figures)
+
+
 def tile_text(card: CardFacts, action: str = "") -> str:
-    lines = [f"[b]{escape(card.title)}[/b]", *map(escape, card.lines)]
+    """A card tile's text: its title, its figures on one line, then its abilities."""
+    lines = [f"[b]{escape(card.title)}[/b]", escape(figures_line(card.figures))]
+    lines += map(escape, card.lines)
     if card.note:
         lines.append(f"[i]{escape(card.note)}[/i]")
     if action:
