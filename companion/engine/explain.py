@@ -99,7 +99,7 @@ _TEMPLATES: Mapping[str, str] = {
     # one way leads to the centre room: said, or the drawn centre looks like a platform
     "bounce_failed_centre": N_(
         "neither {direction_name} nor {opposite_name} leads to a platform (the centre room "
-        "counts as none): {strigoi} stays in {room}"
+        "has none): {strigoi} stays in {room}"
     ),
     "occupied": N_("{target} holds {other}: neither Strigoi moves"),
     "teleport": N_("{strigoi} teleports from {start} to the centre of {to}"),
