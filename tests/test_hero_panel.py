@@ -80,8 +80,9 @@ def test_every_card_shows_its_printed_facts(card: str) -> None:  # R-CMP-4
         f"strength {printed.strength}",
         f"book {printed.letter}",
     )
-    abilities = ", ".join(ability_name(a) for a in printed.abilities) or "no abilities"
-    assert abilities in facts.lines
+    counts = {a: printed.abilities.count(a) for a in printed.abilities}  # in printed order
+    said = [ability_name(a) + (f" ×{n}" if n > 1 else "") for a, n in counts.items()]
+    assert (", ".join(said) or "no abilities") in facts.lines  # "Protection ×2"
     assert any("Wound icon" in line for line in facts.lines) == printed.wound_icon
 
 

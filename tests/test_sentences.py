@@ -926,3 +926,19 @@ def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
     for ability in used:
         name = ability_name(ability)
         assert "_" not in name and name != ability, (language, ability, name)
+
+
+def test_an_icon_printed_twice_is_counted_not_repeated(language: str) -> None:
+    """The hero panel and the phones listed "Schutz, Schutz" for a card with two Protection
+    icons: an icon printed twice reads "Schutz ×2", on every card."""
+    from companion.app.labels import ability_name, ability_names
+
+    doubled = 0
+    for card in [*RULES.catalog.action_cards, *RULES.catalog.advanced_cards]:
+        names = ability_names(card.abilities)
+        assert len(names) == len(set(names)) == len(set(card.abilities)), (language, names)
+        for ability in set(card.abilities):
+            if card.abilities.count(ability) > 1:
+                assert f"{ability_name(ability)} ×{card.abilities.count(ability)}" in names
+                doubled += 1
+    assert doubled, "no card prints an icon twice: the test sees nothing"

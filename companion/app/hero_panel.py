@@ -18,6 +18,7 @@ from companion.app import i18n
 from companion.app.i18n import N_, ngettext, ntr, tr
 from companion.app.labels import (
     ability_name,
+    ability_names,
     command_label,
     item_name,
     source_name,
@@ -229,7 +230,7 @@ def card_facts(
         strength,
         tr("book {letter}").format(letter=printed.letter),
     )
-    lines = [", ".join(ability_name(a) for a in printed.abilities) or tr("no abilities")]
+    lines = [", ".join(ability_names(printed.abilities)) or tr("no abilities")]
     if printed.wound_icon:
         lines.append(tr("Wound icon: wounds its hero in a fight."))
     if hero is not None and hero.used:

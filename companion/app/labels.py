@@ -103,6 +103,15 @@ def ability_name(ability: str) -> str:
     return tr(ABILITY_NAMES[ability]) if ability in ABILITY_NAMES else ability
 
 
+def ability_names(abilities: Sequence[str]) -> list[str]:
+    """A card's abilities by name, an icon printed twice as "Protection ×2" (never
+    "Protection, Protection"), in the card's order."""
+    counts: dict[str, int] = {}
+    for ability in abilities:
+        counts[ability] = counts.get(ability, 0) + 1
+    return [ability_name(a) + (f" ×{n}" if n > 1 else "") for a, n in counts.items()]
+
+
 #: a Strigoi token by its Strigoi, one message each: German joins them in one word
 #: ("Lehrlingsmarker", never "Lehrling-Marker")
 STRIGOI_TOKEN_NAMES = {

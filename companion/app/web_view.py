@@ -22,7 +22,7 @@ from companion.app.cards import card_of, held_rewards, held_wounds, sentence, wh
 from companion.app.i18n import N_, tr
 from companion.app.labels import (
     FIGURE_MARKS,
-    ability_name,
+    ability_names,
     item_name,
     log_sentence,
     render,
@@ -381,7 +381,7 @@ def card_facts(catalog: Catalog, card: str) -> JSON:
         word("strength").format(value=found.strength),
         tr("book {letter}").format(letter=found.letter),  # as the touchscreen's tiles say
     ]
-    facts += [ability_name(a) for a in found.abilities]
+    facts += ability_names(found.abilities)
     if found.wound_icon:
         facts.append(word("wound_icon"))
     return {"id": card, "title": found.title, "facts": facts}
