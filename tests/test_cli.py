@@ -75,7 +75,8 @@ def test_the_default_job_runs_a_simulated_board() -> None:
     # rings in words, nodes by their rooms: no LED dictionaries, no node ids
     assert "platform pulses red at 86 % brightness." in out and "{" not in out
     assert "The card reader read the tag 04a1b2c3d4e5f6." in out
-    for room in ("Centre", "East", "North-east", "North-west", "South-east", "South-west", "West"):
+    for room in ("East", "North-east", "North-west", "South-east", "South-west", "West"):
         assert f"  {room} room platform: online" in out
+    assert "  Centre room: online" in out  # no platform there (R-TEL-3), its node is the room's
     assert "  Card reader: online" in out and "room-" not in out
     assert "Refused input: none" in out

@@ -33,7 +33,7 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
         assert sum(view.dropped.values()) == 1
         text = "\n".join(view.lines())
         # nodes by what they are on the table, never by id; no command-line flags
-        assert "Centre room platform: online" in text and "Card reader: online" in text
+        assert "Centre room: online" in text and "Card reader: online" in text  # no platform
         assert "North-east room platform: online" in text and "round trip" in text
         assert "room-" not in text and "--" not in text
         assert "resent" in text
@@ -43,7 +43,8 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
             german = "\n".join(view.lines())
         finally:
             i18n.set_language("en")
-        assert "Plattform im Mittelraum: online" in german and "Kartenleser" in german
+        assert "Mittelraum: online" in german and "Kartenleser" in german
+        assert "Plattform im Mittelraum" not in german and "Plattform im Raum Nordost" in german
     finally:
         board.stop()
 

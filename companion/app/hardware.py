@@ -125,6 +125,8 @@ def node_name(node: str) -> str:
         return tr("card reader")
     if node.startswith("room-"):
         room = node.removeprefix("room-").upper()
+        if room == "C":  # the centre room has no platform (R-TEL-3): its node is the room's
+            return room_name(room)
         return tr("{room} platform").format(room=room_name(room))
     return node
 
