@@ -135,8 +135,10 @@ def test_a_seat_link_shows_its_hand_and_makes_the_choice(
     try:
         public.get(table.address)
         browser.get(link)
-        hand = table.call(lambda: table.service.session.state.hero("roel").hand)  # type: ignore[union-attr]
-        titles = [table.service.catalog.card(x).title for x in hand]
+        held = table.call(lambda: table.service.session.state.hero("roel").hand)  # type: ignore[union-attr]
+        catalog = table.service.catalog
+        hand = sorted(held, key=lambda x: catalog.card(x).initiative)  # as the panel lists them
+        titles = [catalog.card(x).title for x in hand]
         wait_for(lambda: page_state(browser)["hands"] == len(hand), 5.0, "the hand")
         shown = [x.text for x in browser.find_elements(By.CSS_SELECTOR, ".hand-card h4")]
         assert shown == titles
