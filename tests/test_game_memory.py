@@ -42,6 +42,8 @@ def test_a_finished_game_left_keeps_none_of_its_states(tmp_path: Path) -> None:
         service.leave_game()
         while posted:
             posted.pop(0)()
+        # the table watch's thread lets go of the last game once it has taken "no game"
+        assert service.watch.wait_idle(5)
         assert service.announcements == []
         assert _states_alive() <= played - held, (played, held)
     finally:

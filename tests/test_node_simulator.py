@@ -50,7 +50,9 @@ def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:
         assert led["node"] == "room-ne" and led["colour"] == "#aa00ff"  # type: ignore[index]
         sim.stdin.write("place cards 04AABBCCDD 1\npress room-c confirm\nleds room-ne\n")
         sim.stdin.flush()
+        # Two nodes, two serial links: the tag and the button may arrive in either order.
         wait_for(lambda: any(isinstance(e, p.Button) for e in events), 5, "the button")
+        wait_for(lambda: any(isinstance(e, p.TagPresent) for e in events), 5, "the tag")
         tag = next(e for e in events if isinstance(e, p.TagPresent))
         assert (tag.node, tag.uid, tag.reader) == ("cards", "04aabbccdd", 1)
         wait_for(lambda: any("room-ne" in x for x in lines), 5, "the leds answer")

@@ -21,7 +21,7 @@ size setting (`text_scale`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -108,6 +108,24 @@ def axial_round(q: float, r: float) -> Cell:
     elif dy <= dz:
         rz = -rx - ry
     return int(rx), int(rz)
+
+
+def names_clear(
+    placed: Sequence[Placed],
+    wanted: Sequence[Name],
+    soft: Sequence[tuple[Circle, float]],
+    figures: Sequence[Item] = (),
+) -> bool:
+    """Every placed name clear of the figures, of each other and of every space, and read as
+    its own room's (`misread`): the fit of the board's names and their size beside figures."""
+    boxes = [p.box for p in placed]
+    if any(intersects(b, f) for b in boxes for f in figures):
+        return False
+    if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+        return False
+    if any(intersects(b, t) for b in boxes for t, _ in soft):
+        return False
+    return not misread(placed, wanted, soft)
 
 
 class FortressView(Widget):
@@ -299,12 +317,7 @@ class FortressView(Widget):
         soft = self._soft_things()
         wanted = self._wanted_names()
         placed = place_names(wanted, [], soft, self._name_bounds(), GAP + 1, self.name_px() * 0.6)
-        boxes = [p.box for p in placed]
-        if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
-            return False
-        if misread(placed, wanted, soft) or crossing(placed, soft):
-            return False
-        return not any(intersects(b, t) for b in boxes for t, _ in soft)
+        return names_clear(placed, wanted, soft) and not crossing(placed, soft)
 
     def space_px(self) -> float:
         """The width of one space on screen (flat side to flat side), for the touch check."""
@@ -985,37 +998,25 @@ class FortressView(Widget):
         # the board keeps its size whatever the figures do; when a figure stands where a name
         # had its only clear place (a hero on a ladder above the centre room), the names are
         # drawn smaller for as long as it stands there, down to body size
-        sizes = [fitted, *range(fitted - 2, MIN_NAME_PX - 1, -2)]
-        for size in sizes:
-            self._crowded_size = None if size == fitted else size
-            placed = place_names(
-                self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
-                self.name_px() * 0.6, blocked=self.covered(),
-            )  # fmt: skip
-            if self._names_fine(placed, figures, soft):
+        fitted_placed = placed = self._placed_now(figures, soft)
+        for size in range(fitted - 2, MIN_NAME_PX - 1, -2):
+            if names_clear(placed, self._wanted_names(), soft, figures):
                 break
-        if not self._names_fine(placed, figures, soft):  # none clear: as large as fitted
-            self._crowded_size = None
-            placed = place_names(
-                self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
-                self.name_px() * 0.6, blocked=self.covered(),
-            )  # fmt: skip
+            self._crowded_size = size
+            placed = self._placed_now(figures, soft)
+        else:
+            if not names_clear(placed, self._wanted_names(), soft, figures):
+                self._crowded_size, placed = None, fitted_placed  # none clear: as fitted
         self._names_placed = placed
         self._names_key = key
         return self._names_placed
 
-    def _names_fine(
-        self, placed: list[Placed], figures: list[Item], soft: list[tuple[Circle, float]]
-    ) -> bool:
-        """Every name clear of the figures, of each other and of every space, read as its own."""
-        boxes = [p.box for p in placed]
-        if any(intersects(b, f) for b in boxes for f in figures):
-            return False
-        if any(intersects(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
-            return False
-        if any(intersects(b, t) for b in boxes for t, _ in soft):
-            return False
-        return not misread(placed, self._wanted_names(), soft)
+    def _placed_now(self, figures: list[Item], soft: list[tuple[Circle, float]]) -> list[Placed]:
+        """Every name at its best place at the names' size now (`name_px`)."""
+        return place_names(
+            self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
+            self.name_px() * 0.6, blocked=self.covered(),
+        )  # fmt: skip
 
     def misread_names(self) -> list[str]:
         """The names of the last redraw that read as another room's (board_layout.misread):

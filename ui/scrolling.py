@@ -84,6 +84,7 @@ class WholeRows(Widget):
         self._fit_soon = Clock.create_trigger(self._fit, -1)  # before the next frame
         self._watched: Widget | None = None
         self._scrolled: Widget | None = None
+        self._cue_drawn: tuple[str, float, float] | None = None  # the cue's text as rendered
         self.cue = MoreBelow()  # below the list (drawn under it): the band's "3 more below"
         self.cue.bind(on_release=self._next_row)
         super().add_widget(self.cue)
@@ -165,15 +166,15 @@ class WholeRows(Widget):
     def _below(self) -> list[tuple[float, Widget]]:
         """The rows whose lower edge is below the list's (with no such row, the texts), each
         with how far down from the list's top it ends: what the player does not see yet, at
-        the list's top as it opens or scrolled. Measured down from the content's top (its
-        rows laid out now), not where the scroll has yet to move them."""
+        the list's top as it opens or scrolled. Measured down from the content's top, as
+        `visible_height` laid the rows out at the fit (a scroll moves them, it lays out
+        nothing: no layout pass in every frame of a glide)."""
         view = self.view
         if not isinstance(view, ScrollView) or not view.children:
             return []
         content = view.children[0]
         if content.height <= view.height + 1:
             return []  # everything in sight
-        _lay_out(content)
         top = content.to_window(0, content.top)[1]
         shown_to = (content.height - view.height) * (1 - view.scroll_y) + view.height
         rows: list[tuple[float, Widget]] = []
@@ -200,14 +201,19 @@ class WholeRows(Widget):
         cue.pos = (self.x, self.y)
         cue.size = (self.width, max(0.0, band))
         if count:
-            cue.text = f"{DOWN_MARKUP} " + ngettext(
+            text = f"{DOWN_MARKUP} " + ngettext(
                 "{count} more below", "{count} more below", count
             ).format(count=count)
-            cue.texture_update()
+            key = (text, cue.font_size, cue.width)
+            if key != self._cue_drawn:  # rendered again only when it changed, not per frame
+                cue.text = text
+                cue.texture_update()
+                self._cue_drawn = key
         fits = count and cue.texture_size[1] <= band and cue.texture_size[0] <= self.width
         cue.opacity = 1 if fits else 0
         if not fits:
             cue.text = ""
+            self._cue_drawn = None
 
     def _next_row(self, *_: object) -> None:
         """The list scrolled on until the next row below its edge is in sight, whole."""

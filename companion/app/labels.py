@@ -3,6 +3,7 @@ names stay as printed; the Strigoi are named as each language's rulebook names t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from companion.app.differences import Difference, Kind
@@ -106,10 +107,7 @@ def ability_name(ability: str) -> str:
 def ability_names(abilities: Sequence[str]) -> list[str]:
     """A card's abilities by name, an icon printed twice as "Protection ×2" (never
     "Protection, Protection"), in the card's order."""
-    counts: dict[str, int] = {}
-    for ability in abilities:
-        counts[ability] = counts.get(ability, 0) + 1
-    return [ability_name(a) + (f" ×{n}" if n > 1 else "") for a, n in counts.items()]
+    return [ability_name(a) + (f" ×{n}" if n > 1 else "") for a, n in Counter(abilities).items()]
 
 
 #: a Strigoi token by its Strigoi, one message each: German joins them in one word
