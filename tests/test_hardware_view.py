@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from companion.app import i18n
 from companion.app.hardware import broker_status, health_view
@@ -45,6 +46,10 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
             i18n.set_language("en")
         assert "Mittelraum: online" in german and "Kartenleser" in german
         assert "Plattform im Mittelraum" not in german and "Plattform im Raum Nordost" in german
+        # German writes a decimal comma: "Umlaufzeit 0,42 ms", never "0.42"
+        assert re.search(r"Umlaufzeit \d+,\d\d\sms", german), german  # (a no-break space)
+        assert re.search(r"vor \d+,\d\ss gehört", german), german
+        assert not re.search(r"\d\.\d", german), german
     finally:
         board.stop()
 

@@ -130,8 +130,17 @@ def test_the_board_prompt_names_the_hero_whose_spaces_it_offers(language: str) -
         choice.mode = (mode, "")
         choice.modes = {(mode, ""): {(0, 0): c.Move(hero="falk_maria", to=(0, 0))}}
         prompt = board_prompt(choice)
-        assert prompt.startswith("Falk Maria") and capital(prompt), (language, prompt)
-        assert prompt.rstrip().endswith("."), prompt
+        assert prompt is not None and prompt.startswith("Falk Maria"), (language, prompt)
+        assert capital(prompt) and prompt.rstrip().endswith("."), prompt
+        # zoomed in, the rings of a mode the game's sentence does not name are told too (the
+        # play-test: "Waiting for Attila to use an ability or go on." over Pack's rings)
+        zoomed = board_prompt(choice, zoomed=True)
+        if mode == "move":
+            assert zoomed is None  # "Waiting for Falk Maria to move." says it
+        else:
+            assert zoomed is not None and zoomed.startswith("Falk Maria"), (language, zoomed)
+            assert capital(zoomed) and zoomed.rstrip().endswith("."), zoomed
+            assert zoomed != prompt, zoomed  # no "tap a room to zoom in" while zoomed
 
 
 def test_banners_cards_and_why_start_with_a_capital_and_name_no_rule(language: str) -> None:
@@ -376,6 +385,22 @@ def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: st
     shocks = ["wound-shock-1", "wound-shock-2"]
     one, two = (wound_effects(RULES.catalog, "Roel", shocks[:n])[0] for n in (1, 2))
     assert "1" in one and "2" in two and one.replace("1", "2") != two, (language, one, two)
+
+
+def test_a_drawn_double_wound_is_told_as_the_token_that_weighs_two(language: str) -> None:
+    """R-WND-1: "Attila takes 1 wound. The double wound counts as 2 wounds." sounded like 1 and
+    2 for one hit (play-test); the drawn token is named as the one that counts 2."""
+    from companion.app.cards import wound_effects
+
+    alone = wound_effects(RULES.catalog, "Roel", ["wound-double"])
+    among = wound_effects(RULES.catalog, "Roel", ["wound-1", "wound-double"])
+    held = wound_effects(RULES.catalog, "Roel", ["wound-double"], drawn=False)
+    assert len({alone[0], among[0], held[0]}) == 3, (language, alone, among, held)
+    for said in (alone[0], among[0], held[0]):
+        assert "2" in said and capital(said) and said.endswith(ENDS), (language, said)
+    if language == "en":
+        assert alone == ["It is the double wound: it counts as 2 wounds."]
+        assert among == ["One of them is the double wound: it counts as 2 wounds."]
 
 
 def test_no_announcement_says_a_sentence_twice(language: str) -> None:

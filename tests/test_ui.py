@@ -466,6 +466,15 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
             row = rows[first_hidden]
             result["tapped"] = {"whole": row.to_window(0, row.y)[1] >= edge - 1,
                                 "text": cue.text, "hidden": cue.hidden}
+        view.scroll_y = 1  # back at its top, the cue in English; then the table's language
+        view.update_from_scroll()
+        from companion.app import i18n
+        from ui.scrolling import retranslate
+        i18n.set_language("de")
+        retranslate(column)
+        result["german"] = cue.text
+        i18n.set_language("en")
+        retranslate(column)
         view.scroll_y = 0  # scrolled to its end: nothing below
         view.update_from_scroll()
         result["at_end"] = {"text": cue.text, "seen": cue.opacity > 0}
@@ -550,6 +559,8 @@ def test_a_list_at_its_top_ends_between_two_rows_never_through_one() -> None:
     assert whole["checks"] == [], whole
     assert whole["tapped"]["whole"] and whole["tapped"]["hidden"] < cue["hidden"], whole
     assert whole["at_end"] == {"text": "", "seen": False}, whole
+    # a new language says it again, though no size changed (play-test: it stayed English)
+    assert whole["german"].endswith("weitere darunter"), whole
     assert rows["fits"]["cue"]["seen"] is False and rows["fits"]["cue"]["hidden"] == 0, rows
     assert rows["plain"]["checks"] == [] and "cue" not in rows["plain"]
 

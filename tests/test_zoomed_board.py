@@ -67,6 +67,8 @@ for d in range(6):
     if 0 <= x < view.width and view.legend_height() < y < view.top - view._strip:
         i = (int(y) * width + int(x)) * 4
         discs.append([round(v / 255, 2) for v in pixels[i:i + 3]])
+view.names = {**view.names, room: "chambre nord-est"}  # French names a room lower case
+french_heading = [text for text, _, _ in view._heading_lines()]
 entries = view._legend_entries(view.situation.occupants(fortress))
 rows = view._legend_rows(entries)
 print(json.dumps({
@@ -77,6 +79,7 @@ print(json.dumps({
     "discs": discs,
     "legend": [entries[i][3] for row in rows for i in row],
     "space_px": view.space_px(),
+    "french_heading": french_heading,
 }))
 """
 
@@ -96,6 +99,8 @@ def test_zoomed_heading_books_and_legend_at_800x480_in_german_large() -> None:
     # every hero standing in the room is named in the legend (Falk Maria was left out)
     assert {"Roel", "Matthew", "Attila", "Charles", "Falk Maria"} <= set(seen["legend"]), seen
     assert seen["space_px"] >= 48, seen  # a second legend row leaves the spaces for a finger
+    # a heading opens with a capital, as the panel beside it does ("chambre nord-est" in text)
+    assert " ".join(seen["french_heading"]) == "Chambre nord-est", seen
 
 
 FIGURES_OVER_LETTERS = """
@@ -167,3 +172,47 @@ def test_zoomed_heading_covers_no_space_in_french_large() -> None:
     assert seen["heading"], seen
     assert not seen["overlap"], seen
     assert seen["heading_over"] == [], seen
+
+
+THREAT_LEGEND = """
+import json, os
+os.environ["KIVY_NO_ARGS"] = "1"
+from kivy.core.window import Window
+from companion.boardfile import load_board_file
+from companion.engine.situation import Situation
+from ui import theme
+from ui.fortress_view import FortressView
+from ui.screens.round_status import threat_legend
+
+fortress = load_board_file()
+view = FortressView(fortress, Situation(board=fortress.initial_state()))
+view.size, view.pos = (496, 422), (0, 0)
+view.show_legend = True
+view.legend_extra = threat_legend()
+words = lambda: [e[3] for e in view._legend_entries({})]
+seen = {"unshaded": words()}
+spaces = fortress.tables(view.situation.board).spaces
+view.zoom_room = "NE"
+in_ne = [c for c in view.shown_cells() if c in spaces]
+view.zoom_room = "W"
+in_w = [c for c in view.shown_cells() if c in spaces]
+view.tints = {c: theme.THREAT["safe"] for c in in_ne}
+view.tints[in_w[0]] = theme.THREAT["deadly"]
+view.crosses = {in_w[0]}
+seen["zoomed_w"] = words()
+view.zoom_room = "NE"
+seen["zoomed_ne"] = words()
+view.zoom_room = None
+seen["whole"] = words()
+print(json.dumps(seen))
+"""
+
+
+def test_the_threat_legend_names_only_the_shades_in_sight_deadliest_first() -> None:
+    """The play-test saw "Safe Risky Deadly" under a board with nothing shaded (choosing
+    cards), and a zoomed legend with "Safe" but not the red ring's "Deadly"."""
+    seen = kivy_probe(THREAT_LEGEND, 120)
+    assert seen["unshaded"] == [], seen
+    assert seen["zoomed_w"] == ["Deadly"], seen
+    assert seen["zoomed_ne"] == ["Safe"], seen
+    assert seen["whole"] == ["Deadly", "Safe"], seen

@@ -240,6 +240,11 @@ class ArmataApp(App):
     def switch_language(self, language: str) -> None:
         changed = self.service.set_language(language)
         self.lang = language
+        if changed:
+            from ui.scrolling import retranslate
+
+            for screen in self.manager.screens:  # the current one and those waiting
+                retranslate(screen)
         if changed and self.manager.has_screen("round"):
             self.fortress_view.leds = {}  # the legend's words again, in the new language
             self._poll_hardware()

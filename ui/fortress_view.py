@@ -43,6 +43,7 @@ from kivy.input.motionevent import MotionEvent
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
+from companion.app.i18n import capital_first
 from companion.app.marks import STRIGOI_COLOUR
 from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
@@ -261,8 +262,10 @@ class FortressView(Widget):
 
     def _heading_lines(self) -> tuple[tuple[str, float, float], ...]:
         """The zoomed room's name as drawn: on one line, or on two when one does not fit
-        beside the screen's buttons along the top ("chambre" over "nord-ouest")."""
-        name = self.names.get(self.zoom_room or "")
+        beside the screen's buttons along the top ("chambre" over "nord-ouest"). A heading
+        opens with a capital ("Chambre nord-ouest"), as the panels' do; the map's labels
+        keep the running-text names ("chambre nord-ouest")."""
+        name = capital_first(self.names.get(self.zoom_room or ""))
         if not name:
             return ()
         lines = self._lines_of(name, heading=True)
@@ -1057,8 +1060,8 @@ class FortressView(Widget):
     def _legend_entries(self, figures: Mapping[Cell, str]) -> list[tuple[str, RGBA, str, str]]:
         """(shape, colour, mark, words) of every legend entry: the figures on the board, then
         the LED ring colours and threat map shades shown (`legend_extra`)."""
+        shown = set(self.shown_cells())
         if self.zoom_room is not None:  # only who is in sight
-            shown = set(self.shown_cells())
             figures = {cell: f for cell, f in figures.items() if cell in shown}
         present = set(figures.values())
         entries: list[tuple[str, RGBA, str, str]] = []
@@ -1068,7 +1071,14 @@ class FortressView(Widget):
                 colour = theme.FIGURE_COLOURS.get(name, theme.HERO)
                 mark = theme.FIGURE_MARKS.get(name, name[:2].upper())
                 entries.append((kind, colour, mark, self.figure_names[figure]))
-        entries += [(shape, colour, "", words) for shape, colour, words in self.legend_extra]
+        # a shade's words only while a space in sight has it (not over an unshaded board)
+        tints = {self.tints[cell] for cell in shown if cell in self.tints}
+        deadly = any(cell in self.crosses for cell in shown)
+        entries += [
+            (shape, colour, "", words)
+            for shape, colour, words in self.legend_extra
+            if (shape != "tint" or colour in tints) and (shape != "deadly" or deadly)
+        ]
         return entries
 
     def _legend_rows(self, entries: list[tuple[str, RGBA, str, str]]) -> list[list[int]]:

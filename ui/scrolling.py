@@ -226,6 +226,14 @@ class WholeRows(Widget):
         view.scroll_y = max(0.0, 1 - (end - view.height) / (content.height - view.height))
 
 
+def retranslate(root: Widget) -> None:
+    """Every "3 more below" cue under `root` again in the language now set: a new language
+    changes no size, so no fit would say it again (the play-test saw it stay English)."""
+    for widget in _walk(root):
+        if isinstance(widget, WholeRows):
+            widget._show_cue()
+
+
 def _rows_and_texts(widget: Widget) -> list[Widget]:
     """The rows one taps (a Button, a check row: whole, not their inner texts) and the texts
     between them, within the widget."""

@@ -533,7 +533,14 @@ def wound_effects(
     wounds = [catalog.wound(t) for t in tokens]
     said: list[str] = []
     if any(w.effect == "double" for w in wounds):
-        said.append(tr("The double wound counts as 2 wounds."))
+        # "takes 1 wound" counts tokens: say which token weighs 2, or a table hears 1 and 2
+        # for the same hit (play-test: "takes 1 wound. The double wound counts as 2 wounds.")
+        if not drawn:
+            said.append(tr("The double wound counts as 2 wounds."))
+        elif len(wounds) == 1:
+            said.append(tr("It is the double wound: it counts as 2 wounds."))
+        else:
+            said.append(tr("One of them is the double wound: it counts as 2 wounds."))
     shocks = sum(1 for w in wounds if w.effect == "shock") if drawn else 0
     if shocks:
         said.append(

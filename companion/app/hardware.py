@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from companion.app.i18n import N_, capital_first, ngettext, tr
+from companion.app.i18n import N_, capital_first, decimal, ngettext, tr
 from companion.app.labels import room_name
 from companion.engine.fortress import Fortress
 from companion.engine.situation import HEROES, STRIGOI
@@ -68,9 +68,9 @@ class HealthView:
             if row.seen_s_ago is None:
                 parts.append(tr("never heard"))
             else:
-                parts.append(tr("heard {seconds} s ago").format(seconds=f"{row.seen_s_ago:.1f}"))
+                parts.append(tr("heard {seconds} s ago").format(seconds=decimal(row.seen_s_ago, 1)))
             if row.rtt_ms is not None:
-                parts.append(tr("round trip {ms} ms").format(ms=f"{row.rtt_ms:.2f}"))
+                parts.append(tr("round trip {ms} ms").format(ms=decimal(row.rtt_ms, 2)))
             parts.append(_counts(row.errors, tr("no errors"), tr("errors: {counts}")))
             out.append(", ".join(parts))
             if not row.online and row.offline_reason:

@@ -27,7 +27,7 @@ VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
 _compiled = Path(tempfile.gettempdir()) / "armata-locale"
 #: part of the compiled catalog's key: a change to how a .po is compiled (French spacing) is a
 #: new catalog even when the .po is not
-COMPILED_FORM = b"2: French no-break spaces\n"
+COMPILED_FORM = b"3: French no-break spaces, units kept with their number\n"
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _listeners: list[Callable[[str], None]] = []
@@ -54,12 +54,18 @@ def catalog(language: str) -> gettext.NullTranslations:
 
         target.parent.mkdir(parents=True, exist_ok=True)
         messages = read_po(io.BytesIO(text), locale=language)
-        if language == "fr":
-            for message in messages:
-                if isinstance(message.string, tuple):  # plural forms
-                    message.string = tuple(map(_french_spacing, message.string))
-                elif isinstance(message.string, str):
-                    message.string = _french_spacing(message.string)
+        for message in messages:
+            if not message.id:
+                continue  # the header
+            string = message.string
+            empty = not any(string) if isinstance(string, tuple) else not string
+            if language == "en" and empty:  # English is its own source
+                own = message.id
+                message.string = own if isinstance(own, str) else tuple(own)
+            if isinstance(message.string, tuple):  # plural forms
+                message.string = tuple(_no_break(language, s) for s in message.string)
+            elif isinstance(message.string, str):
+                message.string = _no_break(language, message.string)
         partial = target.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as mo:
             write_mo(mo, messages)
@@ -72,8 +78,13 @@ def catalog(language: str) -> gettext.NullTranslations:
 _FRENCH_SPACE = re.compile(r"(?<=«) | (?=[?!:;»])")
 
 
-def _french_spacing(text: str) -> str:
-    return _FRENCH_SPACE.sub("\u00a0", text)
+#: a unit stays on its number's line: "(seit 3\u00a0s)", never "(seit 3" over "s)"
+_UNIT_SPACE = re.compile(r"(?<=\}) (?=m?s\b)")
+
+
+def _no_break(language: str, text: str) -> str:
+    text = _UNIT_SPACE.sub("\u00a0", text)
+    return _FRENCH_SPACE.sub("\u00a0", text) if language == "fr" else text
 
 
 def set_language(language: str) -> None:
@@ -103,6 +114,15 @@ def capital_first(text: str) -> str:
     """`text` with a capital first letter, the rest as it is: a sentence or a heading that
     opens with a word written lower case mid-sentence ("north-east room")."""
     return text[:1].upper() + text[1:]
+
+
+def decimal(value: float, places: int) -> str:
+    """`value` with `places` decimals as the language writes it: "0.25" in English, "0,25" in
+    German, Italian and French (Babel's locale data)."""
+    from babel.numbers import format_decimal
+
+    pattern = "0." + "0" * places if places > 0 else "0"
+    return format_decimal(value, format=pattern, locale=words_language())
 
 
 def tr(message: str) -> str:

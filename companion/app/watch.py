@@ -91,10 +91,13 @@ class TableWatch:
         self._thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Handle what was posted (the service's last "no game": every ring off), then end.
+        The wait is long enough for a loaded machine; a watch stuck in a bug never holds the
+        app's stop for ever."""
         if self._thread.is_alive():
             self._inbox.put(("stop", None))
-            self._thread.join(timeout=2)
+            self._thread.join(timeout=timeout_s)
 
     def node_message(self, message: p.Message) -> None:
         self._post("node", message)

@@ -210,8 +210,9 @@ class RoundScreen(RoundPanel, Screen):
         fix = self.choice.fix
         if fix is not None:
             self.waiting_text = self._fix_prompt(fix)
-        elif self.choice.modes and not self.zoomed:
-            self.waiting_text = board_prompt(self.choice)
+        elif self.choice.modes:
+            prompt = board_prompt(self.choice, zoomed=self.zoomed)
+            self.waiting_text = self.waiting if prompt is None else prompt
         else:
             self.waiting_text = self.waiting
 

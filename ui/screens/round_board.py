@@ -47,6 +47,18 @@ MODE_PROMPTS = {
 }
 
 
+#: zoomed in, the rings are the choice: what tapping one does, for a mode the game's sentence
+#: does not name ("Waiting for Attila to use an ability or go on." over Pack's rings)
+ZOOMED_PROMPTS = {
+    "stealth": N_("{hero} moves with Stealth: tap a space."),
+    "relocate": N_("{hero} goes to a ladder or stairs: tap one."),
+    "escape": N_("{hero} leaps: tap a space."),
+    "marker": N_("{hero} takes a fight marker: tap its space."),
+    "leap": N_("{hero} leaps: tap a space."),
+    "pack": N_("{hero} uses Pack: tap a space."),
+}
+
+
 @dataclass(frozen=True)
 class FixTarget:
     """What Fix corrects: a hero's space, a Strigoi's room, or a platform's rotation."""
@@ -55,9 +67,13 @@ class FixTarget:
     name: str = ""  # the hero, the Strigoi, or the room (rotation; "" until a room is tapped)
 
 
-def board_prompt(choice: BoardChoice) -> str:
-    """The board's request in the current mode, one sentence in the players' language."""
+def board_prompt(choice: BoardChoice, zoomed: bool = False) -> str | None:
+    """The board's request in the current mode, one sentence in the players' language; zoomed
+    in, only for a mode the game's own sentence does not name (None: that sentence says it)."""
     mode = choice.mode[0] if choice.mode is not None else "move"
+    if zoomed:
+        template = ZOOMED_PROMPTS.get(mode)
+        return None if template is None else tr(template).format(hero=hero_name(choice.hero()))
     return tr(MODE_PROMPTS[mode]).format(hero=hero_name(choice.hero()))
 
 

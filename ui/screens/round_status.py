@@ -42,9 +42,11 @@ def wound_chips(rules: GameRules, state: GameState) -> list[tuple[str, str, int]
 
 
 def threat_legend() -> list[tuple[str, tuple[float, float, float, float], str]]:
-    """The threat map's legend: what each shade says about the next Strigoi step."""
+    """The threat map's legend: what each shade says about the next Strigoi step, the
+    deadliest first (when the zoomed legend's one row is full, "Safe" is the one left out;
+    the board leaves out a shade it does not draw: `FortressView._legend_entries`)."""
     return [
-        ("tint", theme.THREAT["safe"], tr("Safe")),
-        ("tint", theme.THREAT["risky"], tr("Risky")),
         ("deadly", theme.DEADLY, tr("Deadly")),
+        ("tint", theme.THREAT["risky"], tr("Risky")),
+        ("tint", theme.THREAT["safe"], tr("Safe")),
     ]

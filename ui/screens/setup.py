@@ -569,7 +569,7 @@ def platform_words(parts: RoomParts) -> str:
     if parts.book_facing is None:
         return tr("The centre room has no platform; its tile stays in the middle.")
     book, direction = parts.book_facing
-    books = " ".join(parts.books)
+    books = "\u00a0".join(parts.books)  # one word to the line breaker: never a lone "F"
     if parts.marked:
         text = tr("Platform with the Strigoi mark, books {books}; book {book} faces {direction}.")
     else:
