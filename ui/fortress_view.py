@@ -265,7 +265,7 @@ class FortressView(Widget):
         beside the screen's buttons along the top ("chambre" over "nord-ouest"). A heading
         opens with a capital ("Chambre nord-ouest"), as the panels' do; the map's labels
         keep the running-text names ("chambre nord-ouest")."""
-        name = capital_first(self.names.get(self.zoom_room or ""))
+        name = capital_first(self.names.get(self.zoom_room or "", ""))
         if not name:
             return ()
         lines = self._lines_of(name, heading=True)
