@@ -71,10 +71,8 @@ def board_prompt(choice: BoardChoice, zoomed: bool = False) -> str | None:
     """The board's request in the current mode, one sentence in the players' language; zoomed
     in, only for a mode the game's own sentence does not name (None: that sentence says it)."""
     mode = choice.mode[0] if choice.mode is not None else "move"
-    if zoomed:
-        template = ZOOMED_PROMPTS.get(mode)
-        return None if template is None else tr(template).format(hero=hero_name(choice.hero()))
-    return tr(MODE_PROMPTS[mode]).format(hero=hero_name(choice.hero()))
+    template = (ZOOMED_PROMPTS if zoomed else MODE_PROMPTS).get(mode)
+    return None if template is None else tr(template).format(hero=hero_name(choice.hero()))
 
 
 class BoardChoice:
