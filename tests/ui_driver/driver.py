@@ -189,8 +189,8 @@ class Driver:
                     lambda: self.press("Why?"),
                     self.done_with_cards,
                     lambda: self.press("More…"),
-                    lambda: self.press(  # on from an earlier language's game, it stays on
-                        "Threat map: on" if app._screen().threat_on else "Threat map: off"
+                    lambda: self.press(  # on from an earlier language's game: it stays on
+                        "Close" if app._screen().threat_on else "Threat map: off"
                     ),
                 ),
             ),
