@@ -333,10 +333,12 @@ def place_names(
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
     rooms = room_spaces(soft)
-    drawn_lines: list[Circle] = []  # points along the leader lines placed: no name over them
+    drawn_lines: list[tuple[float, float, float, float]] = []  # placed: no name over them
     for name in names:
         best: tuple[float, Placed] | None = None
         for rank, (lines, box) in enumerate(candidates(name, bounds)):
+            if best is not None and RANK * rank >= best[0]:
+                break  # every cost adds to its rank's: no later place can be cheaper
             inside = (
                 box.x >= bounds.x
                 and box.right <= bounds.right
@@ -357,7 +359,7 @@ def place_names(
             hard = (
                 sum(intersects(box, f, gap) for f in figures)
                 + sum(intersects(box, p.box, apart) for p in placed)
-                + any(intersects(box, point) for point in drawn_lines)
+                + any(_on_line(box, line) for line in drawn_lines)
             )
             cost += HARD * hard
             if best is not None and cost >= best[0]:
@@ -367,11 +369,7 @@ def place_names(
                 x0, y0, x1, y1 = line
                 cost += LENGTH * math.hypot(x1 - x0, y1 - y0) / lines[0][2]
                 cost += CROSSING * _crossings(line, index, f"space:{name.room}")
-                points = _points(line)
-                cost += HARD * sum(  # never through another name or a figure
-                    any(intersects(point, thing) for point in points)
-                    for thing in [*(p.box for p in placed), *figures]
-                )
+                cost += HARD * _things_on_line(line, [*(p.box for p in placed), *figures])
                 if best is not None and cost >= best[0]:
                     continue
             own = f"space:{name.room}"
@@ -398,7 +396,7 @@ def place_names(
         line = leader(name, chosen.box, slack)
         placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
         if line is not None:
-            drawn_lines += _points(line)
+            drawn_lines.append(line)
     return placed
 
 
@@ -412,6 +410,47 @@ def _points(line: tuple[float, float, float, float]) -> list[Circle]:
     ]
 
 
+def _on_line(box: Box, line: tuple[float, float, float, float]) -> bool:
+    """Whether the box covers one of the line's points (`_points`); a box away from the line's
+    bounding box covers none of them."""
+    x0, y0, x1, y1 = line
+    if (
+        box.x > max(x0, x1) + 1.0
+        or box.right < min(x0, x1) - 1.0
+        or box.y > max(y0, y1) + 1.0
+        or box.top < min(y0, y1) - 1.0
+    ):
+        return False
+    return any(intersects(box, point) for point in _points(line))
+
+
+def _things_on_line(line: tuple[float, float, float, float], things: Sequence[Item]) -> int:
+    """How many of `things` one of the line's points (`_points`) lies over. A thing away from
+    the line's bounding box is passed over without looking at each point: the same count as
+    testing every point against every thing, for a fraction of the work (names are placed on
+    every move of a figure)."""
+    x0, y0, x1, y1 = line
+    low_x, high_x = min(x0, x1) - 1.0, max(x0, x1) + 1.0  # a point is a circle of radius 1
+    low_y, high_y = min(y0, y1) - 1.0, max(y0, y1) + 1.0
+    points: list[Circle] | None = None
+    count = 0
+    for thing in things:
+        if isinstance(thing, Box):
+            if thing.x > high_x or thing.right < low_x or thing.y > high_y or thing.top < low_y:
+                continue
+        elif (
+            thing.x - thing.r > high_x
+            or thing.x + thing.r < low_x
+            or thing.y - thing.r > high_y
+            or thing.y + thing.r < low_y
+        ):
+            continue
+        if points is None:
+            points = _points(line)
+        count += any(intersects(point, thing) for point in points)
+    return count
+
+
 def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:
     """How many points of the line (every 4 px) lie over a thing that is not its own room's
     (a corridor's space aside: a line along a corridor points into no room)."""
@@ -420,12 +459,14 @@ def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) 
     count = 0
     for k in range(steps + 1):
         x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
-        point = Circle("", x, y, 0.0)
-        if any(
-            thing.name not in (own, "space:") and intersects(point, thing)
-            for thing, _ in index.near(Box("", x, y, 0.0, 0.0))
-        ):
-            count += 1
+        for thing, _ in index.at(x, y):  # a point lies in one bucket
+            if (
+                thing.name != own
+                and thing.name != "space:"
+                and math.hypot(x - thing.x, y - thing.y) < thing.r - 1e-6  # `intersects`
+            ):
+                count += 1
+                break
     return count
 
 
@@ -575,6 +616,10 @@ class _Grid:
         for i in range(math.floor(x0 / side), math.floor(x1 / side) + 1):
             for j in range(math.floor(y0 / side), math.floor(y1 / side) + 1):
                 yield i, j
+
+    def at(self, x: float, y: float) -> list[tuple[Circle, float]]:
+        """Each thing whose bucket holds the point (`near` of a box of no size)."""
+        return self.buckets.get((math.floor(x / self.side), math.floor(y / self.side)), [])
 
     def near(self, box: Box) -> list[tuple[Circle, float]]:
         """Each thing whose bucket the box touches, once."""
