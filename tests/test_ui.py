@@ -21,6 +21,7 @@ from companion.app.announce import STRIGOI_COLOUR
 from companion.app.catalogs import KEYWORDS
 from companion.app.hardware import node_name
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
+from tests import sweeps
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
 from tests.processes import TIME_SCALE, group_members, limit, run_group
@@ -29,15 +30,6 @@ pytestmark = pytest.mark.slow  # the app under Xvfb in subprocesses
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 LANGS = ("en", "de", "it", "fr")
-SCREENS = (
-    "home", "hardware", "settings", "history", "history-exported",
-    "setup-players", "setup-layout", "setup-room", "setup-ladders", "setup-ladders-chosen",
-    "setup-stacks", "setup-cards",
-    "round-initiative", "round-pick", "round-strigoi", "round-why", "round-threat",
-    "round-zoom", "round-confirm", "round-hero", "round-more", "log", "round-fix",
-    "rules", "rules-contents", "rules-teleport",
-    "table", "round-alert", "resync", "round-table", "gameover",
-)  # fmt: skip
 
 
 def ui(
@@ -61,35 +53,6 @@ def ui(
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return report
-
-
-def test_every_screen_in_every_language_fits_at_800x480(tmp_path: Path) -> None:
-    out = ARTIFACTS / "800x480"
-    run = ui("shots", str(out), data=tmp_path)
-    report = run["screens"]
-    assert sorted(report) == sorted(f"{s}-{lang}" for s in SCREENS for lang in LANGS)
-    # a platform to turn holds the game: the board shows its room (the play-test saw another)
-    for lang, board in run["table_zoom"].items():
-        assert board["to_do"] and board["shown"] in board["to_do"], (lang, board)
-    for name, result in report.items():
-        png = Path(result["png"])
-        assert png.stat().st_size > 5_000, f"{name}: the screenshot looks empty"
-        assert result["overflow"] == [], (name, result["overflow"])
-        assert result["small_targets"] == [], (name, result["small_targets"])  # spaces too
-        assert result["small_texts"] == [], (name, result["small_texts"])  # 16 px and up
-        assert result["internal_ids"] == [], (name, result["internal_ids"])  # names, not ids
-        assert result["cramped_lists"] == [], (name, result["cramped_lists"])  # 2 rows seen
-        assert result["broken_words"] == [], (name, result["broken_words"])
-        assert result["board_overlaps"] == [], (name, result["board_overlaps"])  # spaces too
-        assert result["cut_rows"] == [], (name, result["cut_rows"])  # whole rows at its top
-        assert result["hand_unseen"] == [], (name, result["hand_unseen"])  # a card in sight
-    from companion.transcript import replay_file
-
-    exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
-    assert exported, "History exported no game"
-    for path in exported:
-        outcome = replay_file(path)
-        assert outcome.ok, [p.line(outcome.file) for p in outcome.problems]
 
 
 LOCALE = ROOT / "companion" / "app" / "locale"
@@ -646,33 +609,28 @@ CHECKS = (
 )
 
 
-@pytest.mark.parametrize(
-    ("size", "text"),
-    [
-        ("1024x600", "normal"),
-        ("1280x720", "normal"),
-        ("1280x800", "normal"),
-        ("720x1280", "normal"),  # the Touch Display 2 upright: the board above the panel
-        ("800x480", "large"),  # Settings' large text: every text a quarter bigger
-        ("1024x600", "large"),
-        ("1280x720", "large"),
-        ("720x1280", "large"),
-    ],
-)  # about 1-2 min each here; the whole set in parallel with the rest of the slow tier
-def test_every_screen_fits_at_every_display_and_text_size(
-    tmp_path: Path, size: str, text: str
-) -> None:
-    """The screenshot run of every screen and state in four languages (cards, Fix, Resync,
-    the hero panel, More…, setup with a room tapped and ladders chosen), in
-    tests/artifacts/<size>[-large]/, with every layout check."""
-    out = ARTIFACTS / (size if text == "normal" else f"{size}-large")
-    script = ("shots", str(out), *(("large",) if text == "large" else ()))
+@pytest.mark.parametrize("size", [size for size, _ in sweeps.DISPLAYS])
+def test_every_screen_fits_at_every_display_and_text_size(tmp_path: Path, size: str) -> None:
+    """The screenshot sweeps (tests/sweeps.py: a covering design over screen, language,
+    display and text size): at this display size one app start, a walk through every screen
+    and state (cards, Why?, Fix, Resync, the hero panel, More…, setup with a room tapped and
+    ladders chosen, the table's panels, History's export) at each text size, each segment in
+    its language, saved in tests/artifacts/<size>[-large]/, with every layout check."""
+    texts = dict(sweeps.DISPLAYS)[size]
+    script: list[str] = ["shots"]
+    for text in texts:
+        script += [str(ARTIFACTS / sweeps.folder(size, text)), text]
+        script.append(",".join(sweeps.languages(size, text)))
     # the Touch Display 2's pixels are about 1.6 times denser than the first one's: as on the
     # Pi (hardware/pi/README.md, Displays), Kivy's density makes its texts as large to the eye
     upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
-    run = ui(*script, data=tmp_path, size=size, timeout_s=480, env=upright)
+    run = ui(*script, data=tmp_path, size=size, timeout_s=300 * len(texts), env=upright)
     report = run["screens"]
-    assert sorted(report) == sorted(f"{s}-{lang}" for s in SCREENS for lang in LANGS)
+    assert sorted(report) == sorted(
+        f"{sweeps.folder(size, text)}/{shot}"
+        for text in texts
+        for shot in sweeps.planned(size, text)
+    )
     layout = run["round_layout"]  # chosen from the window's shape at runtime
     (bx, by, bw, bh), (px, py, _pw, ph) = layout["board"], layout["panel"]
     if size == "720x1280":
@@ -680,9 +638,20 @@ def test_every_screen_fits_at_every_display_and_text_size(
     else:
         assert not layout["portrait"] and bx + bw <= px + 1 and bh > ph * 0.8  # beside
     for name, result in report.items():
-        assert Path(result["png"]).stat().st_size > 5_000, (size, name)
+        assert Path(result["png"]).stat().st_size > 5_000, f"{name}: the screenshot looks empty"
         for check in CHECKS:
-            assert result[check] == [], (size, text, name, check, result[check])
+            assert result[check] == [], (size, name, check, result[check])
+    # a platform to turn holds the game: the board shows its room (the play-test saw another)
+    assert sorted(run["table_zoom"]) == sorted({sweeps.languages(size, t)[3] for t in texts})
+    for lang, board in run["table_zoom"].items():
+        assert board["to_do"] and board["shown"] in board["to_do"], (lang, board)
+    from companion.transcript import replay_file
+
+    exported = sorted((tmp_path / "exports").glob("game-*.json"))  # History's export button
+    assert exported, "History exported no game"
+    for path in exported:
+        outcome = replay_file(path)
+        assert outcome.ok, [p.line(outcome.file) for p in outcome.problems]
 
 
 def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:
@@ -925,10 +894,6 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
 
 
 #: the card screenshots of `story-shots` (tests/ui_driver/story_scripts.py)
-CARDS = (
-    "card-attack", "card-nobody-seen", "card-curse-heroes", "card-curse-nobody",
-    "card-phase3-skipped", "card-fight-won", "card-fight-lost", "card-monk", "card-wound",
-)  # fmt: skip
 
 
 def test_every_card_of_a_300_command_game_is_read_in_order_with_the_board_showing_it(
@@ -950,27 +915,36 @@ def test_every_card_of_a_300_command_game_is_read_in_order_with_the_board_showin
     assert story["log_checked"] >= 5
 
 
-@pytest.mark.parametrize(("size", "large"), [("800x480", False), ("1024x600", False),
-                                            ("800x480", True)])  # fmt: skip
+#: a monk's and a wound's card title as printed in each language
+TITLES = {
+    "card-monk": {"en": "Monk", "de": "Mönch", "it": "Monaco", "fr": "Moine"},
+    "card-wound": {"en": "Wounds", "de": "Verletzungen", "it": "Ferite", "fr": "Blessures"},
+}
+
+
+@pytest.mark.parametrize(("size", "text"), sweeps.CARD_CONFIGS)
 def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
-    tmp_path: Path, size: str, large: bool
+    tmp_path: Path, size: str, text: str
 ) -> None:
     """Issue 27, items 3, 4 and 8: each kind of card (a Strigoi attack, nobody seen, a curse
-    with heroes and with nobody, phase 3 skipped, fights won and lost, a monk, wounds) in the
-    four languages, screenshots in tests/artifacts/<size>/, the layout checks on each; at large
-    text too (issue 29 playtest: a long headline left the card's to-dos a line and a half, cut
-    through by the list's edge)."""
-    out = ARTIFACTS / (f"{size}-large" if large else size)
-    script = ("story-shots", str(out), *(["large"] if large else []))
-    report = ui(*script, data=tmp_path, size=size, timeout_s=900)
+    with heroes and with nobody, phase 3 skipped, fights won and lost, a monk, wounds), in
+    English and one other language turning with the size (tests/sweeps.py: every kind in
+    every language over the three sizes), screenshots in tests/artifacts/<size>[-large]/, the
+    layout checks on each; at large text too (issue 29 playtest: a long headline left the
+    card's to-dos a line and a half, cut through by the list's edge)."""
+    out = ARTIFACTS / sweeps.folder(size, text)
+    plan = sweeps.card_languages(size, text)
+    chosen = [f"{kind}={','.join(langs)}" for kind, langs in plan.items()]
+    script = ("story-shots", str(out), *(["large"] if text == "large" else []), *chosen)
+    report = ui(*script, data=tmp_path, size=size, timeout_s=600)
     shots, told = report["screens"], report["shots_of"]
-    assert sorted(shots) == sorted(f"{k}-{lang}" for k in CARDS for lang in LANGS)
+    assert sorted(shots) == sorted(f"{k}-{lang}" for k, langs in plan.items() for lang in langs)
     for name, result in shots.items():
         assert Path(result["png"]).stat().st_size > 5_000, name
         for check in ("overflow", "small_targets", "small_texts", "internal_ids", "board_overlaps"):
             assert result[check] == [], (size, name, check, result[check])
         for check in ("cramped_lists", "broken_words", "cut_rows", "cut_texts"):
-            assert result[check] == [], (size, large, name, check, result[check])
+            assert result[check] == [], (size, text, name, check, result[check])
         card = told[name]
         assert card["headline_px"] >= 24 and card["banner_is_card"], (name, card)
         assert all("(s)" not in line for line in card["todo"] + card["figures"]), card
@@ -980,23 +954,29 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
     assert "; the monster has " in told["card-fight-won-en"]["figures"][0]  # the strengths
     assert any("takes" in line or "Altar" in line for line in told["card-fight-won-en"]["todo"])
     assert "takes 1 wound." in told["card-fight-lost-en"]["figures"][1]
-    assert (
-        told["card-monk-de"]["title"] == "Mönch" and told["card-wound-fr"]["title"] == "Blessures"
-    )
+    for kind, titles in TITLES.items():  # English and the other language of this sweep
+        for lang in plan[kind]:
+            assert told[f"{kind}-{lang}"]["title"] == titles[lang], (kind, lang)
 
 
-@pytest.mark.parametrize("size", ["800x480", "1024x600"])
-def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) -> None:
+@pytest.mark.parametrize(
+    ("size", "languages"), [("800x480", LANGS), ("1024x600", ("de",))]
+)  # every language at the smallest display; the other size in the longest words
+def test_the_hero_panel_by_touch_in_every_language(
+    tmp_path: Path, size: str, languages: tuple[str, ...]
+) -> None:
     """Issue 27, items 5 and 6: a wound chip tapped during the secret choice shows the hand
     only behind "Show the hand of Roel"; the hand's tiles give each card's printed facts and
     play it by a touch; the reveal names the initiatives; a hero's rewards and wounds say what
     they do; an ability legal now, used from the panel, changes the game; the hero's figure on
-    the card reader opens the panel. Screenshots in tests/artifacts/<size>/, layout checked."""
+    the card reader opens the panel. Screenshots in tests/artifacts/<size>/, layout checked.
+    Walked in every language at 800x480 and in German at 1024x600 (issue 44)."""
     from companion.app import i18n
     from companion.catalog import load_catalog
 
     catalog = load_catalog()
-    report = ui("hero", str(ARTIFACTS / size), data=tmp_path, size=size, timeout_s=900)
+    script = ("hero", str(ARTIFACTS / size), *languages)
+    report = ui(*script, data=tmp_path, size=size, timeout_s=240 * len(languages))
     assert report.get("error") is None, report.get("error")
     for name, result in report["screens"].items():
         assert Path(result["png"]).stat().st_size > 5_000, name
@@ -1005,7 +985,7 @@ def test_the_hero_panel_by_touch_in_every_language(tmp_path: Path, size: str) ->
         assert result["cramped_lists"] == [], (size, name, result["cramped_lists"])
         assert result["broken_words"] == [], (size, name, result["broken_words"])
         assert result["cut_rows"] == [], (size, name, result["cut_rows"])  # tiles whole
-    assert sorted(report["hero"]) == sorted(LANGS)
+    assert sorted(report["hero"]) == sorted(languages)
     for lang, seen in report["hero"].items():
         i18n.set_language(lang)
         try:

@@ -2,9 +2,12 @@
 scripted touches and simulated NFC taps for the tests (under Xvfb); each script prints a JSON
 report and exits. The app's own options (`python -m ui --help`) apply.
 
-  shots DIR [large]  every screen in every language saved as DIR/<screen>-<lang>.png, with the
-                     layout checks (text larger than its widget, touch targets under 48 px);
-                     `large`: with the Text size setting on large
+  shots DIR TEXT LANGS [DIR TEXT LANGS ...]
+                     one walk through every screen for each DIR: at TEXT size (normal or
+                     large), each segment of the walk (tests/sweeps.py SEGMENTS) in its
+                     language of LANGS (comma-separated), saved as DIR/<screen>-<lang>.png,
+                     with the layout checks (text larger than its widget, touch targets under
+                     48 px, ...); the report's screens are named <DIR's name>/<screen>-<lang>
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
@@ -22,10 +25,11 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      simulated NFC tap, initiative by tap, turns, Strigoi steps, phase 3, round 3
   story-check N      N random commands; every card read by touch, the board, banner and story
                      order checked before each touch (story_scripts.py)
-  story-shots DIR [large]
+  story-shots DIR [large] [KIND=LANG,LANG ...]
                      each kind of card (Strigoi attack, nobody seen, curse with heroes and with
                      nobody, phase 3 skipped, fights won and lost, monk, wounds) in every
-                     language; `large`: with the Text size setting on large
+                     language, or in those given for it; `large`: with the Text size setting on
+                     large
   bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
   games N            N games back to back, each played to its end by touch: the resident
                      memory after each and the live objects by type (bench.py)
@@ -116,11 +120,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     if table is not None:
         table.step_s = 0.02  # scripted hands turn platforms quickly (the readers' debounce stays)
     if name == "shots":
-        driver.then(lambda: driver.text_size("large" if "large" in rest[1:] else "normal"))
-        for lang in i18n.LANGUAGES:
-            driver.then(lambda lang=lang: driver.language(lang))
-            driver.shots_of_every_screen(lang, seed)
-        driver.then(lambda: driver.language("en"))
+        if len(rest) % 3:
+            raise SystemExit("shots: DIR TEXT LANGS, for each walk")
+        for start in range(0, len(rest), 3):
+            walk, text, langs = rest[start : start + 3]
+            driver.walk_every_screen(Path(walk), text, langs.split(","), seed)
         driver.then(driver.note_round_layout)
     elif name in ("play", "hold"):
         count = int(rest[0])
@@ -183,7 +187,9 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             story_check(driver, int(rest[0]), seed)
         else:
             driver.then(lambda: driver.text_size("large" if "large" in rest[1:] else "normal"))
-            story_shots(driver, seed)
+            chosen = dict(a.split("=", 1) for a in rest[1:] if "=" in a)
+            langs = {kind: value.split(",") for kind, value in chosen.items()}
+            story_shots(driver, seed, langs or None)
         driver.then(driver.summary)
     elif name == "phones":
         from tests.ui_driver.phone_scripts import phones

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from companion.app.labels import site_label
 from companion.app.taps import rim_target
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
+from tests.sweeps import SEGMENTS
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
@@ -44,6 +45,7 @@ class Driver:
         self.app = app
         self.out = out
         self.report: dict[str, Any] = {"screens": {}, "steps": []}
+        self.prefix = ""  # before each screenshot's name in the report (a walk's folder)
         self.queue: list[Callable[[], None]] = []
         self.holding = False  # stop driving, keep the app running (to be killed)
         self.ran: list[str] = []  # every step taken, a wait once (a script that loops says where)
@@ -121,7 +123,7 @@ class Driver:
             path = self.out / f"{name}.png"
             root.export_to_png(str(path))
             entry["png"] = str(path)
-        self.report["screens"][name] = entry
+        self.report["screens"][self.prefix + name] = entry
 
     def hand_unseen(self) -> list[str]:
         """A shown hero panel whose hand (its last card grid: the played card's comes first)
@@ -156,15 +158,43 @@ class Driver:
         if self.app.service.settings.get("text_size") != size:
             self.app.toggle_text_size()
 
-    def shots_of_every_screen(self, lang: str, seed: int) -> None:
-        """Queue a screenshot of every screen (and the round's panels) in `lang`."""
+    def walk_every_screen(
+        self, out: Path, text: str, languages: Sequence[str], seed: int
+    ) -> None:
+        """Queue one walk through every screen (and the round's panels) at `text` size, into
+        `out`, each segment of SEGMENTS (tests/sweeps.py) in its own language of `languages`:
+        a language is switched only where a segment begins from a state of its own (the switch
+        clears the cards shown)."""
+
+        def begin() -> None:
+            self.out, self.prefix = out, f"{out.name}/"
+            out.mkdir(parents=True, exist_ok=True)
+            self.text_size(text)
+
+        self.then(begin)
+        segments = self.screen_segments(seed)
+        assert [[name for name, _ in segment] for segment in segments] == [
+            list(names) for names in SEGMENTS
+        ], "the walk's segments and tests/sweeps.py's SEGMENTS differ"
+        assert len(languages) == len(segments), (languages, len(segments))
+        for segment, lang in zip(segments, languages, strict=True):
+            self.then(lambda lang=lang: self.language(lang))
+            for name, step in segment:
+                self.then(step)
+                self.then(lambda name=name, lang=lang: self.shoot(f"{name}-{lang}"))
+        self.then(lambda: self.language("en"))
+
+    def screen_segments(self, seed: int) -> list[list[tuple[str, Callable[[], None]]]]:
+        """The walk's steps by segment: each (screen, the touches that lead to it)."""
         app = self.app
-        steps: list[tuple[str, Callable[[], None]]] = [
+        from tests.ui_driver.table_scripts import table_steps
+
+        home: list[tuple[str, Callable[[], None]]] = [
             ("home", lambda: app.show("home")),
             ("hardware", lambda: self.press("Hardware")),
             ("settings", lambda: (self.press("Back"), app.open_settings())),
             ("history", app.open_history),
-            (  # a game as a transcript for a bug report (no game yet in the first language)
+            (  # the game just played, as a transcript for a bug report
                 "history-exported",
                 lambda: (
                     self.press("Export this game as a transcript")
@@ -172,6 +202,8 @@ class Driver:
                     else None
                 ),
             ),
+        ]
+        setup: list[tuple[str, Callable[[], None]]] = [
             ("setup-players", app.open_setup),
             ("setup-layout", lambda: self.press("Next")),
             ("setup-room", self.tap_setup_room),  # zoomed to edit its tile and platform
@@ -179,6 +211,8 @@ class Driver:
             ("setup-ladders-chosen", self.place_ladders),  # each in its hero's colour
             ("setup-stacks", lambda: self.press("Next")),
             ("setup-cards", lambda: self.press("Next")),
+        ]
+        round_: list[tuple[str, Callable[[], None]]] = [
             ("round-initiative", lambda: app.new_game(seed)),
             ("round-pick", lambda: self.press_first_option()),
             ("round-strigoi", lambda: self.play_until_announcement(200)),  # its card
@@ -209,6 +243,8 @@ class Driver:
                 "round-fix",
                 lambda: self.steps(lambda: self.press("Back"), lambda: self.press("Fix")),
             ),
+        ]
+        rules: list[tuple[str, Callable[[], None]]] = [
             (
                 "rules",
                 lambda: self.steps(
@@ -220,15 +256,8 @@ class Driver:
             ("rules-contents", lambda: self.press("All rules")),
             ("rules-teleport", lambda: app.open_rules("R-TEL-3")),  # the longest rules
         ]
-        for name, step in steps:
-            self.then(step)
-            self.then(lambda name=name: self.shoot(f"{name}-{lang}"))
-        from tests.ui_driver.table_scripts import table_shots
-
-        self.then(lambda: app.show("round"))
-        table_shots(self, lang)  # the table panel, an alert, Resync, a table action
-        self.then(self.finish_game)
-        self.then(lambda: self.shoot(f"gameover-{lang}"))
+        # the table panel, an alert, Resync, a table action; then the game played to its end
+        return [setup, round_, rules, table_steps(self), home]
 
     def note_round_layout(self) -> None:
         """Report where the round screen put its board against its panel (window px)."""

@@ -118,18 +118,28 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
         return None
 
     def play_until(done: Any, what: str, limit: int = 20_000) -> None:
-        """Engine-speed play through the app's own command path until `done(state)`."""
-        session = app.session
+        """Engine-speed play until `done(state, legal)`: random commands through the table
+        service (the path every front end drives: the game log, the story, the rings, the
+        phones' feed), then the touchscreen takes the game up as a restarted kiosk does, by
+        resuming it. (Through the app, each command would be drawn: minutes per language.)"""
+        service = app.service
+        session = service.session
         assert session is not None
+        played = 0
         for _ in range(limit):
             if done(session.state, session.legal_commands()):
+                report.setdefault("searched", []).append(played)
+                if played:
+                    app.resume_game(session.game_id)
                 return
             if session.state.phase == "over":
                 app.new_game(rng.randrange(1 << 30))
-                session = app.session
+                session = service.session
                 assert session is not None
                 continue
-            app.execute(rng.choice(session.legal_commands()))
+            outcome = service.execute(rng.choice(session.legal_commands()))
+            assert outcome.refused is None, outcome.refused
+            played += 1
         raise AssertionError(f"never reached: {what}")
 
     def rich_panel() -> None:

@@ -7,7 +7,6 @@ tapped option does."""
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from typing import Any
 
@@ -168,33 +167,46 @@ def story_check(driver: Driver, commands: int, seed: int) -> None:
     driver.then(log)
 
 
-def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
-    """Play until each kind of card of SHOTS has come up, then show it in every language, its
-    rings settled, and screenshot it as `<kind>-<lang>`."""
+def story_shots(driver: Driver, seed: int, languages: dict[str, list[str]] | None = None) -> None:
+    """Play until each kind of card of SHOTS has come up, then show it in its languages
+    (`languages`: kind -> languages; default every language), its rings settled, and
+    screenshot it as `<kind>-<lang>`. The search plays random commands through the table
+    service (no drawing; the path every front end drives), and the touchscreen takes the game
+    up by resuming it, as a restarted kiosk does, before its story's cards are shown."""
     app = driver.app
     rng = random.Random(seed)
     found: dict[str, tuple[list[Announcement], int]] = {}
     report = driver.report.setdefault("shots_of", {})
+    searched = report.setdefault("searched", [])
 
-    def search() -> None:
-        for _ in range(limit):
-            story = _play(app, rng)
+    def search(limit: int = 60_000) -> None:
+        service = app.service
+        for played in range(limit):
+            session = service.session
+            if session is None or session.state.phase == "over":
+                app.new_game(rng.randrange(10**6))
+                session = service.session
+                assert session is not None
+            outcome = service.execute(rng.choice(session.legal_commands()))
+            assert outcome.refused is None, outcome.refused
+            story = list(outcome.announced)
             for index, item in enumerate(story):
                 kind = category(item)
                 if kind is not None and kind not in found:
                     found[kind] = (story, index)
+                    searched.append(played + 1)
+                    app.resume_game(session.game_id)
+                    app.show("round")
                     queue_shots(kind, story, index)
                     return
-            if len(found) == len(SHOTS):
-                return
         raise AssertionError(f"only {sorted(found)} came up")
 
     def queue_shots(kind: str, story: list[Announcement], index: int) -> None:
         steps = []
-        for lang in i18n.LANGUAGES:
+        for lang in (languages or {}).get(kind, i18n.LANGUAGES):
             steps += [
                 lambda lang=lang: show(story, index, lang),
-                lambda: rest(0.7),  # the rings follow the card (the table watch, the nodes)
+                lambda: driver.wait_until("the rings", lambda: rings_settled(app), frames=600),
                 lambda kind=kind, lang=lang: shoot(kind, lang, story[index]),
             ]
         steps.append(lambda: app.switch_language("en"))
@@ -210,10 +222,6 @@ def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
             screen.announced(item, app.service.announcer.words(item))
         for _ in range(index):
             screen.card_done()
-
-    def rest(seconds: float) -> None:
-        until = time.monotonic() + seconds
-        driver.wait_until("the rings", lambda: time.monotonic() >= until, frames=10_000)
 
     def shoot(kind: str, lang: str, item: Announcement) -> None:
         screen = app._screen()
@@ -231,3 +239,16 @@ def story_shots(driver: Driver, seed: int, limit: int = 60_000) -> None:
 
     driver.then(lambda: app.new_game(seed))
     driver.then(search)
+
+
+def rings_settled(app: Any) -> bool:
+    """The rings follow the card shown: the table watch has sent its picture, every node has
+    acknowledged it, and the board draws what the nodes show (the app's poll, 4 times a
+    second)."""
+    service = app.service
+    return (
+        service.watch.wait_idle(0)
+        and app.hardware.bridge.wait_acked(0, online_only=True)
+        and dict(app.fortress_view.leds) == service.ring_colours()
+        and dict(app.game_view.segments) == service.ring_segments()
+    )

@@ -6,6 +6,7 @@ tests/ui_driver/__main__.py). Each queues its steps on a `Driver`."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.app.differences import expected_from_game
@@ -187,32 +188,51 @@ def _commands(app: Any) -> list[str]:
     return [row["payload"] for row in rows]
 
 
-def table_shots(driver: Driver, lang: str) -> None:
-    """Queue (inside the screenshot run): the table panel, and the Resync screen with a bumped
-    platform; then the platform is turned back and the alert goes."""
+def table_steps(driver: Driver) -> list[tuple[str, Callable[[], None]]]:
+    """The screenshot walk's table segment (each screen and the touches that lead to it):
+    the table panel, the round screen's alert and the Resync screen with a bumped platform,
+    the table told what to put back; then the platform is turned back and the alert goes."""
     app = driver.app
-    driver.then(lambda: follow_the_game(app))
-    driver.then(app.open_table)
-    driver.then(lambda: driver.shoot(f"table-{lang}"))
-    driver.then(lambda: driver.press("Back"))
-    driver.then(lambda: _sim(driver).bump(ROOM))
-    driver.then(lambda: driver.wait_until("the alert", lambda: bool(app.table_status.alerts), 3000))
-    driver.then(lambda: driver.shoot(f"round-alert-{lang}"))
-    driver.then(app.open_resync)
-    driver.then(lambda: driver.shoot(f"resync-{lang}"))
-    driver.then(lambda: driver.press("The app is right"))
-    driver.then(lambda: _until_guided(driver))
-    driver.then(lambda: driver.press("Back"))
-    driver.then(lambda: driver.shoot(f"round-table-{lang}"))
-    driver.then(lambda: _note_the_board(driver, lang))
-    driver.then(lambda: _sim(driver).turn(ROOM, _game_rotation(driver)))
-    driver.then(
-        lambda: driver.wait_until(
-            "the table back",
-            lambda: not app.table_status.actions and not app.table_status.alerts,
-            3000,
+
+    def table() -> None:
+        app.show("round")
+        driver.steps(lambda: follow_the_game(app), app.open_table)
+
+    def alert() -> None:
+        driver.steps(
+            lambda: driver.press("Back"),
+            lambda: _sim(driver).bump(ROOM),
+            lambda: driver.wait_until("the alert", lambda: bool(app.table_status.alerts), 3000),
         )
-    )
+
+    def guided() -> None:
+        driver.steps(
+            lambda: driver.press("The app is right"),
+            lambda: _until_guided(driver),
+            lambda: driver.press("Back"),
+        )
+
+    def back_and_over() -> None:  # the board noted while the table must turn; then turned
+        from companion.app import i18n
+
+        _note_the_board(driver, i18n.current_language())
+        driver.steps(
+            lambda: _sim(driver).turn(ROOM, _game_rotation(driver)),
+            lambda: driver.wait_until(
+                "the table back",
+                lambda: not app.table_status.actions and not app.table_status.alerts,
+                3000,
+            ),
+            driver.finish_game,
+        )
+
+    return [
+        ("table", table),
+        ("round-alert", alert),
+        ("resync", app.open_resync),
+        ("round-table", guided),
+        ("gameover", back_and_over),  # the game played to its end
+    ]
 
 
 def _note_the_board(driver: Driver, lang: str) -> None:
