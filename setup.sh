@@ -210,8 +210,8 @@ cmd_test() {
         report_compiled
         log "ruff"
         "$VENV/bin/ruff" check . || die "ruff found problems"
-        log "pytest (fast tier: not slow, pure Python)"
-        exec "$VENV/bin/python" -m pytest -q -m "not slow" "$@"
+        log "pytest (fast tier: not slow, pure Python; $(parallel_note))"
+        exec "$VENV/bin/python" -m pytest -q -m "not slow" "${PARALLEL[@]}" "$@"
     fi
     # Mosquitto 2.1 beside Debian's 2.0 for the test of 2.1's configuration form
     # (tests/test_provision_2_1_broker.py): unpacked from Debian unstable once (~10 s), cached
@@ -221,8 +221,20 @@ cmd_test() {
     "$VENV/bin/ruff" check . || die "ruff found problems"
     log "mypy"
     "$VENV/bin/mypy" companion firmware_bridge || die "mypy found problems"
-    log "pytest"
-    "$VENV/bin/python" -m pytest -q "$@"
+    log "pytest ($(parallel_note))"
+    "$VENV/bin/python" -m pytest -q "${PARALLEL[@]}" "$@"
+}
+
+# The suite in parallel (pytest-xdist): a worker a core, each taking the next test when it is
+# free, the longest first (tests/durations.json, tests/conftest.py); every test keeps its own
+# ports, virtual screen and temporary folder, so any two can run side by side. ARMATA_TEST_WORKERS
+# sets the count (1: one process, no xdist).
+WORKERS="${ARMATA_TEST_WORKERS:-auto}"
+if [ "$WORKERS" = "1" ] || [ "$WORKERS" = "0" ]; then PARALLEL=()
+else PARALLEL=(-n "$WORKERS" --dist load --maxschedchunk 1)
+fi
+parallel_note() {
+    if [ "${#PARALLEL[@]}" -eq 0 ]; then echo "one process"; else echo "$WORKERS workers"; fi
 }
 
 case "${1:-}" in

@@ -262,7 +262,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    steps = 60 if args.quick else 600
+    # --quick (the suite's smoke test): the smallest counts that still print every figure
+    steps = 20 if args.quick else 600
     print(f"armata ui benchmark - Python {platform.python_version()}, {platform.machine()}, Xvfb")
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
@@ -273,7 +274,7 @@ def main() -> int:
             cold_starts(data, bare_script, runs, cached=True),
             cold_starts(data, bare_script, runs, cached=False),
         )
-        games = 3 if args.quick else 10
+        games = 2 if args.quick else 10  # two: a growth a game
         out = under_xvfb(
             [sys.executable, "-m", "tests.ui_driver", "--script", "games", str(games)],
             data,

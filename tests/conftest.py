@@ -79,19 +79,42 @@ def no_process_left_behind():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session", autouse=True)
-def no_board_folder_left_behind():  # type: ignore[no-untyped-def]
-    """A simulated board keeps its nodes' pseudo-terminal links in a /tmp folder; an app that
-    stops (by itself or by a stop signal) removes it. Only a power cut may leave one, and the
-    test that cuts the power removes it itself."""
+def own_temporary_folder(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """This run (each parallel worker) and every process it starts keep their temporary files
+    (simulated boards, virtual screens' authority files, browsers' profiles) in a folder of
+    its own (TMPDIR): what the run leaves behind is told apart from another copy's (a second
+    suite, the app a developer runs beside it), and goes with the run."""
+    import shutil
     import tempfile
 
+    tmp_path_factory.getbasetemp()  # pytest's own folders stay where they are (kept for a look)
+    folder = Path(tempfile.mkdtemp(prefix="armata-tests-"))
+    saved = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = None  # read again from TMPDIR
+    yield folder
+    if saved is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = saved
+    tempfile.tempdir = None
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_board_folder_left_behind(own_temporary_folder: Path):  # type: ignore[no-untyped-def]
+    """A simulated board keeps its nodes' pseudo-terminal links in a temporary folder; an app
+    that stops (by itself or by a stop signal) removes it. Only a power cut may leave one, and
+    the test that cuts the power removes it itself. (Looked for in this run's own temporary
+    folder: another copy of the app running on the machine is not this run's.)"""
+
     def folders() -> set[Path]:
-        return set(Path(tempfile.gettempdir()).glob("armata-board-*"))
+        return set(own_temporary_folder.glob("armata-board-*"))
 
     before = folders()
     yield
     left = sorted(folders() - before)
-    assert not left, "simulated board folders left in /tmp: " + ", ".join(map(str, left))
+    assert not left, "simulated board folders left behind: " + ", ".join(map(str, left))
 
 
 @pytest.fixture(scope="session")
@@ -120,3 +143,17 @@ def broker_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
     yield start
     for broker in started:
         broker.stop()
+
+
+#: a test that took this long (s) in the recorded run goes first, the longest first
+LONG_S = 10.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first, the longest first (tests/durations.json, a recent run's figures),
+    the rest in their usual order: with `-n`, each worker takes the next test when it is
+    free, and the workers end together (./setup.sh test runs the suite in parallel)."""
+    from tests.durations import load
+
+    took = load()
+    items.sort(key=lambda item: -max(took.get(item.nodeid, 0.0), LONG_S))

@@ -84,11 +84,20 @@ def says_session_taken_over() -> bool:
     return tuple(int(x) for x in found.groups()) >= (2, 0, 15)
 
 
+#: the least a wait for something that must happen gives it (scaled, `limit`): it ends as
+#: soon as the thing happens, so only a failing test pays for it; 5 s failed under load (a
+#: fresh clone's CI beside other work: "timed out after 5s waiting for the holes counted")
+LEAST_WAIT_S = 30.0
+
+
 def wait_for(condition: Callable[[], bool], timeout_s: float = 5.0, what: str = "") -> None:
-    deadline = time.monotonic() + limit(timeout_s)
+    """Until `condition()` holds; AssertionError after `timeout_s` (LEAST_WAIT_S at least),
+    scaled for this machine and its load."""
+    budget = limit(max(timeout_s, LEAST_WAIT_S))
+    deadline = time.monotonic() + budget
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_s}s waiting for {what or condition}")
+            raise AssertionError(f"timed out after {budget:.0f}s waiting for {what or condition}")
         time.sleep(0.005)
 
 

@@ -31,6 +31,7 @@ from companion.engine.game.state import GameState
 from firmware_bridge.board import SimulatedBoard, node_ids, room_node
 from firmware_bridge.mqtt_link import MqttLink
 from tests.hardware_helpers import wait_for
+from tests.processes import limit
 
 RULES = GameRules(load_board_file(), load_catalog())
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
@@ -131,7 +132,7 @@ def test_one_announcement_reaches_screen_voice_leds_and_mqtt(broker_factory) -> 
         assert made.kind == "strigoi_step"  # the story's first item (a skipped curse may follow)
         assert banners[0] == (made, made.headline) and spoken[0] == made.headline
         assert len(banners) == len(spoken) == 1 + len(after)
-        assert board.bridge.wait_acked(5)
+        assert board.bridge.wait_acked(limit(5))
         destination = board.nodes[made.leds[0].node].showing()
         assert destination["ring"]["pattern"] == "pulse"  # type: ignore[index]
         segments = [cue for cue in made.leds if cue.target == "segment"]

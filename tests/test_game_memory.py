@@ -11,6 +11,7 @@ from pathlib import Path
 from companion.app.service import TableService
 from companion.app.voice import Silent
 from companion.engine.game.state import GameState
+from tests.processes import limit
 
 
 def _states_alive() -> int:
@@ -43,7 +44,7 @@ def test_a_finished_game_left_keeps_none_of_its_states(tmp_path: Path) -> None:
         while posted:
             posted.pop(0)()
         # the table watch's thread lets go of the last game once it has taken "no game"
-        assert service.watch.wait_idle(5)
+        assert service.watch.wait_idle(limit(5))
         assert service.announcements == []
         assert _states_alive() <= played - held, (played, held)
     finally:

@@ -9,6 +9,7 @@ from companion.app import i18n
 from companion.app.hardware import broker_status, health_view
 from firmware_bridge.board import SimulatedBoard, node_ids
 from tests.hardware_helpers import wait_for
+from tests.processes import limit
 
 
 def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
@@ -19,7 +20,7 @@ def test_health_view_shows_nodes_round_trips_and_refused_input() -> None:
         wait_for(lambda: all(r.rtt_ms is not None for r in health_view(board.bridge).nodes), 5)
         board.nodes["room-c"].ignore_next = 1
         board.bridge.set_led("room-c", colour="#ffffff")
-        assert board.bridge.wait_acked(5)
+        assert board.bridge.wait_acked(limit(5))
         fd = board.wires["room-ne"]._fd
         assert fd is not None
         os.write(fd, b"\x05junk\x00")

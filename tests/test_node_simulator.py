@@ -44,7 +44,7 @@ def test_the_simulator_process_is_a_whole_board(tmp_path: Path) -> None:
     try:
         wait_for(lambda: all(h.online for h in bridge.health()), 10, "all eight nodes online")
         bridge.set_led("room-ne", colour="#aa00ff", pattern="pulse")
-        assert bridge.wait_acked(5)
+        assert bridge.wait_acked(limit(5))
         wait_for(lambda: any("led" in x for x in lines), 5, "the LED line")
         led = next(x["led"] for x in lines if "led" in x)
         assert led["node"] == "room-ne" and led["colour"] == "#aa00ff"  # type: ignore[index]

@@ -168,7 +168,7 @@ def test_tls_listener_takes_the_provisioned_ca_and_refuses_others(open_dir: Path
             sim.place_tag("04aabbccdd")
             wait_for(lambda: any(isinstance(e, p.TagPresent) for e in events), 5, "a tag")
             bridge.set_led("room-a", colour="#102030")
-            assert bridge.wait_acked(5)
+            assert bridge.wait_acked(limit(5))
             assert link.tls and wire.tls
         finally:
             wire.stop()

@@ -22,6 +22,7 @@ from companion.store.nfc import Binding
 from firmware_bridge import protocol as p
 from firmware_bridge.board import room_node
 from firmware_bridge.tags import rim_edge
+from tests.processes import limit
 
 FORTRESS = load_board_file()
 ROOMS = list(FORTRESS.rooms)
@@ -378,7 +379,7 @@ def test_the_watch_never_misses_a_reading_that_settles_between_two_clock_reads()
         watch.game(GameView(None, {NE: layout[NE]}, Origin.RESUME))
         watch.node_message(hello())
         watch.node_message(present(FIGURES["master"], CENTRE_READER))
-        deadline = real_time.monotonic() + 3
+        deadline = real_time.monotonic() + limit(3)
         while real_time.monotonic() < deadline and len(watch.status.differences) < 2:
             real_time.sleep(0.01)
         assert [d.kind for d in watch.status.differences] == [Kind.NO_PLATFORM, Kind.EXTRA_FIGURE]

@@ -57,7 +57,7 @@ def test_nodes_are_found_by_their_hello_and_leds_acknowledged(bench: Bench) -> N
     health = {h.node: h for h in bench.bridge.health()}["room-a"]
     assert health.source is not None and health.source.endswith("tty-acm0")
     bench.bridge.set_led("room-a", colour="#ff8800", pattern="pulse")
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     assert node.showing()["ring"]["colour"] == "#ff8800"  # type: ignore[index]
     later = bench.plug("cards", port="acm1")  # hot-plugged after the bridge started
     wait_for(lambda: bench.online("cards"), 5, "cards online")
@@ -72,7 +72,7 @@ def test_a_lost_command_is_resent_with_its_seq_and_applied_once(bench: Bench) ->
     wait_for(lambda: bench.online("room-a") and node.greeted.is_set())
     node.ignore_next = 2  # the first two copies are lost on the line
     seq = bench.bridge.set_led("room-a", colour="#00ff00")
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     assert [m.seq for m in node.received] == [seq]
     assert {h.node: h for h in bench.bridge.health()}["room-a"].errors["resent"] >= 2
 
@@ -86,7 +86,7 @@ def test_a_command_never_acknowledged_is_given_up_and_counted(tmp_path: Path) ->
         wait_for(lambda: bench.online("room-a") and node.greeted.is_set())
         node.ignore_next = 100
         bench.bridge.set_led("room-a", colour="#0000ff")
-        assert bench.bridge.wait_acked(5)
+        assert bench.bridge.wait_acked(limit(5))
         assert len(bench.bridge.failed) == 1
         assert {h.node: h for h in bench.bridge.health()}["room-a"].errors["unacked"] == 1
     finally:
@@ -120,7 +120,7 @@ def test_an_unplugged_node_comes_back_and_gets_its_leds_again(bench: Bench) -> N
     wait_for(lambda: bench.online("room-b"))
     bench.bridge.set_led("room-b", colour="#ff0000")
     bench.bridge.set_led("room-b", target="segment", direction=1, colour="#ffffff")
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     wire = bench.wires["room-b"]
     wire.unplug()  # the cable is pulled: the node loses power and its LEDs
     wait_for(lambda: not bench.online("room-b"), 5, "room-b offline")
@@ -128,7 +128,7 @@ def test_an_unplugged_node_comes_back_and_gets_its_leds_again(bench: Bench) -> N
     bench.bridge.set_led("room-b", target="segment", direction=4, colour="#00ffff")
     wire.plug()
     wait_for(lambda: bench.online("room-b"), 5, "room-b back")
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     shown = node.showing()
     assert shown["ring"]["colour"] == "#ff0000"  # type: ignore[index]
     assert sorted(shown["segments"]) == [1, 4]  # type: ignore[call-overload]
@@ -192,7 +192,7 @@ def test_a_newer_led_command_replaces_an_unacknowledged_older_one(bench: Bench) 
     red = bench.bridge.set_led("room-a", colour="#ff0000")
     segment = bench.bridge.set_led("room-a", target="segment", direction=0, colour="#00ff00")
     blue = bench.bridge.set_led("room-a", colour="#0000ff")  # ... and replaced by blue
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     assert ("room-a", red) in bench.bridge.superseded or red in {m.seq for m in node.received}
     assert node.showing()["ring"]["colour"] == "#0000ff"  # type: ignore[index]
     assert node.showing()["segments"] == {}  # the ring command cleared the segment
@@ -204,7 +204,7 @@ def test_identify_is_acknowledged_and_answered_with_a_hello(bench: Bench) -> Non
     wait_for(lambda: bench.online("room-b") and node.greeted.is_set())
     hellos = sum(isinstance(e, p.Hello) for e in bench.events)
     seq = bench.bridge.identify("room-b")
-    assert bench.bridge.wait_acked(5)
+    assert bench.bridge.wait_acked(limit(5))
     wait_for(lambda: sum(isinstance(e, p.Hello) for e in bench.events) == hellos + 1, 5, "hello")
     assert {h.node: h for h in bench.bridge.health()}["room-b"].acked >= 1 and seq > 0
 

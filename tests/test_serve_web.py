@@ -127,7 +127,7 @@ class Served:
             if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
-        self._reader.join(5)
+        self._reader.join(limit(5))
         assert self.process.stderr is not None
         return code, self.process.stderr.read()
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import limit
+
 pytestmark = pytest.mark.slow  # the app under its own Xvfb, in a terminal
 
 ROOT = Path(__file__).resolve().parents[1]
-SCALE = float(os.environ.get("ARMATA_TEST_TIME_SCALE", "1"))
 
 
 def _read_until(fd: int, seen: bytearray, wanted: bytes | None, timeout_s: float) -> bool:
@@ -48,11 +49,11 @@ def test_ctrl_c_stops_the_app_on_its_virtual_screen_cleanly(tmp_path: Path) -> N
         os.execvpe("./setup.sh", ["./setup.sh", "run"], env)
     seen = bytearray()
     try:
-        started = _read_until(fd, seen, b"http://", 240 * SCALE)
+        started = _read_until(fd, seen, b"http://", limit(240))
         assert started, seen.decode(errors="replace")[-2000:]
         time.sleep(2)  # the app at rest, as a player sees it
         os.write(fd, b"\x03")  # Ctrl-C, as the terminal sends it to its foreground group
-        assert _read_until(fd, seen, None, 60 * SCALE), seen.decode(errors="replace")[-2000:]
+        assert _read_until(fd, seen, None, limit(60)), seen.decode(errors="replace")[-2000:]
     finally:
         try:
             _, status = os.waitpid(pid, 0)

@@ -58,7 +58,7 @@ def test_ten_strigoi_steps_on_the_simulated_board_raise_no_alert(tmp_path: Path)
         table.step_s = 0.02  # quick hands (the readers' debounce stays)
         service.new_game(seed=11)
         service.simulated_hands()  # the players set the table up as the wizard says
-        service.watch.wait_idle(2.0)
+        service.watch.wait_idle(limit(2.0))
         steps = 0
         chooser = random.Random(5)
         for _ in range(600):
@@ -71,7 +71,7 @@ def test_ten_strigoi_steps_on_the_simulated_board_raise_no_alert(tmp_path: Path)
             assert outcome.refused is None, outcome.refused
             if any(a.kind == "strigoi_step" for a in outcome.announced):
                 steps += 1
-            service.watch.wait_idle(2.0)
+            service.watch.wait_idle(limit(2.0))
             watched.run_posted(0.05)
             if service.table_status.actions:
                 service.done_by_hand()  # "Done — figures moved"
@@ -102,7 +102,7 @@ def test_each_resync_answer_ends_a_bumped_platforms_difference(tmp_path: Path, a
         table.step_s = 0.02
         service.new_game(seed=3)
         service.simulated_hands()
-        service.watch.wait_idle(2.0)
+        service.watch.wait_idle(limit(2.0))
         watched.run_posted(0.1)
         watched.statuses.clear()
         watched.until(

@@ -17,6 +17,7 @@ from companion.errors import StoreError
 from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import Settings
+from tests.processes import limit
 
 CALLS: dict[str, Callable[[GameLog], Any]] = {
     "the games": lambda log: log.games(),
@@ -41,6 +42,6 @@ def test_the_log_refuses_any_thread_but_its_owners(tmp_path: Path, what: str) ->
 
         thread = threading.Thread(target=elsewhere)
         thread.start()
-        thread.join(10)
+        thread.join(limit(10))
         assert len(failed) == 1, f"{what} ran on another thread"
         assert "same thread" in str(failed[0])

@@ -24,7 +24,7 @@ from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests import sweeps
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import Listener, wait_for
-from tests.processes import TIME_SCALE, group_members, limit, run_group
+from tests.processes import group_members, limit, run_group
 
 pytestmark = pytest.mark.slow  # the app under Xvfb in subprocesses
 
@@ -883,10 +883,11 @@ def test_a_ui_run_that_times_out_leaves_no_process_behind(tmp_path: Path) -> Non
     with pytest.raises(subprocess.TimeoutExpired):
         run_group(
             [*command, "--script", "hold", "100000"],
-            3 / TIME_SCALE,  # not scaled: the point is to time out
+            3,  # not scaled: the point is to time out
             cwd=ROOT,
             env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path), "TMPDIR": str(killed_tmp)},
             started=groups.append,
+            scaled=False,
         )
     # killed: on a loaded machine a member may take a moment to finish dying (before the fix
     # the app and its Xvfb kept running for good)

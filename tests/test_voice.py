@@ -37,7 +37,7 @@ def test_sentences_are_spoken_in_order_one_at_a_time() -> None:
     voice = VoiceQueue(sleeper)
     for text in ("the step", "the curse", "the collapse"):
         voice.say(text, "en")
-    assert voice.idle(10)
+    assert voice.idle(limit(10))
     assert [text for text, _ in sleeper.started] == ["the step", "the curse", "the collapse"]
     times = [at for _, at in sleeper.started]
     assert all(later - earlier >= 0.19 for earlier, later in itertools.pairwise(times))
@@ -49,12 +49,12 @@ def test_a_new_game_interrupts_the_sentence_and_drops_the_rest() -> None:
     voice = VoiceQueue(sleeper)
     voice.say("an old step", "en")
     voice.say("an old curse", "en")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + limit(5)
     while not sleeper.started and time.monotonic() < deadline:
         time.sleep(0.01)
     voice.interrupt()  # a new game
     voice.say("the new game's first step", "de")
-    assert voice.idle(10)
+    assert voice.idle(limit(10))
     assert [text for text, _ in sleeper.started] == ["an old step", "the new game's first step"]
     assert sleeper.processes[0].wait(limit(5)) != 0  # stopped, not finished
 
@@ -69,7 +69,7 @@ def test_espeak_speaks_two_sentences_one_after_the_other(tmp_path: Path) -> None
     voice = VoiceQueue(to_file)
     voice.say("The Master teleports to the north-east room.", "en")
     voice.say("Der Meister verflucht den Raum Nordost.", "de")
-    assert voice.idle(30)
+    assert voice.idle(limit(30))
     first, second = files
     for path in files:
         with wave.open(str(path)) as sound:

@@ -19,6 +19,7 @@ from companion.app.seats import GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
 from companion.app.web_view import xy
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
+from tests.processes import limit
 from tests.web_table import WebTable
 
 
@@ -42,7 +43,7 @@ def request(
     if body is not None:
         sent.add_header("Content-Type", content_type)
     try:
-        with urllib.request.urlopen(sent, timeout=10) as answer:
+        with urllib.request.urlopen(sent, timeout=limit(10)) as answer:
             return answer.status, json.loads(answer.read() or b"{}")
     except urllib.error.HTTPError as refused:
         text = refused.read()
@@ -243,7 +244,7 @@ def test_a_revoked_or_old_game_token_is_refused(table: WebTable) -> None:
 
 
 def test_the_table_stream_sends_the_view_at_once(table: WebTable) -> None:
-    with urllib.request.urlopen(table.address + "events?lang=it", timeout=10) as stream:
+    with urllib.request.urlopen(table.address + "events?lang=it", timeout=limit(10)) as stream:
         lines = [stream.readline() for _ in range(6)]
     assert lines[0] == b"event: hello\n"
     assert lines[3] == b"event: view\n"
@@ -276,7 +277,7 @@ def merged(whole: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_after_the_whole_view_a_page_gets_only_what_changed(table: WebTable) -> None:
-    with urllib.request.urlopen(table.address + "events?lang=de", timeout=10) as stream:
+    with urllib.request.urlopen(table.address + "events?lang=de", timeout=limit(10)) as stream:
         (_, _boot), (kind, data) = events(stream, 2)
         assert kind == "view"
         shown = json.loads(data)
@@ -296,7 +297,7 @@ def test_after_the_whole_view_a_page_gets_only_what_changed(table: WebTable) -> 
             if table.server.snapshot.version == patch["version"]:
                 assert shown == view(table, "de")
     # a page that connects now gets the whole view, not a patch it could not apply
-    with urllib.request.urlopen(table.address + "events?lang=de", timeout=10) as stream:
+    with urllib.request.urlopen(table.address + "events?lang=de", timeout=limit(10)) as stream:
         (_, _boot), (kind, data) = events(stream, 2)
         assert kind == "view" and json.loads(data) == view(table, "de")
 

@@ -13,6 +13,7 @@ from typing import TypeVar
 from companion.app.service import TableService
 from companion.app.voice import Silent
 from companion.app.web_feed import WebFeed
+from tests.processes import limit
 from ui.web.server import TableWebServer
 
 T = TypeVar("T")
@@ -93,7 +94,7 @@ class WebTable:
         if self._thread.is_alive():
             self.call(self._close)
             self._calls.put(None)
-            self._thread.join(10)
+            self._thread.join(limit(10))
 
     def stop_server(self) -> None:
         """The web server goes away (the service and the game go on)."""

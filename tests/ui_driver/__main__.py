@@ -30,7 +30,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      nobody, phase 3 skipped, fights won and lost, monk, wounds) in every
                      language, or in those given for it; `large`: with the Text size setting on
                      large
-  bench N            benchmarks/ui.py: N decisions by touch, timed (bench.py)
+  bench N            benchmarks/ui.py: N decisions by touch, timed, and more until one
+                     Strigoi step was tapped (bench.py)
   games N            N games back to back, each played to its end by touch: the resident
                      memory after each and the live objects by type (bench.py)
   collections N      two games of N decisions each by touch while another thread allocates:
@@ -152,6 +153,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             driver.then(bench.measure_banner_frame)
         for _ in range(int(rest[0])):
             driver.then(bench.measure_step)
+        driver.then(bench.until_a_strigoi_tap)  # every figure has one at least
         driver.then(bench.measure_bare_redraw)
         driver.then(bench.measure_zoomed_redraw)
         driver.then(lambda: bench.rest(3.0))

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
 
@@ -167,6 +168,15 @@ class Bench:
         else:
             self.driver.play_one()
 
+    def until_a_strigoi_tap(self, limit: int = 300) -> None:
+        """More decisions by touch until a Strigoi step's tap was timed (a short run may end
+        before the first Strigoi phase)."""
+        session = self.app.session
+        if self.tap_ms or limit == 0 or session is None or session.state.phase == "over":
+            return
+        self.measure_step()
+        self.driver.queue.insert(0, lambda: self.until_a_strigoi_tap(limit - 1))
+
     def _until_shown(self, start: float, into: list[float] | None = None) -> None:
         """Stop the clock when the frame with the banner is drawn and the GPU is done with it."""
         from kivy.core.window import Window
@@ -241,7 +251,7 @@ class Bench:
         import subprocess
 
         voice = getattr(self.app.speaker, "voice", None)
-        if voice is None or not voice.idle(30):
+        if voice is None or not voice.idle(limit(30)):
             return [], []
         started = [
             (voice.started_at[index] - at) * 1000

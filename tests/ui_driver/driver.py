@@ -4,7 +4,6 @@ running app: `python -m tests.ui_driver --script shots|play|resume ...` (see __m
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from companion.app.labels import site_label
 from companion.app.taps import rim_target
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
+from tests.processes import limit
 from tests.sweeps import SEGMENTS
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
@@ -36,7 +36,7 @@ from ui.checks import (
 )
 
 #: a waiting step's time budget per step it allows (scaled like every limit of the tests)
-STEP_BUDGET_S = 0.1 * float(os.environ.get("ARMATA_TEST_TIME_SCALE", "1") or "1")
+STEP_BUDGET_S = 0.1
 MAX_STEPS = 20_000  # a script loops somewhere: fail with where, instead of hanging
 
 
@@ -328,7 +328,7 @@ class Driver:
         if done():
             return
         if until is None:
-            until = time.monotonic() + frames * STEP_BUDGET_S
+            until = time.monotonic() + limit(frames * STEP_BUDGET_S)
         elif time.monotonic() > until:
             raise AssertionError(f"waited in vain for {what}")
         self.queue.insert(0, lambda: self.wait_until(what, done, frames, until))
@@ -662,8 +662,9 @@ class Driver:
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}
         self.report["spoken"] = list(getattr(self.app.speaker, "said", []))
         self.report["refusals"] = list(self.app.refusals)
-        self.app.service.watch.wait_idle(2.0)  # the LED picture of the last command, sent and shown
-        self.app.hardware.bridge.wait_acked(2.0)
+        # the LED picture of the last command, sent and shown
+        self.app.service.watch.wait_idle(limit(2.0))
+        self.app.hardware.bridge.wait_acked(limit(2.0))
         self.report["leds"] = (
             {} if board is None else {n: node.showing() for n, node in board.nodes.items()}
         )

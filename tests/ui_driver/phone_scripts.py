@@ -16,6 +16,7 @@ from kivy.core.window import Window
 from companion.app import i18n
 from companion.app.qr import phone_word
 from companion.engine.explain import hero_name
+from tests.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap
 from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
@@ -150,7 +151,7 @@ def _open_in_chromium(browser: dict[str, Any], link: str) -> None:
             page.get(link)
             wait_for(lambda: page_state(page)["hands"] > 0, 30.0, "the seat's hand")
             browser["opened"] = page_state(page)
-            browser["revoked"].wait(60)
+            browser["revoked"].wait(limit(60))
             wait_for(lambda: not page_state(page)["seatShown"], 30.0, "the seat closed")
             browser["ended"] = page_state(page)
         except Exception as error:  # reported: the test fails on it
@@ -180,7 +181,7 @@ def _phone_chooses(driver: Driver, hero: str) -> None:
         )
         request.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
+            with urllib.request.urlopen(request, timeout=limit(10)) as answer:
                 driver.report["phone_choice"] = [answer.status, json.loads(answer.read())]
         except urllib.error.HTTPError as refused:
             driver.report["phone_choice"] = [refused.code, json.loads(refused.read())]

@@ -12,6 +12,7 @@ from typing import Any
 from companion.app.differences import expected_from_game
 from companion.app.tracking import Step
 from firmware_bridge.board import room_node
+from tests.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap, tap_at
 
@@ -416,8 +417,8 @@ def nothing_stale(driver: Driver) -> None:
     driver.then(driver.finish_game)
     driver.then(lambda: report.update(over_screen=app.manager.current))
     driver.then(lambda: app.on_pi_button("confirm"))  # Confirm on the game-over screen: Home
-    driver.then(lambda: app.service.watch.wait_idle(2.0))
-    driver.then(lambda: app.hardware.bridge.wait_acked(2.0))
+    driver.then(lambda: app.service.watch.wait_idle(limit(2.0)))
+    driver.then(lambda: app.hardware.bridge.wait_acked(limit(2.0)))
     driver.then(lambda: app._poll_hardware())
     driver.then(
         lambda: report.update(
