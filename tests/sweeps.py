@@ -90,3 +90,19 @@ def card_languages(size: str, text: str) -> dict[str, tuple[str, ...]]:
         kind: ("en", others[(number + config) % len(others)])
         for number, kind in enumerate(CARDS)
     }
+
+
+#: the display sizes of the setup wizard's and the crowded board's walks
+PANEL_SIZES = ("800x480", "1024x600", "1280x720", "720x1280")
+
+
+def text_runs(size: str) -> tuple[str, ...]:
+    """The wizard's and the crowded board's runs at this display size: each language once, at
+    normal text ("de") or large ("de-large") turning with the language and the size, so that
+    every language is seen at both text sizes and every size at both (half the walks of every
+    language at both text sizes at every size)."""
+    turn = PANEL_SIZES.index(size)
+    return tuple(
+        lang if (number + turn) % 2 == 0 else f"{lang}-large"
+        for number, lang in enumerate(LANGS)
+    )

@@ -1,9 +1,9 @@
 """The whole fortress as a group sees it across the table (issue 29, item 3), under Xvfb: five
-heroes on neighbouring spaces at the top of one room, in four languages at normal and large
-text, at the panel's two sizes; no two figures and no two room names cover each other (the
-board overlap check on every screenshot). Then turns played by touch: whenever the game waits
-for a hero, the board shows that hero's room (or the one room of the spaces to choose), after
-undo too."""
+heroes on neighbouring spaces at the top of one room, in four languages at every display size, each
+language at normal or large text turning with the size (tests/sweeps.py); no two figures and no two
+room names cover each other (the board overlap check on every screenshot). Then turns played by
+touch: whenever the game waits for a hero, the board shows that hero's room (or the one room of the
+spaces to choose), after undo too."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_ui import ARTIFACTS, LANGS, ui
+from tests import sweeps
+from tests.test_ui import ARTIFACTS, ui
 
 pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 PANEL_CHECKS = ("small_targets", "cramped_lists", "broken_words")
 
 
-@pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x720", "720x1280"])
+@pytest.mark.parametrize("size", sweeps.PANEL_SIZES)
 def test_a_crowded_fortress_in_every_language_and_the_board_following_the_turn(
     tmp_path: Path, size: str
 ) -> None:
@@ -29,15 +30,11 @@ def test_a_crowded_fortress_in_every_language_and_the_board_following_the_turn(
     text) and the book letters are 16 px and up, whole fortress or zoomed."""
     out = ARTIFACTS / f"board-{size}"
     upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
-    report = ui("board", str(out), data=tmp_path, size=size, timeout_s=600, env=upright)
+    runs = sweeps.text_runs(size)  # each language, at normal or large text (tests/sweeps.py)
+    report = ui("board", str(out), *runs, data=tmp_path, size=size, timeout_s=600, env=upright)
     assert report.get("error") is None, report.get("error")
     screens = report["screens"]
-    crowded = {
-        f"board-{kind}-{lang}{s}"
-        for kind in ("crowded", "zoomed")
-        for lang in LANGS
-        for s in ("", "-large")
-    }
+    crowded = {f"board-{kind}-{run}" for kind in ("crowded", "zoomed") for run in runs}
     assert crowded <= set(screens)
     for name, entry in screens.items():
         assert Path(entry["png"]).stat().st_size > 5_000, name

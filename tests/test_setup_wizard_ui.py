@@ -1,8 +1,9 @@
-"""The setup wizard and the Settings as a group meets them (issue 29), under Xvfb in four
-languages at every display size (the 7" panel's two, 1280x720, the Touch Display 2 upright),
-normal and large text: five players, the whole fortress with its rooms named, a room tapped on
-the board, three ladders chosen by touch, the stacks and the languages as check boxes. Every
-screenshot passes the layout checks; what the screen says is checked for ids and rule codes."""
+"""The setup wizard and the Settings as a group meets them (issue 29), under Xvfb in four languages
+at every display size (the 7" panel's two, 1280x720, the Touch Display 2 upright), each language at
+normal or large text turning with the size (tests/sweeps.py: every language and every size at both
+text sizes): five players, the whole fortress with its rooms named, a room tapped on the board,
+three ladders chosen by touch, the stacks and the languages as check boxes. Every screenshot passes
+the layout checks; what the screen says is checked for ids and rule codes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_ui import ARTIFACTS, LANGS, ui
+from tests import sweeps
+from tests.test_ui import ARTIFACTS, ui
 
 pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 
@@ -44,16 +46,16 @@ NAMES_SHRINK = next(
 
 
 @pytest.mark.rule("R-SET", "R-SET-2")
-@pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x720", "720x1280"])
+@pytest.mark.parametrize("size", sweeps.PANEL_SIZES)
 def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> None:
     out = ARTIFACTS / f"wizard-{size}"
     # the Touch Display 2 upright, as on the Pi: Kivy's density 1.5 (a 48 dp button: 72 px);
     # its rows of buttons were 48 px high, the buttons spilled over the text above (issue 29)
     upright = {"KIVY_METRICS_DENSITY": "1.5"} if size == "720x1280" else {}
-    report = ui("wizard", str(out), data=tmp_path, size=size, timeout_s=400, env=upright)
+    runs = sweeps.text_runs(size)  # each language, at normal or large text (tests/sweeps.py)
+    report = ui("wizard", str(out), *runs, data=tmp_path, size=size, timeout_s=400, env=upright)
     assert "error" not in report, report.get("error")
     screens = report["screens"]
-    runs = [*LANGS, *(f"{lang}-large" for lang in LANGS)]  # at large text too
     assert len(screens) == 7 * len(runs)
     shown = {name: entry.pop("texts") for name, entry in screens.items()}
     for name, entry in screens.items():

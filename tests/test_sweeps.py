@@ -59,3 +59,16 @@ def test_the_driver_shoots_the_kinds_of_card_the_plan_names() -> None:
     from tests.ui_driver.story_scripts import SHOTS
 
     assert tuple(SHOTS) == sweeps.CARDS
+
+
+def test_the_wizard_and_the_crowded_board_see_every_language_and_size_at_both_text_sizes() -> None:
+    planned = {
+        (size, run.removesuffix("-large"), "large" if run.endswith("-large") else "normal")
+        for size in sweeps.PANEL_SIZES
+        for run in sweeps.text_runs(size)
+    }
+    sizes, langs, texts = sweeps.PANEL_SIZES, sweeps.LANGS, ("normal", "large")
+    assert {(s, lang) for s, lang, _ in planned} == set(itertools.product(sizes, langs))
+    assert {(s, t) for s, _, t in planned} == set(itertools.product(sizes, texts))
+    assert {(lang, t) for _, lang, t in planned} == set(itertools.product(langs, texts))
+    assert len(planned) == len(sizes) * len(langs)

@@ -49,12 +49,13 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   stale              Redo brings its card back; New game over an unfinished one asks first
                      and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
-  wizard DIR         the setup wizard in every language: five players, a room tapped, three
-                     ladders by touch, stacks and languages as check boxes (wizard_script.py)
-  board DIR [LANG..] the whole fortress with five heroes crowded in one room, every language
-                     (or those given) at normal and large text; then turns by touch, noting
-                     which room the board shows for the hero the game waits for
-                     (board_scripts.py)
+  wizard DIR [RUN..] the setup wizard in every language at normal and large text, or in the
+                     runs given ("de", "fr-large"): five players, a room tapped, three ladders
+                     by touch, stacks and languages as check boxes (wizard_script.py)
+  board DIR [RUN..]  the whole fortress with five heroes crowded in one room, every language
+                     at normal and large text, or in the runs given ("de", "fr-large"); then
+                     turns by touch, noting which room the board shows for the hero the game
+                     waits for (board_scripts.py)
   why DIR [LANG] [large]  a game by touch, Why? opened after each decision that has reasons,
                      every layout check run on it (why_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
@@ -218,7 +219,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     elif name == "wizard":
         from tests.ui_driver.wizard_script import setup_wizard
 
-        setup_wizard(driver, directory)
+        setup_wizard(driver, directory, rest[1:])
     elif name == "hero":
         from tests.ui_driver.hero_scripts import hero_session
 

@@ -28,7 +28,9 @@ def _waiting(app: Any) -> tuple[str | None, str | None]:
     return (None, None) if task is None else (str(task.kind), task.hero)
 
 
-def board_session(driver: Driver, seed: int, languages: list[str] | None = None) -> None:
+def board_session(driver: Driver, seed: int, runs: list[str] | None = None) -> None:
+    """The crowded fortress shot in each run: a language at normal text ("de") or at large
+    ("de-large"); none given: every language at both."""
     app = driver.app
     rng = random.Random(seed)
 
@@ -68,17 +70,18 @@ def board_session(driver: Driver, seed: int, languages: list[str] | None = None)
 
     driver.then(start)
     driver.then(to_a_move)
-    for lang in languages or list(i18n.LANGUAGES):
+    every = [f"{lang}{s}" for lang in i18n.LANGUAGES for s in ("", "-large")]
+    for run in runs or every:
+        lang, large = run.removesuffix("-large"), run.endswith("-large")
+        suffix = "-large" if large else ""
         driver.then(lambda lang=lang: driver.language(lang))
-        for size in ("normal", "large"):
-            suffix = "" if size == "normal" else "-large"
-            driver.then(lambda size=size: _text_size(app, size))
-            driver.then(whole)
-            driver.then(crowded_books)
-            driver.then(lambda lang=lang, s=suffix: driver.shoot(f"board-crowded-{lang}{s}"))
-            driver.then(lambda: app.game_view.zoom_to("NW"))  # the crowded room, tapped
-            driver.then(lambda lang=lang, s=suffix: zoomed(f"board-zoomed-{lang}{s}"))
-        driver.then(lambda: _text_size(app, "normal"))
+        driver.then(lambda large=large: _text_size(app, "large" if large else "normal"))
+        driver.then(whole)
+        driver.then(crowded_books)
+        driver.then(lambda lang=lang, s=suffix: driver.shoot(f"board-crowded-{lang}{s}"))
+        driver.then(lambda: app.game_view.zoom_to("NW"))  # the crowded room, tapped
+        driver.then(lambda lang=lang, s=suffix: zoomed(f"board-zoomed-{lang}{s}"))
+    driver.then(lambda: _text_size(app, "normal"))
     driver.then(lambda: driver.language("en"))
     follows(driver)
 

@@ -22,7 +22,9 @@ from ui.checks import walk
 ROOM = "NW"  # the room tapped on the board (its platform has the Strigoi mark)
 
 
-def setup_wizard(driver: Driver, directory: Any) -> None:
+def setup_wizard(driver: Driver, directory: Any, runs: list[str] | None = None) -> None:
+    """The wizard walked once per run: a language, "-large" at large text ("de-large");
+    default every language at normal text, then at large text."""
     app = driver.app
 
     def screen() -> Any:  # built once the app runs
@@ -34,8 +36,9 @@ def setup_wizard(driver: Driver, directory: Any) -> None:
         texts = [w.text for w in walk(app.root) if isinstance(w, Label) and w.text]
         driver.report["screens"][key]["texts"] = texts
 
-    # every language at normal text, then at large text
-    for lang, large in [(x, large) for large in (False, True) for x in i18n.LANGUAGES]:
+    every = [*i18n.LANGUAGES, *(f"{x}-large" for x in i18n.LANGUAGES)]
+    for run in runs or every:
+        lang, large = run.removesuffix("-large"), run.endswith("-large")
         driver.then(lambda lang=lang: driver.language(lang))
         driver.then(lambda large=large: _text_size(app, large))
         driver.then(app.open_setup)
