@@ -14,6 +14,8 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 FILE = Path(__file__).with_name("durations.json")
+#: the figures kept: only the long tests are put first
+KEPT_S = 1.0
 
 
 def load() -> dict[str, float]:
@@ -42,8 +44,12 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     figures = from_junit(Path(argv[0]))
-    FILE.write_text(json.dumps(dict(sorted(figures.items())), indent=0) + "\n")
-    print(f"{len(figures)} tests, {sum(figures.values()) / 60:.1f} min in all -> {FILE}")
+    kept = {k: v for k, v in sorted(figures.items()) if v >= KEPT_S}
+    FILE.write_text(json.dumps(kept, indent=0) + "\n")
+    print(
+        f"{len(figures)} tests, {sum(figures.values()) / 60:.1f} min in all; "
+        f"{len(kept)} of {KEPT_S:.0f} s or more -> {FILE}"
+    )
     return 0
 
 

@@ -961,8 +961,12 @@ def test_every_kind_of_card_in_every_language_fits_and_reads_at_arms_length(
 
 
 @pytest.mark.parametrize(
-    ("size", "languages"), [("800x480", LANGS), ("1024x600", ("de",))]
-)  # every language at the smallest display; the other size in the longest words
+    ("size", "languages"),
+    [  # every language at the smallest display; the other size in the longest words
+        pytest.param("800x480", LANGS, id="800x480-every-language"),
+        pytest.param("1024x600", ("de",), id="1024x600-de"),
+    ],
+)
 def test_the_hero_panel_by_touch_in_every_language(
     tmp_path: Path, size: str, languages: tuple[str, ...]
 ) -> None:

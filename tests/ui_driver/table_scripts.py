@@ -36,10 +36,11 @@ def _game_rotation(driver: Driver) -> int:
     return session.state.rotations[ROOM]
 
 
-def follow_the_game(app: Any, timeout_s: float = 5.0) -> bool:
+def follow_the_game(app: Any, timeout_s: float = 30.0) -> bool:
     """What players do when the app asks: set the simulated table as the game says (platforms
-    turned edge by edge, figures moved), then wait until the readers confirm it. Blocking (a
-    scripted player's hands); False without a simulated table."""
+    turned edge by edge, figures moved), then wait until the readers confirm it (on a loaded
+    machine that took more than 5 s: a platform bumped next was then taken for the table still
+    being set). Blocking (a scripted player's hands); False without a simulated table."""
     table, session = app.hardware.table, app.session
     if table is None or session is None:
         return False
@@ -48,7 +49,7 @@ def follow_the_game(app: Any, timeout_s: float = 5.0) -> bool:
         {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout},
         {room: x.figure for room, x in expected.items()},
     )
-    deadline = time.monotonic() + timeout_s
+    deadline = time.monotonic() + limit(timeout_s)
     while app.service.watch.status.actions and time.monotonic() < deadline:
         time.sleep(0.02)
     app.table_changed(app.service.watch.status)
