@@ -60,6 +60,8 @@ from ui.board_layout import (
     intersects,
     misread,
     place_names,
+    reads_as,
+    room_spaces,
     split_in_two,
     spread,
 )
@@ -127,6 +129,36 @@ def names_clear(
     if any(intersects(b, t) for b in boxes for t, _ in soft):
         return False
     return not misread(placed, wanted, soft)
+
+
+def first_unclear(
+    wanted: Sequence[Name],
+    soft: Sequence[tuple[Circle, float]],
+    figures: Sequence[Item] = (),
+) -> Callable[[list[Placed]], bool]:
+    """A `place_names` stop for a caller that asks `names_clear` of the result: True as soon
+    as the newest name makes it false (over a figure, an earlier name or a space, or read as
+    another room's), so that a placing that cannot be clear ends there. (A name that may
+    stand anywhere is also checked against the names after it: that part is left to
+    `names_clear`.)"""
+    names = {n.room: n for n in wanted}
+    centres = {n.room: (n.cx, n.cy) for n in wanted}
+    rooms = room_spaces(soft)
+
+    def stop(placed: list[Placed]) -> bool:
+        newest, box = placed[-1], placed[-1].box
+        if any(intersects(box, f) for f in figures):
+            return True
+        if any(intersects(box, p.box) for p in placed[:-1]):
+            return True
+        if any(intersects(box, t) for t, _ in soft):
+            return True
+        name = names.get(newest.room)
+        if name is None or name.zoomed:
+            return False
+        return reads_as(name, box, newest.line, rooms, centres) is not None
+
+    return stop
 
 
 class FortressView(Widget):
@@ -319,7 +351,12 @@ class FortressView(Widget):
         self._layout(shrink=step)
         soft = self._soft_things()
         wanted = self._wanted_names()
-        placed = place_names(wanted, [], soft, self._name_bounds(), GAP + 1, self.name_px() * 0.6)
+        placed = place_names(
+            wanted, [], soft, self._name_bounds(), GAP + 1, self.name_px() * 0.6,
+            stop=first_unclear(wanted, soft),
+        )  # fmt: skip
+        if len(placed) < len(wanted):
+            return False  # stopped at a name that is not clear
         return names_clear(placed, wanted, soft) and not crossing(placed, soft)
 
     def space_px(self) -> float:
@@ -1002,23 +1039,30 @@ class FortressView(Widget):
         # had its only clear place (a hero on a ladder above the centre room), the names are
         # drawn smaller for as long as it stands there, down to body size
         fitted_placed = placed = self._placed_now(figures, soft)
+        wanted = self._wanted_names()
         for size in range(fitted - 2, MIN_NAME_PX - 1, -2):
-            if names_clear(placed, self._wanted_names(), soft, figures):
+            if len(placed) == len(wanted) and names_clear(placed, wanted, soft, figures):
                 break
             self._crowded_size = size
-            placed = self._placed_now(figures, soft)
+            placed = self._placed_now(figures, soft, first_unclear(wanted, soft, figures))
         else:
-            if not names_clear(placed, self._wanted_names(), soft, figures):
+            if len(placed) < len(wanted) or not names_clear(placed, wanted, soft, figures):
                 self._crowded_size, placed = None, fitted_placed  # none clear: as fitted
         self._names_placed = placed
         self._names_key = key
         return self._names_placed
 
-    def _placed_now(self, figures: list[Item], soft: list[tuple[Circle, float]]) -> list[Placed]:
-        """Every name at its best place at the names' size now (`name_px`)."""
+    def _placed_now(
+        self,
+        figures: list[Item],
+        soft: list[tuple[Circle, float]],
+        stop: Callable[[list[Placed]], bool] | None = None,
+    ) -> list[Placed]:
+        """Every name at its best place at the names' size now (`name_px`); with `stop`, up
+        to the first name it stops at."""
         return place_names(
             self._wanted_names(), figures, soft, self._name_bounds(), GAP + 1,
-            self.name_px() * 0.6, blocked=self.covered(),
+            self.name_px() * 0.6, blocked=self.covered(), stop=stop,
         )  # fmt: skip
 
     def misread_names(self) -> list[str]:

@@ -17,7 +17,7 @@ goes further out into the margin, ring after ring, with a short leader line to i
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -320,6 +320,7 @@ def place_names(
     apart: float = GAP,
     blocked: Sequence[Item] = (),
     lead: float = BESIDE,
+    stop: Callable[[list[Placed]], bool] | None = None,
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
     else covers the board: a button over it) and of the names
@@ -328,7 +329,10 @@ def place_names(
     (a book letter or a ladder more than a space; a space of its own room little), each step
     down the list of candidates a little. A name with no clear place takes the one that
     overlaps least (the layout check then reports it). Under a `blocked` thing (a button the
-    screen draws over the board: it would hide the name) a name costs as much as outside."""
+    screen draws over the board: it would hide the name) a name costs as much as outside.
+    `stop(placed)`, asked after each name: True ends the placing there (a caller that only asks
+    whether every name is clear stops at the first that is not; the names before it are as
+    they would be in the whole placing)."""
     placed: list[Placed] = []
     index = _Grid(soft)
     centres = {n.room: (n.cx, n.cy) for n in names}
@@ -368,8 +372,12 @@ def place_names(
             if line is not None:
                 x0, y0, x1, y1 = line
                 cost += LENGTH * math.hypot(x1 - x0, y1 - y0) / lines[0][2]
-                cost += CROSSING * _crossings(line, index, f"space:{name.room}")
                 cost += HARD * _things_on_line(line, [*(p.box for p in placed), *figures])
+                if best is not None and cost >= best[0]:
+                    continue
+                # crossings counted only as far as they can leave this place the cheapest
+                most = None if best is None else math.floor((best[0] - cost) / CROSSING) + 1
+                cost += CROSSING * _crossings(line, index, f"space:{name.room}", most)
                 if best is not None and cost >= best[0]:
                     continue
             own = f"space:{name.room}"
@@ -397,6 +405,8 @@ def place_names(
         placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
         if line is not None:
             drawn_lines.append(line)
+        if stop is not None and stop(placed):
+            break
     return placed
 
 
@@ -410,9 +420,36 @@ def _points(line: tuple[float, float, float, float]) -> list[Circle]:
     ]
 
 
+def _near_points(line: tuple[float, float, float, float], thing: Item) -> Iterable[Circle]:
+    """The line's points (`_points`, the same values) that may lie over `thing`: those inside
+    its bounding box grown by a point's radius, found by clipping the line to it (a point
+    outside that box is further than its radius from the thing)."""
+    if isinstance(thing, Box):
+        low_x, high_x, low_y, high_y = thing.x, thing.right, thing.y, thing.top
+    else:
+        low_x, high_x = thing.x - thing.r, thing.x + thing.r
+        low_y, high_y = thing.y - thing.r, thing.y + thing.r
+    x0, y0, x1, y1 = line
+    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
+    first, last = 0.0, 1.0  # the part of the line inside the grown box, as fractions of it
+    for start, delta, low, high in ((x0, x1 - x0, low_x - 1.0, high_x + 1.0),
+                                    (y0, y1 - y0, low_y - 1.0, high_y + 1.0)):  # fmt: skip
+        if delta == 0:
+            if not low <= start <= high:
+                return
+            continue
+        a, b = (low - start) / delta, (high - start) / delta
+        first, last = max(first, min(a, b)), min(last, max(a, b))
+    if first > last:
+        return
+    # one point more on each side: the fractions are rounded, the points computed as _points
+    low_k, high_k = max(0, math.floor(first * steps) - 1), min(steps, math.ceil(last * steps) + 1)
+    for k in range(low_k, high_k + 1):
+        yield Circle("leader", x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, 1.0)
+
+
 def _on_line(box: Box, line: tuple[float, float, float, float]) -> bool:
-    """Whether the box covers one of the line's points (`_points`); a box away from the line's
-    bounding box covers none of them."""
+    """Whether the box covers one of the line's points (`_points`)."""
     x0, y0, x1, y1 = line
     if (
         box.x > max(x0, x1) + 1.0
@@ -421,18 +458,17 @@ def _on_line(box: Box, line: tuple[float, float, float, float]) -> bool:
         or box.top < min(y0, y1) - 1.0
     ):
         return False
-    return any(intersects(box, point) for point in _points(line))
+    return any(intersects(box, point) for point in _near_points(line, box))
 
 
 def _things_on_line(line: tuple[float, float, float, float], things: Sequence[Item]) -> int:
-    """How many of `things` one of the line's points (`_points`) lies over. A thing away from
-    the line's bounding box is passed over without looking at each point: the same count as
-    testing every point against every thing, for a fraction of the work (names are placed on
-    every move of a figure)."""
+    """How many of `things` one of the line's points (`_points`) lies over: for each thing,
+    only the points near it are looked at (`_near_points`), the same count as testing every
+    point against every thing, for a fraction of the work (names are placed on every move of
+    a figure)."""
     x0, y0, x1, y1 = line
     low_x, high_x = min(x0, x1) - 1.0, max(x0, x1) + 1.0  # a point is a circle of radius 1
     low_y, high_y = min(y0, y1) - 1.0, max(y0, y1) + 1.0
-    points: list[Circle] | None = None
     count = 0
     for thing in things:
         if isinstance(thing, Box):
@@ -445,19 +481,22 @@ def _things_on_line(line: tuple[float, float, float, float], things: Sequence[It
             or thing.y + thing.r < low_y
         ):
             continue
-        if points is None:
-            points = _points(line)
-        count += any(intersects(point, thing) for point in points)
+        count += any(intersects(point, thing) for point in _near_points(line, thing))
     return count
 
 
-def _crossings(line: tuple[float, float, float, float], index: _Grid, own: str) -> int:
+def _crossings(
+    line: tuple[float, float, float, float], index: _Grid, own: str, most: int | None = None
+) -> int:
     """How many points of the line (every 4 px) lie over a thing that is not its own room's
-    (a corridor's space aside: a line along a corridor points into no room)."""
+    (a corridor's space aside: a line along a corridor points into no room); counted up to
+    `most` at most (a caller that needs no more)."""
     x0, y0, x1, y1 = line
     steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 4))
     count = 0
     for k in range(steps + 1):
+        if most is not None and count >= most:
+            break
         x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
         for thing, _ in index.at(x, y):  # a point lies in one bucket
             if (
