@@ -214,10 +214,7 @@ def table_steps(driver: Driver) -> list[tuple[str, Callable[[], None]]]:
             lambda: driver.press("Back"),
         )
 
-    def back_and_over() -> None:  # the board noted while the table must turn; then turned
-        from companion.app import i18n
-
-        _note_the_board(driver, i18n.current_language())
+    def back_and_over() -> None:  # the platform turned back (if the hands have not yet)
         driver.steps(
             lambda: _sim(driver).turn(ROOM, _game_rotation(driver)),
             lambda: driver.wait_until(
@@ -237,9 +234,14 @@ def table_steps(driver: Driver) -> list[tuple[str, Callable[[], None]]]:
     ]
 
 
-def _note_the_board(driver: Driver, lang: str) -> None:
+def _note_the_board(driver: Driver) -> None:
     """Which room the board shows while the table must turn a platform, beside the rooms of
-    what it must do (the play-test: the east room shown, the north-east to turn)."""
+    what it must do (the play-test: the east room shown, the north-east to turn). Noted in the
+    frame the table's to-do is seen: on the simulated board the hands put the platform back
+    at once after "The app is right", and a loaded machine saw it done a frame later."""
+    from companion.app import i18n
+
+    lang = i18n.current_language()
     screen = driver.app._screen()
     seen: dict[str, object] = driver.report.setdefault("table_zoom", {})
     seen[lang] = {
@@ -254,6 +256,7 @@ def _until_guided(driver: Driver, frames: int = 0) -> None:
     the player touches "The app is right" again (seen on a loaded machine)."""
     app = driver.app
     if app.table_status.actions:
+        _note_the_board(driver)
         return
     if frames > 3000:
         raise AssertionError("waited in vain for the table to be guided")
