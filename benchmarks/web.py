@@ -276,7 +276,7 @@ def main() -> int:
     if not have_chromium():
         print("needs Debian's chromium and chromium-driver (./setup.sh test installs them)")
         return 1
-    count = 20 if args.quick else 120
+    count = 8 if args.quick else 120  # --quick: the smoke test, every figure printed
     print(
         f"armata web benchmark - Python {platform.python_version()}, {platform.machine()}, "
         f"headless Chromium, {count} commands a run, one every {PACE_S * 1000:.0f} ms, "
