@@ -14,18 +14,21 @@ from companion.app.service import TableService
 from companion.app.voice import Silent
 from companion.app.web_feed import WebFeed
 from tests.processes import limit
+from ui.web.guard import Limits
 from ui.web.server import TableWebServer
 
 T = TypeVar("T")
 
 
 class WebTable:
-    def __init__(self, data: Path, port: int = 0, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, data: Path, port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None
+    ) -> None:
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="service", daemon=True)
         self._thread.start()
-        self.server = TableWebServer(host, port)
+        self.server = TableWebServer(host, port, limits)
         self.service: TableService = self.call(lambda: self._open(data))
 
     def _open(self, data: Path) -> TableService:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -59,13 +60,44 @@ REFUSALS = {
     GAME_ENDED: N_("This phone link belonged to a game that has ended."),
     "not_now": N_("That card cannot be chosen now."),
     "no_game": N_("No game is being played."),
-    "late": N_("The table did not answer in time: try again."),
+    "busy": N_("The table was busy and did not take your card: choose it again."),
+    "sent": N_("Your card was sent: the table is still playing it. Watch the table's page."),
+    "phones": N_(
+        "Too many phones are following this table: close the page on a phone that no longer "
+        "needs it."
+    ),
+    "too_fast": N_("Too many choices at once: wait a moment, then choose again."),
 }
 
 
 def refusal(key: str) -> str:
     """Why a phone's request is refused, in the current `tr` language."""
     return tr(REFUSALS[key])
+
+
+class PendingChoice:
+    """A phone's choice on its way to the service's thread. Either the service takes it (and it
+    is played or refused, and answered) or the web server withdraws it first (and it is never
+    played): never both, so a phone is never told "not taken" of a card that then is."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state = "waiting"
+
+    def _move(self, to: str) -> bool:
+        with self._lock:
+            if self._state != "waiting":
+                return False
+            self._state = to
+            return True
+
+    def take(self) -> bool:
+        """The service's thread: True when the choice is still wanted (then it runs it)."""
+        return self._move("taken")
+
+    def withdraw(self) -> bool:
+        """The web server's thread: True when the choice will never run."""
+        return self._move("withdrawn")
 
 
 @dataclass(frozen=True)
@@ -205,10 +237,18 @@ class WebFeed:
 
     def request_choice(
         self, token: str, card: str, language: str, reply: Callable[[Reply], None]
-    ) -> None:
+    ) -> PendingChoice:
         """A phone's card choice (called on the web server's thread): checked and executed on
-        the service's thread, answered through `reply` (on that thread)."""
-        self.post(lambda: reply(self._choose(token, card, language)))
+        the service's thread, answered through `reply` (on that thread). The web server may
+        withdraw it while it waits (`PendingChoice.withdraw`): then it is never played."""
+        pending = PendingChoice()
+
+        def run() -> None:
+            if pending.take():
+                reply(self._choose(token, card, language))
+
+        self.post(run)
+        return pending
 
     def _choose(self, token: str, card: str, language: str) -> Reply:
         with i18n.translating(self._catalogs.get(language, self._catalogs["en"])):
@@ -309,6 +349,7 @@ __all__ = [
     "DEFAULT_PORT",
     "REFUSALS",
     "Execute",
+    "PendingChoice",
     "Post",
     "Reply",
     "Snapshot",

@@ -12,7 +12,9 @@ Routes (docs in README, "The table in a browser"):
                               `patch`: only the parts that changed; `ping` every 2 s)
   GET  /events/seat/{token}?lang=xx   one seat's view (403 and the reason for a token that ended)
   POST /api/seat/{token}/choose       {"card": "<id>"}: the secret card choice of that seat
-Nothing else is accepted; every refusal says why and changes nothing.
+Nothing else is accepted; every refusal says why and changes nothing. The server keeps within
+bounds (ui/web/guard.py: connections, streams, slow requests, a seat's pace) and answers only to
+the table's own names, with headers that keep other sites out (ui/web/names.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import msgspec
@@ -34,7 +36,9 @@ from aiohttp import web
 
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
-from companion.app.web_feed import DEFAULT_PORT, REFUSALS, Reply, Snapshot
+from companion.app.web_feed import DEFAULT_PORT, REFUSALS, PendingChoice, Reply, Snapshot
+from ui.web.guard import ChoiceRate, ConnectionGuard, GuardedSite, Limits, Refusals
+from ui.web.names import add_security_headers, host_check, own_names
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +46,14 @@ STATIC = Path(__file__).with_name("static")
 PING_S = 2.0
 #: a phone's request is a few dozen bytes; anything bigger is refused unread
 MAX_BODY = 1024
-#: how long a phone waits for the table service to answer a choice
+#: how long a phone's choice waits for the table service to take it; not taken by then, it is
+#: withdrawn and the phone told so (a choice the service took is always answered by its result)
 ANSWER_S = 5.0
+#: how long a taken choice may take to play before the phone is told "sent, waiting"
+PLAYING_S = 60.0
 
-#: the feed's entry for a phone's choice: (token, card, language, reply)
-Choose = Callable[[str, str, str, Callable[[Reply], None]], None]
+#: the feed's entry for a phone's choice: (token, card, language, reply) -> its pending choice
+Choose = Callable[[str, str, str, Callable[[Reply], None]], PendingChoice]
 
 
 class Choice(msgspec.Struct, forbid_unknown_fields=True):
@@ -87,9 +94,18 @@ class TableWebServer:
     """Serve the table view on `host:port` (port 0: any free port; a busy port: any free one,
     said in the log). `choose` is the feed's `request_choice`, set before `start`."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        limits: Limits | None = None,
+        names: Iterable[str] = (),
+    ) -> None:
         self.host = host
         self.port = port
+        self.guard = ConnectionGuard(limits)
+        self.names = own_names(names)
+        self._rate = ChoiceRate(self.guard.limits)
         self.choose: Choose | None = None
         self.snapshot = Snapshot(0, {})
         self.boot = secrets.token_hex(4)  # a new server, a new id: the page sees a restart
@@ -113,6 +129,7 @@ class TableWebServer:
 
         def run() -> None:
             loop = asyncio.new_event_loop()
+            loop.set_exception_handler(self._loop_fault)
             self._loop = loop
             asyncio.set_event_loop(loop)
             try:
@@ -135,8 +152,17 @@ class TableWebServer:
             raise failure[0]
         return self.address
 
+    def _loop_fault(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        """asyncio's own errors (a refused accept, a reset socket) are counted and said in the
+        log now and then, never a traceback each: a flood must not fill the SD card."""
+        self.guard.refusals.count(str(context.get("message", "an error on the server's loop")))
+
     async def _open(self) -> None:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(
+            client_max_size=MAX_BODY,
+            middlewares=[self.guard.middleware, host_check(self.names)],
+        )
+        app.on_response_prepare.append(add_security_headers)
         app.add_routes(
             [
                 web.get("/", self._page),
@@ -147,16 +173,22 @@ class TableWebServer:
                 web.static("/static", STATIC),
             ]
         )
-        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            access_log=None,  # a line per request is a flood's way to fill the card
+            keepalive_timeout=self.guard.limits.header_s,
+        )
         await self._runner.setup()
         try:
-            site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+            site = GuardedSite(self._runner, self.host, self.port, self.guard)
             await site.start()
         except OSError as error:
             if error.errno != errno.EADDRINUSE or self.port == 0:
                 raise
             log.warning("port %s is taken: the table view takes a free one", self.port)
-            site = web.TCPSite(self._runner, self.host, 0)
+            site = GuardedSite(self._runner, self.host, 0, self.guard)
             await site.start()
         server = site._server  # aiohttp keeps the asyncio server here; the bound port is in it
         assert server is not None
@@ -280,6 +312,11 @@ class TableWebServer:
             self._frames[key] = frame
         return frame
 
+    @property
+    def refusals(self) -> Refusals:
+        """What the server refused or dropped, by reason (the Hardware screen, the tests)."""
+        return self.guard.refusals
+
     async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
@@ -288,34 +325,56 @@ class TableWebServer:
                 "X-Accel-Buffering": "no",
             }
         )
+        if request.method == "HEAD":  # the headers only, never the stream's bytes
+            await response.prepare(request)
+            return response
+        address = request.remote or "?"
+        why = self.guard.stream_refusal(address)
+        if why is not None:
+            self.guard.refusals.count(why)
+            return self._refuse(503, said(viewer.language, "phones"))
         await response.prepare(request)
         self._viewers.add(viewer)
+        self.guard.stream_opened(address)
         self.streams_opened += 1
         try:
-            await response.write(f"event: hello\ndata: {self.boot}\n\n".encode())
+            await self._send(response, f"event: hello\ndata: {self.boot}\n\n".encode())
             sent = -1
             while not viewer.closing:
                 view = self._view(viewer)
                 if view is None:  # the seat ended (revoked, game over) or the server stops
                     ended = self.snapshot.ended.get(viewer.token or "", {})
-                    why = json.dumps(ended.get(viewer.language, "")).encode()
-                    await response.write(b"event: ended\ndata: " + why + b"\n\n")
+                    said_why = json.dumps(ended.get(viewer.language, "")).encode()
+                    await self._send(response, b"event: ended\ndata: " + said_why + b"\n\n")
                     break
                 if self.snapshot.version != sent:
                     frame = self._frame(viewer, view, sent)
                     sent = self.snapshot.version
-                    await response.write(frame)
+                    await self._send(response, frame)
                     self._written(sent)
                 viewer.wake.clear()
                 try:
                     await asyncio.wait_for(viewer.wake.wait(), PING_S)
                 except TimeoutError:
-                    await response.write(f"event: ping\ndata: {self.snapshot.version}\n\n".encode())
+                    ping = f"event: ping\ndata: {self.snapshot.version}\n\n".encode()
+                    await self._send(response, ping)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
+        except _NotReading:
+            self.guard.refusals.count("streams dropped: the phone stopped reading")
+            if request.transport is not None:
+                request.transport.abort()  # the page reconnects when it reads again
         finally:
             self._viewers.discard(viewer)
+            self.guard.stream_closed(address)
         return response
+
+    async def _send(self, response: web.StreamResponse, data: bytes) -> None:
+        """Write to a stream; a phone that has not taken it within `write_s` is dropped."""
+        try:
+            await asyncio.wait_for(response.write(data), self.guard.limits.write_s)
+        except TimeoutError:
+            raise _NotReading from None
 
     def _written(self, version: int) -> None:
         self.written[version] = time.time()
@@ -333,11 +392,16 @@ class TableWebServer:
         if isinstance(seat, web.Response):
             return seat
         token, language = seat
+        if not self._rate.allows(token):
+            self.guard.refusals.count("choices over a seat's pace")
+            return self._refuse(429, said(language, "too_fast"))
         if request.content_type != "application/json":
             return self._refuse(415, 'send JSON: {"card": "<card id>"}')
         try:
-            body = await request.read()
+            body = await asyncio.wait_for(request.read(), self.guard.limits.body_s)
             choice = _CHOICE.decode(body)
+        except TimeoutError:
+            return self._refuse(408, "the choice did not arrive in time")
         except web.HTTPRequestEntityTooLarge:
             return self._refuse(413, "request too large")
         except msgspec.ValidationError as error:
@@ -356,14 +420,25 @@ class TableWebServer:
         def reply(result: Reply) -> None:  # the service's thread
             loop.call_soon_threadsafe(settle, result)
 
-        self.choose(token, choice.card, language, reply)
+        pending = self.choose(token, choice.card, language, reply)
         try:
-            result = await asyncio.wait_for(answer, ANSWER_S)
+            result = await asyncio.wait_for(asyncio.shield(answer), ANSWER_S)
         except TimeoutError:
-            return self._refuse(504, said(language, "late"))
+            if pending.withdraw():  # never played: the phone may choose again
+                return self._refuse(503, said(language, "busy"))
+            try:  # the table is playing it now: its result is the answer
+                result = await asyncio.wait_for(answer, PLAYING_S)
+            except TimeoutError:
+                return web.json_response(
+                    {"ok": False, "pending": True, "error": said(language, "sent")}, status=202
+                )
         if not result.ok:
             return self._refuse(409, result.message)
         return web.json_response({"ok": True})
+
+
+class _NotReading(Exception):
+    """A stream's phone stopped reading: the stream is dropped."""
 
 
 __all__ = ["DEFAULT_PORT", "TableWebServer", "Viewer", "local_address"]

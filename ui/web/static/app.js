@@ -120,26 +120,33 @@ function connect() {
   source.onerror = () => {
     behind();
     if (source.readyState === EventSource.CLOSED && !state.ended) {
-      // the server refused the stream (a seat that ended says why) or went away
-      if (token) checkSeat();
-      state.retry = setTimeout(connect, 1000);
+      // the server refused the stream (a seat that ended says why, too many phones too) or
+      // went away
+      checkWhy(url);
     }
   };
 }
 
-async function checkSeat() {
-  // EventSource hides why a stream was refused: ask once, and stop at a seat that ended
+async function checkWhy(url) {
+  // EventSource hides why a stream was refused: ask once; stop at a seat that ended, wait
+  // longer when the table has too many phones
   const stop = new AbortController();
+  let wait = 1000;
   try {
-    const answer = await fetch(`/events/seat/${token}?lang=${state.lang}`, { signal: stop.signal });
+    const answer = await fetch(url, { signal: stop.signal });
     if (answer.status === 403 || answer.status === 400) {
       const data = await answer.json();
       end(data.error);
+    } else if (answer.status === 503) {
+      const data = await answer.json();
+      text("behind", data.error);
+      wait = 5000;
     }
   } catch (error) {
     /* the server is away: keep trying */
   }
   stop.abort();
+  if (!state.ended) state.retry = setTimeout(connect, wait);
 }
 
 function heard() {
