@@ -225,7 +225,7 @@ def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             # place that wires a front end of ui/ to the headless table
             from ui.web.server import TableWebServer
 
-            server = TableWebServer(*web)
+            server = TableWebServer(*web, names=args.web_name)
             feed = WebFeed(server, post, lambda command: table.execute(command))
             server.choose = feed.request_choice
         return TableService(
@@ -359,6 +359,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT|off",
         help="the table view in browsers, its address and QR code printed (default "
         "127.0.0.1:8421, this machine only; 0.0.0.0:8421 opens it to the local network); off: none",
+    )
+    serve.add_argument(
+        "--web-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the table view answers to besides its addresses, localhost, the hostname "
+        "and HOSTNAME.local (again for more; ARMATA_WEB_NAMES=a,b does the same); any other "
+        "Host is refused",
     )
     serve.add_argument(
         "--keys",

@@ -34,9 +34,19 @@ def chromium(width: int = 1024, height: int = 768, language: str = "en") -> webd
     ):
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # CSP reports, errors
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     size(driver, width, height)
     return driver
+
+
+def refused_by_policy(driver: webdriver.Chrome) -> list[str]:
+    """What the page's Content-Security-Policy refused (Chromium's console), since last asked."""
+    return [
+        str(entry.get("message", ""))
+        for entry in driver.get_log("browser")
+        if "Content Security Policy" in str(entry.get("message", ""))
+    ]
 
 
 def size(driver: webdriver.Chrome, width: int, height: int) -> None:

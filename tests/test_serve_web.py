@@ -6,6 +6,7 @@ printed codes are read back by a QR reader (zbarimg)."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from companion.app.qr import qr_terminal
-from tests.browser import chromium, have_chromium, page_state
+from tests.browser import chromium, have_chromium, page_state, refused_by_policy
 from tests.conftest import IN_CI, PYTHON, ROOT
 from tests.hardware_helpers import wait_for
 from tests.processes import limit
@@ -62,11 +63,11 @@ def test_a_terminal_code_read_back_is_its_text(tmp_path: Path) -> None:
 class Served:
     """`serve --keys --web 127.0.0.1:0` as a process; its output lines collected as they come."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, *extra: str) -> None:
         self.process = subprocess.Popen(
             [
                 *(PYTHON, "-m", "companion", "serve", "--data", str(data), "--silent"),
-                *("--keys", "--seed", "7", "--web", "127.0.0.1:0"),
+                *("--keys", "--seed", "7", "--web", "127.0.0.1:0", *extra),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -195,6 +196,9 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
         served.wait_line(r"^said: Roel's card choice is undone\.$", mark)
         wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the page after Undo")
 
+        # the pages work within their Content-Security-Policy: nothing of theirs is refused
+        assert refused_by_policy(table) == [] and refused_by_policy(seat) == []
+
         served.send("revoke roel")
         served.wait_line(r"^Phone link revoked\.$", mark)
         wait_for(lambda: not page_state(seat)["seatShown"], 20.0, "the phone's seat closed")
@@ -208,3 +212,28 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
     finally:
         table.quit()
         seat.quit()
+
+
+def test_serve_answers_only_to_its_own_names_and_those_it_is_given(tmp_path: Path) -> None:
+    """A page elsewhere that points its own name at the table (DNS rebinding) gets nothing."""
+    table = Served(tmp_path, "--web-name", "armata.home")
+    try:
+        at = table.wait_line(r"^Table view in a browser: http://127\.0\.0\.1:\d+/$")
+        port = int(table.lines[at].rsplit(":", 1)[1].strip("/"))
+        answers = {}
+        for host in ("armata.home", f"localhost:{port}", f"127.0.0.1:{port}", "evil.example"):
+            asked = http.client.HTTPConnection("127.0.0.1", port, timeout=limit(10))
+            asked.putrequest("GET", "/", skip_host=True)
+            asked.putheader("Host", host)
+            asked.endheaders()
+            answers[host] = asked.getresponse().status
+            asked.close()
+        assert answers == {
+            "armata.home": 200,
+            f"localhost:{port}": 200,
+            f"127.0.0.1:{port}": 200,
+            "evil.example": 421,
+        }
+    finally:
+        code, errors = table.close()
+    assert code == 0, errors

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import resource
+import socket
 import subprocess
 import threading
 import time
@@ -21,7 +23,7 @@ import pytest
 from tests.conftest import PYTHON, ROOT
 from tests.flood import Flood
 from tests.hardware_helpers import wait_for
-from tests.processes import limit
+from tests.processes import limit, run_group
 from tests.test_voice_table import printed_sentences
 from tests.voice_standin import StandIn
 
@@ -131,3 +133,54 @@ def test_the_table_goes_on_under_a_flood_of_connections(tmp_path: Path) -> None:
     sentences = printed_sentences("\n".join(out.lines))
     assert [call.text for call in standin.calls()] == sentences  # the voice said every one
     assert len(sentences) >= 15
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_touchscreen_plays_on_under_a_flood_of_connections(tmp_path: Path) -> None:
+    """The app under Xvfb with its phones' server on, the 1,024 files of a systemd service and
+    the voice through espeak-ng's stand-in: a game played by touch while the flood runs; every
+    touch is taken, the voice says every sentence the banner shows, nothing ends the app."""
+    standin = StandIn(tmp_path)
+    port = free_port()
+    flooding: list[Flood] = []
+    stop = threading.Event()
+
+    def flood_when_listening() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            time.sleep(0.2)
+        if not stop.is_set():
+            flooding.append(Flood(port, held=1000, half_open=900, addresses=100).start())
+
+    starter = threading.Thread(target=flood_when_listening, daemon=True)
+    starter.start()
+    try:
+        done = run_group(
+            [
+                *("prlimit", f"--nofile={SERVICE_FILES}:", "xvfb-run", "-a"),
+                *("-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"),
+                *("--web", f"127.0.0.1:{port}", "--voice", "--script", "play", "40"),
+            ],
+            300,
+            cwd=ROOT,
+            env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path / "data"), **standin.env()},
+        )
+    finally:
+        stop.set()
+        starter.join(limit(10))
+        reopened = flooding[0].reopened if flooding else 0
+        for flood in flooding:
+            flood.stop()
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
+    assert reopened > 100  # the flood ran, and was refused, while the game was played
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["refusals"] == []  # every touch was taken
+    assert report["game"]["round"] >= 2
+    assert [call.text for call in standin.calls()] == report["words"]  # the voice said them all
+    assert "Too many open files" not in done.stderr and "Traceback" not in done.stderr

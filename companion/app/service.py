@@ -276,6 +276,10 @@ class TableService:
         if self.web is not None:
             self.web.start()
 
+    def web_lines(self) -> list[str]:
+        """The phones' server on the Hardware screen (none when the table view is off)."""
+        return [] if self.web is None else [self.web.load_line()]
+
     def open_web(self, web: WebFeed) -> None:
         """The table view in browsers, opened after the start (the touchscreen's first frame
         does not wait for its server): it starts showing the game as it is."""

@@ -75,6 +75,16 @@ def refusal(key: str) -> str:
     return tr(REFUSALS[key])
 
 
+@dataclass(frozen=True)
+class WebLoad:
+    """The phones' server at a glance: streams open, connections or requests refused as too
+    many or too fast, and closed as too slow (a flood shows here, not in the log)."""
+
+    following: int
+    refused: int
+    closed: int
+
+
 class PendingChoice:
     """A phone's choice on its way to the service's thread. Either the service takes it (and it
     is played or refused, and answered) or the web server withdraws it first (and it is never
@@ -173,6 +183,9 @@ class WebServer(Protocol):
     def push(self, snapshot: Snapshot) -> None:
         """Send the new views (called on the service's thread; must not block)."""
 
+    def load(self) -> WebLoad:
+        """How many phones follow and what was refused (any thread; must not block)."""
+
 
 class WebFeed:
     def __init__(self, server: WebServer, post: Post, execute: Execute) -> None:
@@ -264,6 +277,14 @@ class WebFeed:
             refused = getattr(outcome, "refused", None)
             return Reply(refused is None, refused or "")
 
+    def load_line(self) -> str:
+        """The phones' server on the Hardware screen, in the current `tr` language."""
+        load = self.server.load()
+        return tr(
+            "Phones' page: following now: {following}; refused (too many or too fast): "
+            "{refused}; closed (too slow): {closed}"
+        ).format(following=load.following, refused=load.refused, closed=load.closed)
+
     # ----- building the views ---------------------------------------------------------------
     def _schedule(self) -> None:
         if not self._scheduled:
@@ -354,6 +375,7 @@ __all__ = [
     "Reply",
     "Snapshot",
     "WebFeed",
+    "WebLoad",
     "WebServer",
     "parse_web_address",
     "refusal",

@@ -21,12 +21,14 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
 log = logging.getLogger(__name__)
 
+#: what a refusal counts as in the totals ("": a detail of another count)
+Kind = Literal["refused", "closed", ""]
 #: how often one address is told "too many phones" (the others of a flood are closed unanswered)
 ANSWER_AGAIN_S = 1.0
 #: how long a refused connection's client has to read the answer and close
@@ -109,12 +111,20 @@ class Refusals:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.counts: Counter[str] = Counter()
+        #: the totals another thread may read (the Hardware screen): refused as too many or too
+        #: fast, and closed as too slow
+        self.refused = 0
+        self.closed = 0
         self._clock = clock
         self._told: Counter[str] = Counter()
         self._last = float("-inf")
 
-    def count(self, reason: str) -> None:
+    def count(self, reason: str, kind: Kind = "") -> None:
         self.counts[reason] += 1
+        if kind == "refused":
+            self.refused += 1
+        elif kind == "closed":
+            self.closed += 1
         now = self._clock()
         if now - self._last >= REPORT_S:
             self._last = now
@@ -148,7 +158,7 @@ class Connection(asyncio.Protocol):
 
     def _too_slow(self) -> None:
         self._deadline = None
-        self.guard.refusals.count("slow requests closed")
+        self.guard.refusals.count("slow requests closed", "closed")
         if self.transport is not None:
             self.transport.abort()
 
@@ -359,7 +369,7 @@ class Admission(asyncio.Protocol):
         if why is None:
             self.chosen = Connection(self.guard, self.make())
         else:
-            self.guard.refusals.count(why)
+            self.guard.refusals.count(why, "refused")
             self.chosen = Refused(self.guard)
         self.chosen.connection_made(transport)
 

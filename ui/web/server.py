@@ -36,7 +36,14 @@ from aiohttp import web
 
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
-from companion.app.web_feed import DEFAULT_PORT, REFUSALS, PendingChoice, Reply, Snapshot
+from companion.app.web_feed import (
+    DEFAULT_PORT,
+    REFUSALS,
+    PendingChoice,
+    Reply,
+    Snapshot,
+    WebLoad,
+)
 from ui.web.guard import ChoiceRate, ConnectionGuard, GuardedSite, Limits, Refusals
 from ui.web.names import add_security_headers, host_check, own_names
 
@@ -317,6 +324,11 @@ class TableWebServer:
         """What the server refused or dropped, by reason (the Hardware screen, the tests)."""
         return self.guard.refusals
 
+    def load(self) -> WebLoad:
+        """How many phones follow and what was refused (read from any thread)."""
+        refusals = self.guard.refusals
+        return WebLoad(len(self._viewers), refusals.refused, refusals.closed)
+
     async def _stream(self, request: web.Request, viewer: Viewer) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
@@ -331,7 +343,7 @@ class TableWebServer:
         address = request.remote or "?"
         why = self.guard.stream_refusal(address)
         if why is not None:
-            self.guard.refusals.count(why)
+            self.guard.refusals.count(why, "refused")
             return self._refuse(503, said(viewer.language, "phones"))
         await response.prepare(request)
         self._viewers.add(viewer)
@@ -361,7 +373,7 @@ class TableWebServer:
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         except _NotReading:
-            self.guard.refusals.count("streams dropped: the phone stopped reading")
+            self.guard.refusals.count("streams dropped: the phone stopped reading", "closed")
             if request.transport is not None:
                 request.transport.abort()  # the page reconnects when it reads again
         finally:
@@ -393,7 +405,7 @@ class TableWebServer:
             return seat
         token, language = seat
         if not self._rate.allows(token):
-            self.guard.refusals.count("choices over a seat's pace")
+            self.guard.refusals.count("choices over a seat's pace", "refused")
             return self._refuse(429, said(language, "too_fast"))
         if request.content_type != "application/json":
             return self._refuse(415, 'send JSON: {"card": "<card id>"}')
