@@ -205,7 +205,10 @@ class PtyWire:
         tty.setraw(slave)
         name = os.ttyname(slave)
         self._slave = slave
-        tmp = self.path.with_suffix(".new")
+        # made aside under a hidden name, then renamed over the port's: a bridge scanning the
+        # folder for `tty-*` never sees the half-made link (it opened `tty-room-c.new` too, a
+        # second reader on the same PTY splitting its frames)
+        tmp = self.path.with_name(f".{self.path.name}.new")
         tmp.unlink(missing_ok=True)
         tmp.symlink_to(name)
         tmp.replace(self.path)
