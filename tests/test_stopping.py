@@ -111,3 +111,35 @@ def test_a_stop_signal_ends_serve_cleanly(tmp_path: Path, stop: signal.Signals) 
     assert process.returncode == 0, errors
     assert "Traceback" not in errors
     assert not (tmp_path / "companion.db-wal").exists()
+
+
+@pytest.mark.slow
+def test_the_kiosks_log_goes_to_the_journal_not_to_kivys_files(tmp_path: Path) -> None:
+    """As the unit starts it (KIVY_LOG_MODE=PYTHON): the lines on standard error, which systemd
+    puts in the journal, and no file under ~/.kivy/logs that could fill the SD card."""
+    command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"]
+    process = subprocess.Popen(
+        [*command, "--script", "hold", "25"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        env={
+            **os.environ,
+            "ARMATA_DATA_DIR": str(tmp_path / "data"),
+            "HOME": str(tmp_path),
+            "KIVY_LOG_MODE": "PYTHON",
+        },
+    )
+    try:
+        assert process.stdout is not None
+        json.loads(process.stdout.readline())  # mid-game: the app has drawn and logged
+        os.kill(_app_python(process.pid), signal.SIGTERM)
+        _out, errors = process.communicate(timeout=limit(60))
+    finally:
+        kill_group(process.pid)
+    assert process.returncode == 0, errors[-2000:]
+    assert "INFO kivy: " in errors or "INFO kivy" in errors, errors[:2000]
+    logs = tmp_path / ".kivy" / "logs"
+    assert not logs.exists() or not any(logs.iterdir()), list(logs.iterdir())

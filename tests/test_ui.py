@@ -670,6 +670,8 @@ def test_the_kiosk_unit_runs_the_app_resuming_and_restarting() -> None:
         if line.startswith("Environment=")
     ]
     assert "SDL_VIDEODRIVER=kmsdrm" in environment
+    assert "KIVY_LOG_MODE=PYTHON" in environment and service["StandardError"] == "journal"
+    assert int(service["LimitNOFILE"]) >= 4096  # the phones' server takes a quarter at most
     [ui_args] = [x.split("=", 1)[1] for x in environment if x.startswith("ARMATA_UI_ARGS=")]
     from ui.__main__ import build_parser
 

@@ -8,6 +8,7 @@ systemd unit uses it, hardware/pi/README.md). The tests drive the same app throu
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -50,11 +51,22 @@ def web_address(
         parser.error(f"--web: {problem}")
 
 
+def log_as_the_unit_says() -> None:
+    """With KIVY_LOG_MODE=PYTHON (the kiosk's unit) Kivy keeps no files of its own under
+    ~/.kivy/logs: the app's and Kivy's lines go to standard error, which systemd puts in the
+    journal (bounded by journald's own size limits)."""
+    if os.environ.get("KIVY_LOG_MODE") == "PYTHON":
+        logging.basicConfig(
+            stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s"
+        )
+
+
 def configure_window(args: argparse.Namespace) -> None:
     """Kivy's window as the options say (before Kivy opens it)."""
     width, height = args.size.split("x")
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    log_as_the_unit_says()
     from kivy.config import Config
 
     Config.set("graphics", "width", width)

@@ -27,6 +27,7 @@ from ui import theme
 from ui.collector import MainThreadCollector
 from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
+from ui.redraw_faults import RedrawFaults
 from ui.screens.home import HomeScreen
 from ui.screens.lazy import LazyScreens
 from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
@@ -167,6 +168,7 @@ class ArmataApp(App):
         self._game_left = False  # a game ended or was left: its cycles are collected first
         #: Python's collector runs on Kivy's thread only (ui/collector.py), from `build` on
         self.collector = MainThreadCollector()
+        self.redraw_faults = RedrawFaults(self._survived)  # out of files: a frame lost, no more
 
     # ----- what the service owns, as the screens read it ----------------------------------------
     @property
@@ -307,6 +309,7 @@ class ArmataApp(App):
         from kivy.core.window import Window
 
         self.collector.start()  # before any other thread: none of them collects Kivy's garbage
+        self.redraw_faults.install()
 
         self.title = "Armata Strigoi"
         self._window_shape(Window, Window.size)
@@ -716,7 +719,12 @@ class ArmataApp(App):
         )
         self.game_view.redraw()
 
+    def _survived(self, where: str, error: BaseException) -> None:
+        if self._service is not None:
+            self._service.survived(where, error)
+
     def on_stop(self) -> None:
+        self.redraw_faults.uninstall()
         if self._service is not None:  # stopped before the table started: nothing to close
             self._service.close()
         self.collector.stop()  # its threads are stopped

@@ -46,6 +46,15 @@ class ThreadFaults:
         if previous is not None and threading.excepthook == self._hook:
             threading.excepthook = previous
 
+    def survived(self, where: str, error: BaseException) -> None:
+        """An error the process lived through (the touchscreen's redraw out of files): counted
+        and told like a thread's, logged by the caller."""
+        fault = ThreadFault(where, f"{type(error).__name__}: {error}")
+        with self._lock:
+            self.count += 1
+            self.last = fault
+        self.on_fault(fault)
+
     def _hook(self, args: threading.ExceptHookArgs) -> None:
         if args.exc_type is SystemExit:
             return

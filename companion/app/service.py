@@ -656,6 +656,11 @@ class TableService:
             lambda: self._troubled(replace(self.troubles, thread_faults=count, last_fault=fault))
         )
 
+    def survived(self, where: str, error: BaseException) -> None:
+        """A front end lived through an error (the touchscreen's redraw out of files): counted
+        and shown with the background tasks' faults (any thread)."""
+        self.faults.survived(where, error)
+
     def _troubled(self, troubles: Troubles) -> None:
         self.troubles = troubles
         self.listener.troubled(troubles)
