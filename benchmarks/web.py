@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import random
@@ -38,10 +39,16 @@ from selenium import webdriver
 from stats import percentile
 
 from tests.browser import chromium, have_chromium
+from tests.flood import Flood
 from tests.hardware_helpers import wait_for
 from tests.web_table import WebTable
+from ui.web.guard import Limits
 
 GOAL_MS = 100.0
+#: the ten pages are one Chromium on one address (phones each have their own): room for them
+ONE_ADDRESS = Limits(per_address=64, streams_per_address=32)
+#: a stranger on the Wi-Fi: connections held open and requests half sent (issue 38)
+HOSTILE = 1000
 PACE_S = 0.25  # one command every quarter second (players are slower)
 
 BARE_PAGE = """<!doctype html><html><body><p id=n>0</p><script>
@@ -205,13 +212,26 @@ class Run:
         self.sizes: list[int] = []  # bytes of the frame a page was sent, per command
 
 
-def table_run(driver: webdriver.Chrome, viewers: int, count: int, seed: int) -> Run:
+def table_run(
+    driver: webdriver.Chrome, viewers: int, count: int, seed: int, hostile: int = 0
+) -> Run:
+    """A scripted game of `count` commands with `viewers` pages following; with `hostile`
+    connections held open to the server the whole time (tests/flood.py: held and half-sent
+    requests from a hundred addresses, each reopened as soon as the server closes it)."""
     run = Run()
-    with tempfile.TemporaryDirectory() as data, WebTable(Path(data)) as table:
+    with (
+        tempfile.TemporaryDirectory() as data,
+        WebTable(Path(data), limits=ONE_ADDRESS) as table,
+        contextlib.ExitStack() as stack,
+    ):
         table.call(lambda: table.service.new_game(seed=seed))
         table.settle()
         handles = open_pages(driver, table.server.port, viewers) if viewers else []
         wait_for(lambda: len(table.server._viewers) == viewers, 10, "the pages' streams")
+        if hostile:
+            held = hostile * 10 // 19
+            flood = stack.enter_context(Flood(table.server.port, held, hostile - held))
+            wait_for(lambda: flood.reopened > 0, 30, "the server refusing the flood")
         rng = random.Random(seed)
         sent: dict[int, float] = {}
         done: dict[int, float] = {}  # version -> command done (ms since the epoch)
@@ -307,6 +327,20 @@ def main() -> int:
                 f"{'':46} bytes sent per command: p50 {statistics.median(run.sizes):.0f}, "
                 f"max {max(run.sizes)} (a patch; a page that connects gets the whole view)"
             )
+        hostile = table_run(driver, 1, count, seed=5, hostile=HOSTILE)
+        row(
+            f"command -> browser drawn, 1 viewer, {HOSTILE:,} hostile connections",
+            hostile.drawn,
+            f"baseline: the same without them p50 {statistics.median(results[1].drawn):.2f} ms, "
+            f"p99 {percentile(results[1].drawn, 0.99):.2f} ms   "
+            f"({len(hostile.drawn)} views drawn, {hostile.missed} missed)",
+        )
+        row(
+            f"command + view build, service thread, {HOSTILE:,} hostile",
+            hostile.service,
+            f"baseline: the same without them p50 {statistics.median(results[1].service):.2f} ms, "
+            f"p99 {percentile(results[1].service, 0.99):.2f} ms",
+        )
         alone = table_run(driver, 0, count, seed=5)
         row(
             "command + view build, service thread, 10 viewers",

@@ -147,5 +147,11 @@ def test_web_benchmark_prints_each_viewer_count_with_its_baseline() -> None:
     timings(out, "command + view build, service thread", "ms")
     for label in ("  of which: the command", "  of which: the page's handler -> frame drawn"):
         timings(out, label, "ms")
+    # issue 38: the same with a thousand hostile connections open, against the run without
+    hostile = "command -> browser drawn, 1 viewer, 1,000 hostile connections"
+    timings(out, hostile, "ms")
+    row = next(line for line in out.splitlines() if line.startswith(hostile))
+    assert "baseline: the same without them" in row and " 0 missed" in row
+    timings(out, "command + view build, service thread, 1,000 hostile", "ms")
     sizes = re.findall(r"bytes sent per command: p50 (\d+), max (\d+)", out)
     assert len(sizes) == 2 and all(0 < int(p50) <= int(top) for p50, top in sizes), out

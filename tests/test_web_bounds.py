@@ -109,6 +109,8 @@ def choose(port: int, token: str, card: str) -> tuple[int, dict[str, object]]:
         ("[::1]:8080", True),
         ("localhost:8080", True),
         ("LOCALHOST.", True),
+        ("viewer3.localhost:8421", True),
+        ("localhost.evil.example", False),
         ("evil.example", False),
         ("evil.example:8080", False),
         ("127.0.0.1.evil.example", False),

@@ -74,9 +74,9 @@ class Limits:
     now and then a request for a file or a choice, so a few connections an address suffice."""
 
     connections: int = 200  # open connections in all (see `budget`)
-    per_address: int = 12  # open connections from one client address
+    per_address: int = 16  # open connections from one client address (a browser opens 6)
     streams: int = 48  # open event streams in all
-    streams_per_address: int = 4
+    streams_per_address: int = 6  # a phone with the table's page and a seat's, and more
     header_s: float = 10.0  # a request's headers, and the next request on a kept connection
     body_s: float = 5.0  # a choice's body once its headers arrived
     write_s: float = 15.0  # a stream's write to a client that stopped reading: then dropped

@@ -4,8 +4,9 @@ A page elsewhere can make its own name point at the Pi's address (DNS rebinding)
 then sends that name as `Host`, and without a check the page would be the table's own origin and
 could read the live view. So a request is answered only when its Host is a name of this table:
 an address written as numbers (a rebinding page is always reached by a name, never by the
-numbers), `localhost`, this machine's hostname and `<hostname>.local` (Avahi on Pi OS), and the
-names the owner adds (`ARMATA_WEB_NAMES`, comma separated, or `serve --web-name`).
+numbers), `localhost` and the names under it, this machine's hostname and `<hostname>.local`
+(Avahi on Pi OS), and the names the owner adds (`ARMATA_WEB_NAMES`, comma separated, or
+`serve --web-name`).
 Anything else gets 421 and nothing of the table."""
 
 from __future__ import annotations
@@ -62,8 +63,10 @@ def is_address(name: str) -> bool:
 
 
 def allowed(host: str, names: frozenset[str]) -> bool:
+    """`host` is an address, one of `names`, or under `.localhost` (which browsers resolve to
+    this machine themselves, never asking a name server a page could control)."""
     name = host_name(host)
-    return bool(name) and (is_address(name) or name in names)
+    return bool(name) and (is_address(name) or name in names or name.endswith(".localhost"))
 
 
 def host_check(names: frozenset[str]) -> Any:
