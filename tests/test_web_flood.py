@@ -11,6 +11,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import resource
 import socket
 import subprocess
@@ -165,7 +166,7 @@ def test_the_touchscreen_plays_on_under_a_flood_of_connections(tmp_path: Path) -
             [
                 *("prlimit", f"--nofile={SERVICE_FILES}:", "xvfb-run", "-a"),
                 *("-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"),
-                *("--web", f"127.0.0.1:{port}", "--voice", "--script", "play", "40"),
+                *("--web", f"127.0.0.1:{port}", "--voice", "--script", "play", "40", "health"),
             ],
             300,
             cwd=ROOT,
@@ -184,3 +185,6 @@ def test_the_touchscreen_plays_on_under_a_flood_of_connections(tmp_path: Path) -
     assert report["game"]["round"] >= 2
     assert [call.text for call in standin.calls()] == report["words"]  # the voice said them all
     assert "Too many open files" not in done.stderr and "Traceback" not in done.stderr
+    # the Hardware screen counts what the phones' server refused (the log does not list it)
+    refused = re.search(r"refused \(too many or too fast\): (\d+)", report["hardware"])
+    assert refused is not None and int(refused.group(1)) > 0, report["hardware"]

@@ -135,6 +135,8 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             driver.then(driver.play_one)
             if out is not None and i % 10 == 0:
                 driver.then(lambda i=i: driver.shoot(f"play-{i:03d}"))
+        if rest[1:] == ["health"]:  # then what the Hardware screen says of the phones' server
+            driver.health_until("Phones' page")
         driver.then(driver.summary)
         if name == "hold":
             driver.then(driver.hold)
