@@ -125,6 +125,13 @@ def decimal(value: float, places: int) -> str:
     return format_decimal(value, format=pattern, locale=words_language())
 
 
+def count(value: int) -> str:
+    """A whole number as the language writes it, grouped: "8,258", "8.258", "8 258"."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, format="#,##0", locale=words_language())
+
+
 def tr(message: str) -> str:
     return getattr(_local, "catalog", _current).gettext(message)
 

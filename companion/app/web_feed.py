@@ -283,7 +283,11 @@ class WebFeed:
         return tr(
             "Phones' page: following now: {following}; refused (too many or too fast): "
             "{refused}; closed (too slow): {closed}"
-        ).format(following=load.following, refused=load.refused, closed=load.closed)
+        ).format(
+            following=i18n.count(load.following),
+            refused=i18n.count(load.refused),
+            closed=i18n.count(load.closed),
+        )
 
     # ----- building the views ---------------------------------------------------------------
     def _schedule(self) -> None:
