@@ -59,19 +59,25 @@ def _app_python(pgid: int) -> int:
     raise AssertionError("the app's process is not in its group")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
-def test_a_stop_signal_closes_the_app_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
+def held_app(env: dict[str, str]) -> subprocess.Popen[str]:
+    """The app under Xvfb in a session of its own, mid-game and waiting (`hold`): its first
+    line of output says so."""
     command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"]
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [*command, "--script", "hold", "25"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
         start_new_session=True,
-        env={**os.environ, "ARMATA_DATA_DIR": str(tmp_path)},
+        env={**os.environ, **env},
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stop_signal_closes_the_app_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
+    process = held_app({"ARMATA_DATA_DIR": str(tmp_path)})
     try:
         assert process.stdout is not None
         held = json.loads(process.stdout.readline())  # mid-game, rings lit; the app waits
@@ -117,20 +123,12 @@ def test_a_stop_signal_ends_serve_cleanly(tmp_path: Path, stop: signal.Signals) 
 def test_the_kiosks_log_goes_to_the_journal_not_to_kivys_files(tmp_path: Path) -> None:
     """As the unit starts it (KIVY_LOG_MODE=PYTHON): the lines on standard error, which systemd
     puts in the journal, and no file under ~/.kivy/logs that could fill the SD card."""
-    command = ["xvfb-run", "-a", "-s", "-screen 0 800x480x24", PYTHON, "-m", "tests.ui_driver"]
-    process = subprocess.Popen(
-        [*command, "--script", "hold", "25"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        start_new_session=True,
-        env={
-            **os.environ,
+    process = held_app(
+        {
             "ARMATA_DATA_DIR": str(tmp_path / "data"),
             "HOME": str(tmp_path),
             "KIVY_LOG_MODE": "PYTHON",
-        },
+        }
     )
     try:
         assert process.stdout is not None
