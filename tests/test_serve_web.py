@@ -11,7 +11,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -63,11 +63,15 @@ def test_a_terminal_code_read_back_is_its_text(tmp_path: Path) -> None:
 class Served:
     """`serve --keys --web 127.0.0.1:0` as a process; its output lines collected as they come."""
 
-    def __init__(self, data: Path, *extra: str) -> None:
+    def __init__(
+        self, data: Path, *extra: str, web: str = "127.0.0.1:0", inside: Sequence[str] = ()
+    ) -> None:
+        """`inside`: the command that runs serve (`ip netns exec NAME`), if any."""
         self.process = subprocess.Popen(
             [
+                *inside,
                 *(PYTHON, "-m", "companion", "serve", "--data", str(data), "--silent"),
-                *("--keys", "--seed", "7", "--web", "127.0.0.1:0", *extra),
+                *("--keys", "--seed", "7", "--web", web, *extra),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

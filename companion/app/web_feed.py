@@ -186,6 +186,9 @@ class WebServer(Protocol):
     def load(self) -> WebLoad:
         """How many phones follow and what was refused (any thread; must not block)."""
 
+    def current_address(self) -> str:
+        """The address phones open, read now ("" before the start)."""
+
 
 class WebFeed:
     def __init__(self, server: WebServer, post: Post, execute: Execute) -> None:
@@ -193,7 +196,7 @@ class WebFeed:
         self.post = post
         self.execute = execute
         self.tokens = SeatTokens()
-        self.address = ""  # known once started
+        self._started = False
         self.version = 0
         self.builds = 0
         self._session: GameSession | None = None
@@ -207,8 +210,15 @@ class WebFeed:
 
     # ----- lifecycle (the table service's start and close) -----------------------------------
     def start(self) -> None:
-        self.address = self.server.start()
+        self.server.start()
+        self._started = True
         self._build()
+
+    @property
+    def address(self) -> str:
+        """The address phones open, read again each time it is shown (the network may have
+        changed: a hotspot opened, the Wi-Fi joined); "" until the server has started."""
+        return self.server.current_address() if self._started else ""
 
     def stop(self) -> None:
         self.server.stop()

@@ -25,7 +25,6 @@ import errno
 import json
 import logging
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -36,6 +35,7 @@ from aiohttp import web
 
 from companion.app.i18n import LANGUAGES, catalog
 from companion.app.seats import TOKEN_FORM
+from companion.app.web_address import browser_address
 from companion.app.web_feed import (
     DEFAULT_PORT,
     REFUSALS,
@@ -74,17 +74,6 @@ def said(language: str, key: str) -> str:
     """A refusal of companion/app/web_feed.py in the phone's language."""
     message = REFUSALS[key]
     return catalog(language).gettext(message)
-
-
-def local_address() -> str:
-    """The address other devices on the network reach this machine at (no packet is sent: a
-    UDP socket is only pointed at a documentation address to learn the outgoing interface)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 class Viewer:
@@ -159,6 +148,14 @@ class TableWebServer:
             raise failure[0]
         return self.address
 
+    def current_address(self) -> str:
+        """The address phones open, read again now (the Wi-Fi or a hotspot may have come up
+        since the start); "" before the start."""
+        if not self.address:
+            return ""
+        self.address = browser_address(self.host, self.port)
+        return self.address
+
     def _loop_fault(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         """asyncio's own errors (a refused accept, a reset socket) are counted and said in the
         log now and then, never a traceback each: a flood must not fill the SD card."""
@@ -200,8 +197,7 @@ class TableWebServer:
         server = site._server  # aiohttp keeps the asyncio server here; the bound port is in it
         assert server is not None
         self.port = int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
-        shown = local_address() if self.host in ("0.0.0.0", "") else self.host
-        self.address = f"http://{shown}:{self.port}/"
+        self.address = browser_address(self.host, self.port)
         self._stopping = asyncio.Event()
 
     async def _serve(self) -> None:
@@ -453,4 +449,4 @@ class _NotReading(Exception):
     """A stream's phone stopped reading: the stream is dropped."""
 
 
-__all__ = ["DEFAULT_PORT", "TableWebServer", "Viewer", "local_address"]
+__all__ = ["DEFAULT_PORT", "TableWebServer", "Viewer"]

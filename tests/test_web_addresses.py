@@ -1,0 +1,106 @@
+"""The address the phones open (issue 41, item 1): read from the interfaces, the Wi-Fi's (or the
+Pi's own hotspot's) first, never 127.0.0.1 while an interface has an address, read again each
+time it is shown. `serve` in a network namespace that has only a hotspot's address and no
+default route (where asking the kernel for a route to a public address said 127.0.0.1)."""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.app import web_address
+from companion.app.web_address import browser_address, preferred
+from tests.qr_reader import scanned
+from tests.test_serve_web import Served, terminal_code_png
+from tests.web_table import WebTable
+
+
+@pytest.mark.parametrize(
+    ("found", "shown"),
+    [
+        (
+            [("lo", "127.0.0.1"), ("eth0", "192.168.1.20"), ("wlan0", "10.42.0.1")],
+            ["10.42.0.1", "192.168.1.20"],
+        ),
+        ([("lo", "127.0.0.1"), ("end0", "192.168.1.20")], ["192.168.1.20"]),
+        ([("lo", "127.0.0.1"), ("wlan0", "169.254.3.4")], []),  # no DHCP answer: not reachable
+        ([("lo", "127.0.0.1")], []),
+        (
+            [("tun0", "10.8.0.2"), ("ap0", "10.42.0.1"), ("wlan0", "10.42.0.1")],
+            ["10.42.0.1", "10.8.0.2"],
+        ),
+    ],
+)
+def test_the_likeliest_address_first(found: list[tuple[str, str]], shown: list[str]) -> None:
+    assert preferred(found) == shown
+
+
+def test_an_address_is_shown_only_while_no_interface_has_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(web_address, "interface_addresses", lambda: [("lo", "127.0.0.1")])
+    assert browser_address("0.0.0.0", 8421) == "http://127.0.0.1:8421/"
+    monkeypatch.setattr(web_address, "interface_addresses", lambda: [("wlan0", "10.42.0.1")])
+    assert browser_address("0.0.0.0", 8421) == "http://10.42.0.1:8421/"
+    assert browser_address("127.0.0.1", 8421) == "http://127.0.0.1:8421/"  # as it was asked
+
+
+def test_the_feed_reads_the_address_again_each_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Phones screen shows `feed.address` when it opens: a hotspot opened since the start
+    is in the next code shown."""
+    monkeypatch.setattr(web_address, "interface_addresses", lambda: [("eth0", "192.168.1.20")])
+    with WebTable(tmp_path, host="0.0.0.0") as table:
+        port = table.server.port
+        assert table.address == f"http://192.168.1.20:{port}/"
+        monkeypatch.setattr(web_address, "interface_addresses", lambda: [("wlan0", "10.42.0.1")])
+        assert table.address == f"http://10.42.0.1:{port}/"
+
+
+@pytest.fixture
+def hotspot_namespace() -> Iterator[str]:
+    """A network namespace as a Pi's own hotspot sees it: a cable's address, the Wi-Fi's
+    hotspot address 10.42.0.1/24 (NetworkManager's), and no default route."""
+    name = f"armata-hotspot-{secrets.token_hex(3)}"
+    run = ["ip", "-n", name]
+    subprocess.run(["ip", "netns", "add", name], check=True)
+    try:
+        for device, address in (("eth0", "192.168.7.5/24"), ("wlan0", "10.42.0.1/24")):
+            # a veth pair stands for the interface (no dummy driver in every kernel); the peer
+            # has no address of its own
+            peer = f"{device}-peer"
+            subprocess.run(
+                [*run, "link", "add", device, "type", "veth", "peer", "name", peer], check=True
+            )
+            subprocess.run([*run, "addr", "add", address, "dev", device], check=True)
+            for end in (device, peer):
+                subprocess.run([*run, "link", "set", end, "up"], check=True)
+        subprocess.run([*run, "link", "set", "lo", "up"], check=True)
+        routes = subprocess.run([*run, "route"], capture_output=True, text=True, check=True)
+        assert "default" not in routes.stdout
+        yield name
+    finally:
+        subprocess.run(["ip", "netns", "del", name], check=False)
+
+
+@pytest.mark.slow
+def test_serve_on_a_hotspot_prints_and_encodes_the_hotspots_address(
+    hotspot_namespace: str, tmp_path: Path
+) -> None:
+    served = Served(
+        tmp_path / "data", web="0.0.0.0:0", inside=("ip", "netns", "exec", hotspot_namespace)
+    )
+    try:
+        at = served.wait_line(r"^Table view in a browser: http://")
+        address = served.lines[at].split(": ", 1)[1]
+        assert address.startswith("http://10.42.0.1:"), served.lines  # the hotspot's
+        code = served.code_after(at)
+        assert scanned(terminal_code_png(code, tmp_path / "address.pbm")) == address
+    finally:
+        code_, errors = served.close()
+    assert code_ == 0, errors
