@@ -194,9 +194,7 @@ def test_a_log_opened_read_only_reads_and_refuses_every_write(
         with pytest.raises(LogReadOnly):
             GameSession.start(log, 1, SEATS)
         assert log.state(game.id) == state
-    # SQLite may add its shared-memory index beside it (the folder is writable); the log is
-    # untouched
-    assert digest(tmp_path)["companion.db"] == before["companion.db"]
+    assert digest(tmp_path) == before  # not even SQLite's -wal/-shm files beside it
 
 
 def test_a_full_disk_refuses_the_command_and_the_table_goes_on(tmp_path: Path) -> None:
@@ -238,9 +236,12 @@ def test_a_full_disk_error_is_a_store_error_with_the_words() -> None:
 
 
 # ----- the command line ------------------------------------------------------------------------
-def companion(*args: str, user_drops_write: bool = False) -> subprocess.CompletedProcess[str]:
+def companion(
+    *args: str, user_drops_write: bool = False, data: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """`python -m companion ARGS`; `user_drops_write`: as a user the folder's permissions bind
-    (root keeps its uid but loses the capability to override them)."""
+    (root keeps its uid but loses the capability to override them); `data`: the data folder
+    ($ARMATA_DATA_DIR)."""
     command = [PYTHON, "-m", "companion", *args]
     if user_drops_write and os.geteuid() == 0:
         command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", *command]
@@ -250,7 +251,11 @@ def companion(*args: str, user_drops_write: bool = False) -> subprocess.Complete
         text=True,
         cwd=ROOT,
         timeout=limit(60),
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            **({"ARMATA_DATA_DIR": str(data)} if data is not None else {}),
+        },
     )
 
 
@@ -288,7 +293,7 @@ def test_export_reads_what_it_can_of_a_damaged_log(damaged: tuple, tmp_path: Pat
     out = tmp_path / "game.json"
     done = companion("export", "last", "--db", str(path), "-o", str(out))
     assert "Traceback" not in done.stderr
-    assert digest(path.parent)[path.name] == before[path.name]  # read, never written
+    assert digest(path.parent) == before  # read, never written, nothing beside it
     if done.returncode == 0:  # the damage spared the game: exported, with a warning
         assert "warning:" in done.stderr and str(path) in done.stderr
         assert '"format": "armata-transcript/1"' in out.read_text()
@@ -427,3 +432,138 @@ def test_a_game_this_version_cannot_replay_is_refused_for_export_with_a_clear_er
             service.export_game(session.game_id)
         assert not (tmp_path / "exports").exists() or not any((tmp_path / "exports").iterdir())
         assert service.execute(session.legal_commands()[0]).refused is None  # it goes on
+
+
+# ----- issue 38, item 6: a damaged or newer log's folder stays byte for byte as it was --------
+def folder_state(folder: Path, leave_out: str = "") -> dict[str, tuple[int, str]]:
+    """Every file and folder below `folder` (but `leave_out`): its size and sha256, so two
+    states compare byte for byte; a folder is (-1, "folder")."""
+    state: dict[str, tuple[int, str]] = {}
+    for entry in sorted(folder.rglob("*")):
+        name = entry.relative_to(folder)
+        if leave_out and name.parts[0] == leave_out:
+            continue
+        if entry.is_dir():
+            state[str(name)] = (-1, "folder")
+        else:
+            content = entry.read_bytes()
+            state[str(name)] = (len(content), hashlib.sha256(content).hexdigest())
+    return state
+
+
+def _killed_mid_game(good_log: Path, folder: Path, *, newer: bool = False) -> str:
+    """The files a table killed mid-game leaves in `folder`: its latest game (and, `newer`, a
+    newer version's migration) only in the `-wal` beside the log, copied while the table's
+    connection is open and before any checkpoint; the game's id."""
+    running = folder.parent / "running"
+    running.mkdir()
+    shutil.copy(good_log, running / "companion.db")
+    with GameLog(running / "companion.db") as log:
+        log.db.execute("PRAGMA wal_autocheckpoint=0")
+        session = GameSession.start(log, 7, SEATS)
+        play(session, 5)
+        if newer:
+            with log.db.conn:
+                log.db.execute(
+                    "insert into _sqlite_migrations (migration_set, name, applied_at) "
+                    "values ('armata-companion', 'm099_from_the_future', '2030-01-01')"
+                )
+        for name in ("companion.db", "companion.db-wal"):
+            shutil.copy(running / name, folder / name)
+    assert (folder / "companion.db-wal").stat().st_size > 0
+    return session.game_id
+
+
+#: (damage, whether the latest moves are only in a -wal beside the log, exit code of `check`)
+UNTOUCHED = {
+    "truncated": (_truncate, False, LogDamaged.exit_code),
+    "newer schema": (_newer, False, LogTooNew.exit_code),
+    "truncated, moves in its -wal": (_truncate, True, LogDamaged.exit_code),
+    "newer schema, only in its -wal": (_newer, True, LogTooNew.exit_code),
+}
+
+
+@pytest.fixture(params=sorted(UNTOUCHED))
+def untouched(request: pytest.FixtureRequest, good_log: Path, tmp_path: Path) -> Iterator[tuple]:
+    """A data folder with a damaged or newer log; (folder, exit code of check, the id of a
+    game only in the -wal or None)."""
+    damage, in_wal, code = UNTOUCHED[request.param]
+    folder = tmp_path / "data"
+    folder.mkdir()
+    game_id = None
+    if not in_wal:
+        shutil.copy(good_log, folder / "companion.db")
+        damage(folder / "companion.db")
+    elif damage is _newer:
+        game_id = _killed_mid_game(good_log, folder, newer=True)
+    else:
+        game_id = _killed_mid_game(good_log, folder)
+        damage(folder / "companion.db")
+    yield folder, code, game_id
+
+
+@pytest.mark.slow
+def test_export_and_check_leave_a_damaged_or_newer_logs_folder_byte_for_byte(
+    untouched: tuple, tmp_path: Path
+) -> None:
+    """`python -m companion export last` and `check` as a user runs them (the data folder in
+    $ARMATA_DATA_DIR): not a file created, changed or removed beside the log, and a -wal
+    beside it is still read (a newer migration only there is found, its game exported)."""
+    folder, code, game_id = untouched
+    before = folder_state(folder)
+    checked = companion("check", data=folder)
+    assert checked.returncode == code, checked.stderr
+    assert folder_state(folder) == before
+    out = tmp_path / "game.json"
+    exported = companion("export", "last", "-o", str(out), data=folder)
+    assert folder_state(folder) == before
+    assert "Traceback" not in exported.stderr
+    if code == LogTooNew.exit_code:  # a newer log is exported, with a warning
+        assert exported.returncode == 0, exported.stderr
+        assert "warning:" in exported.stderr and "newer version" in exported.stderr
+        assert game_id is None or f"game {game_id}" in out.read_text()
+    else:  # cut in its middle: nothing SQLite can read back
+        assert exported.returncode == code, exported.stderr
+        assert "is damaged" in exported.stderr and not out.exists()
+
+
+def test_the_screens_check_and_export_leave_a_damaged_or_newer_logs_folder_as_it_was(
+    untouched: tuple,
+) -> None:
+    """The app's screen for the log's problem (check_log, then Export what can be read):
+    the transcripts go to exports/, nothing else in the folder changes."""
+    from companion.app.log_problem import check_log, export_what_can_be_read
+
+    folder, code, game_id = untouched
+    before = folder_state(folder)
+    problem = check_log(folder)
+    assert problem is not None and problem.exit_code == code
+    assert folder_state(folder) == before
+    written = export_what_can_be_read(problem)
+    assert folder_state(folder, leave_out="exports") == before
+    if code == LogTooNew.exit_code:
+        assert written and all(path.parent == folder / "exports" for path in written)
+        assert game_id is None or folder / "exports" / f"game-{game_id}.json" in written
+
+
+def test_a_log_read_through_a_copy_leaves_no_copy_and_refuses_writes(
+    good_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A -wal beside a log is read through a private copy: it goes when the log closes."""
+    from companion.store.untouched import read_untouched
+
+    copies = tmp_path / "temporary"
+    copies.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(copies))
+    folder = tmp_path / "data"
+    folder.mkdir()
+    game_id = _killed_mid_game(good_log, folder)
+    before = folder_state(folder)
+    conn = read_untouched(folder / "companion.db")
+    assert conn.execute("select count(*) from games where id = ?", [game_id]).fetchone() == (1,)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        conn.execute("delete from games")
+    assert list(copies.iterdir())  # the copy, while it is read
+    conn.close()
+    assert not list(copies.iterdir())
+    assert folder_state(folder) == before

@@ -113,8 +113,11 @@ def test_export_saves_the_readable_games_of_a_newer_log(tmp_path: Path) -> None:
             "values ('armata-companion', 'm099_from_the_future', '2030-01-01')"
         )
     conn.close()
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
     code, reports, _out = app("export", data, ARTIFACTS / "log-problem-newer")
     assert code == 4
+    # the log read, not written: beside it only the transcripts' folder
+    assert {p.name: p.read_bytes() for p in data.iterdir() if p.name != "exports"} == before
     screens = reports[0]["screens"]
     assert "The game log is from a newer version" in screens["log-problem"]["texts"]
     exported_texts = screens["log-problem-exported"]["texts"]

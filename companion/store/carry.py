@@ -13,6 +13,7 @@ from companion.errors import CompanionError
 from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
 from companion.store.settings import DEFAULTS, Settings
+from companion.store.untouched import read_untouched
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +23,8 @@ def carry_over(aside: Path, fresh: GameLog) -> tuple[int, int]:
     tags) copied. A damaged row is skipped; nothing in `aside` is written."""
     settings, tags = 0, 0
     try:
-        old = sqlite3.connect(f"file:{aside}?mode=ro&immutable=1", uri=True)
-    except sqlite3.Error as exc:
+        old = read_untouched(aside)  # its -wal read too, nothing written beside it
+    except (sqlite3.Error, CompanionError) as exc:
         log.warning("nothing carried over from %s: %s", aside, exc)
         return 0, 0
     try:

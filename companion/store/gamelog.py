@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import msgspec
+from sqlite_utils import Database
 
 from companion.engine.game import events as e
 from companion.engine.game.commands import AnyCommand, Command
@@ -96,19 +97,16 @@ class GameLog:
         self, path: Path | str, *, read_only: bool | None = None, check: Check = "quick"
     ) -> None:
         self.path = Path(path)
-        self.db, self.read_only = open_database(self.path, read_only=read_only, how=check)
         self._closed = False
-        if check != "none":
-            try:
-                self._check_resumable()
-            except LogDamaged:
-                self.close()
-                raise
+        vet = None if check == "none" else self._check_resumable
+        self.db, self.read_only = open_database(self.path, read_only=read_only, how=check, vet=vet)
 
-    def _check_resumable(self) -> None:
+    def _check_resumable(self, db: Database) -> None:
         """The game a table resumes must read back: a row SQLite's checks pass but whose
         contents are damaged (a record cut in the middle) makes the whole log damaged, so the
-        table shows what is wrong instead of failing at Resume."""
+        table shows what is wrong instead of failing at Resume. Run on `db` before the log is
+        opened for writing (companion/store/integrity.py), so it is read through it."""
+        self.db = db
         game_id = self.last_unfinished()
         if game_id is None:
             return

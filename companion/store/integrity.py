@@ -2,11 +2,13 @@
 
 At open: the file is an SQLite database (its header), `PRAGMA quick_check` (or the full
 `integrity_check` on demand) finds nothing, every migration it records is one this version
-knows, and the tables the log needs are there. A log that fails is never written to: the
-caller gets `LogDamaged`, `LogTooNew` or `LogUnreadable` and may `keep_aside` the file and
-start a fresh one. A log whose folder (or file) is not writable opens read-only: it can be
-viewed and exported, not played. SQLite's own errors met later (a full disk, a read-only file)
-become `LogFull`, `LogReadOnly` or `LogDamaged` through `store_errors`.
+knows, and the tables the log needs are there. These checks read the log through a
+connection that writes nothing in its folder (companion/store/untouched.py), so a log that
+fails is never written to, nor is anything created beside it: the caller gets `LogDamaged`,
+`LogTooNew` or `LogUnreadable` and may `keep_aside` the file and start a fresh one. A log whose
+folder (or file) is not writable, or that is opened to be exported or checked, is read the same
+way: it can be viewed and exported, not played. SQLite's own errors met later (a full disk,
+a read-only file) become `LogFull`, `LogReadOnly` or `LogDamaged` through `store_errors`.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ import contextlib
 import functools
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
-from urllib.parse import quote
 
 from sqlite_utils import Database
 
@@ -33,8 +34,11 @@ from companion.errors import (
     StoreError,
 )
 from companion.store.schema import migrations
+from companion.store.untouched import read_untouched
 
 Check = Literal["quick", "full", "none"]
+#: the caller's own reading of a checked log (raises `LogDamaged` when it cannot read it)
+Vet = Callable[[Database], None]
 HEADER = b"SQLite format 3\x00"
 #: the tables (and the columns of each) this version reads and writes
 TABLES = {
@@ -74,8 +78,9 @@ def writable(path: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
-def connect(path: Path, read_only: bool) -> sqlite3.Connection:
-    """A connection to the log; `LogUnreadable` when the file cannot be opened at all."""
+def refuse_unopenable(path: Path, read_only: bool) -> None:
+    """`LogUnreadable` (or `LogNotADatabase`) when the file cannot be a log at all; reads at
+    most its first bytes."""
     if path.is_dir():
         raise LogUnreadable(path, "it is a folder, not a file")
     if not path.parent.is_dir():
@@ -90,16 +95,14 @@ def connect(path: Path, read_only: bool) -> sqlite3.Connection:
             raise LogNotADatabase(path, "it is not an SQLite database (its first bytes are wrong)")
     elif read_only:
         raise LogUnreadable(path, "there is none, and its folder is read-only")
+
+
+def connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    """A connection to the log; `LogUnreadable` when the file cannot be opened at all.
+    Read-only: it writes nothing beside the log either (companion/store/untouched.py)."""
+    refuse_unopenable(path, read_only)
     try:
-        if not read_only:
-            return sqlite3.connect(str(path))
-        uri = f"file:{quote(str(path.resolve()))}"
-        try:  # the write-ahead log of a killed run is read too, when SQLite can open it
-            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
-            conn.execute("select count(*) from sqlite_master").fetchone()
-            return conn
-        except sqlite3.OperationalError:
-            return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        return read_untouched(path) if read_only else sqlite3.connect(str(path))
     except sqlite3.Error as exc:
         problem = translate(exc, path)
         raise (
@@ -153,31 +156,67 @@ def check(conn: sqlite3.Connection, path: Path, how: Check) -> None:
         raise LogDamaged(path, str(exc)) from None
 
 
-def open_database(path: Path, *, read_only: bool | None, how: Check) -> tuple[Database, bool]:
+def open_database(
+    path: Path,
+    *,
+    read_only: bool | None,
+    how: Check,
+    vet: Vet | None = None,
+) -> tuple[Database, bool]:
     """The checked database and whether it is read-only (`None`: read-only when not
-    writable). Only then, on a writable log, the pragmas and migrations that write."""
+    writable). Every check, and `vet` (the caller's own reading of a current log), runs on a
+    connection that cannot write; only a log that passes is opened for writing, its pragmas
+    and migrations applied, and vetted then if it was migrated. So a damaged or newer log,
+    and its folder, stay byte for byte as they were."""
     path = Path(path)
     if read_only is None:
         read_only = not writable(path)
-    conn = connect(path, read_only)
-    try:
-        check(conn, path, how)
-        db = Database(conn)
+    vetted = False
+    if read_only or path.exists():
+        db = Database(connect(path, read_only=True))
+        with _closed_on_error(db):
+            vetted = _check_read_only(db, path, how, vet, staying_read_only=read_only)
         if read_only:
-            if how != "none" and migrations.pending(db):
-                raise LogUnreadable(
-                    path, "it was written by an older version and cannot be upgraded read-only"
-                )
             return db, True
+        db.conn.close()
+    db = Database(connect(path, read_only=False))
+    with _closed_on_error(db):
         with store_errors(path):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
             migrations.apply(db)
-        return db, False
+        if vet is not None and not vetted:
+            vet(db)
+    return db, False
+
+
+def _check_read_only(
+    db: Database, path: Path, how: Check, vet: Vet | None, *, staying_read_only: bool
+) -> bool:
+    """SQLite's check, the version, the tables, then `vet` when the log needs no migration;
+    whether it was vetted. An older log is vetted once migrated, which needs a writable log."""
+    check(db.conn, path, how)
+    if how == "none":
+        return False
+    if migrations.pending(db):
+        if staying_read_only:
+            raise LogUnreadable(
+                path, "it was written by an older version and cannot be upgraded read-only"
+            )
+        return False
+    if vet is not None:
+        vet(db)
+    return vet is not None
+
+
+@contextlib.contextmanager
+def _closed_on_error(db: Database) -> Iterator[None]:
+    try:
+        yield
     except BaseException:
-        conn.close()
+        db.conn.close()
         raise
 
 
