@@ -223,7 +223,13 @@ def with_viewers(
         print("(tap to card with browser pages: needs chromium and chromium-driver)")
         return None
     data.mkdir()
-    env = {**os.environ, "ARMATA_DATA_DIR": str(data), "ARMATA_BENCH_VIEWERS": str(viewers)}
+    env = {
+        **os.environ,
+        "ARMATA_DATA_DIR": str(data),
+        "ARMATA_BENCH_VIEWERS": str(viewers),
+        # the pages are one Chromium on this machine's one address (phones each have their own)
+        "ARMATA_WEB_PAGES_PER_ADDRESS": str(viewers + 2),
+    }
     app = subprocess.Popen(
         [*XVFB, *command],
         cwd=ROOT,

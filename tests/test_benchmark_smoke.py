@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 from tests.browser import have_chromium
 from tests.conftest import PYTHON, ROOT
+from tests.processes import run_group
 
 pytestmark = pytest.mark.slow  # each benchmark script runs
 
 
 def quick_run(script: str, timeout_s: int = 300) -> str:
     """The benchmark's --quick run; its output (it must exit cleanly)."""
-    done = subprocess.run(
-        [PYTHON, script, "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=timeout_s
-    )
+    # its whole group (Xvfb, the app, Chromium) ends with it; the time scaled for the load
+    done = run_group([PYTHON, script, "--quick"], timeout_s, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -331,3 +331,16 @@ def test_a_choice_while_the_table_is_busy_is_answered_with_the_truth(table: WebT
         table.settle()
         state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
         assert next(h for h in state.heroes if h.hero == hero).chosen == card
+
+
+def test_an_owner_may_let_one_address_keep_more_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.errors import InvalidOptions
+    from ui.web.guard import from_environment
+
+    monkeypatch.setenv("ARMATA_WEB_PAGES_PER_ADDRESS", "12")
+    more = from_environment()
+    assert (more.streams_per_address, more.per_address) == (12, 28)
+    for wrong in ("many", "0"):
+        monkeypatch.setenv("ARMATA_WEB_PAGES_PER_ADDRESS", wrong)
+        with pytest.raises(InvalidOptions, match="ARMATA_WEB_PAGES_PER_ADDRESS"):
+            from_environment()

@@ -404,7 +404,8 @@ class ArmataApp(App):
             screen = cast("HardwareScreen", self.manager.get_screen("hardware"))
             screen.show_health(
                 health_view(self.hardware.bridge, broker_status(self.service.publisher)),
-                [*self.service.troubles.lines(), *self.service.web_lines()],
+                self.service.troubles.lines(),
+                self.service.web_lines(),
             )
         self.service.poll()
 

@@ -17,10 +17,12 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 class HardwareScreen(Screen):
     table_text = StringProperty("")
 
-    def show_health(self, view: HealthView, troubles: list[str] | None = None) -> None:
+    def show_health(
+        self, view: HealthView, troubles: list[str] | None = None, notes: list[str] | None = None
+    ) -> None:
         """The nodes' health, after what keeps the table from working (the voice, failed
-        background tasks) when there is any."""
-        lines = [*(troubles or []), *view.lines()]
+        background tasks) when there is any, and before `notes` (the phones' server)."""
+        lines = [*(troubles or []), *view.lines(), *(notes or [])]
         self.table_text = "\n".join(lines)
         box = self.ids.lines
         rows = list(reversed(box.children))

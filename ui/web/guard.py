@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import resource
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from aiohttp import web
+
+from companion.errors import InvalidOptions
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +88,10 @@ class Limits:
     refusing: int = 128  # refused connections being told "too many"; beyond: closed unanswered
 
 
-def budget(limits: Limits = Limits()) -> Limits:
-    """`limits` with the totals at most a quarter of the process's soft file limit."""
+def budget(limits: Limits | None = None) -> Limits:
+    """`limits` (by default: as `ARMATA_WEB_PAGES_PER_ADDRESS` says) with the totals at most a
+    quarter of the process's soft file limit."""
+    limits = limits if limits is not None else from_environment()
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return limits
@@ -103,6 +108,32 @@ def budget(limits: Limits = Limits()) -> Limits:
         choices_per_s=limits.choices_per_s,
         choices_burst=limits.choices_burst,
         refusing=min(limits.refusing, share // 2),
+    )
+
+
+#: how many pages one address may keep open (streams), for a machine that shows the table to
+#: many pages itself or phones behind one router's address (NAT); connections follow
+PAGES_ENV = "ARMATA_WEB_PAGES_PER_ADDRESS"
+
+
+def from_environment() -> Limits:
+    """The default limits, with `ARMATA_WEB_PAGES_PER_ADDRESS=N` if set (N streams from one
+    address and 2N + 4 connections, at least the defaults)."""
+    given = os.environ.get(PAGES_ENV, "").strip()
+    if not given:
+        return Limits()
+    try:
+        pages = int(given)
+    except ValueError:
+        raise InvalidOptions(f"{PAGES_ENV}: expected a whole number, got {given!r}") from None
+    if pages < 1:
+        raise InvalidOptions(f"{PAGES_ENV}: expected 1 or more, got {pages}")
+    default = Limits()
+    return replace(
+        default,
+        streams_per_address=pages,
+        per_address=max(default.per_address, 2 * pages + 4),
+        streams=max(default.streams, pages),
     )
 
 
