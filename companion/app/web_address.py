@@ -13,6 +13,17 @@ from collections.abc import Iterable
 
 from companion.errors import InvalidOptions
 
+__all__ = [
+    "DEFAULT_PORT",
+    "InvalidOptions",  # for ui/web, which sees only companion.app
+    "browser_address",
+    "interface_addresses",
+    "parse_web_address",
+    "preferred",
+    "rank",
+    "reachable",
+]
+
 #: where the table view listens unless --web says otherwise (ui/web/server.py)
 DEFAULT_PORT = 8421
 
