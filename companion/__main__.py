@@ -373,7 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--keys",
         action="store_true",
         help="lines on standard input press the buttons: c (Confirm), n (Next), u (Undo); "
-        "phone HERO prints that hero's seat link and QR code, revoke HERO ends it",
+        "phone HERO prints that hero's seat link and QR code, revoke HERO ends it; wifi on opens "
+        "the table's own Wi-Fi for the phones (NetworkManager), wifi off goes back "
+        "to the known one",
     )
     serve.set_defaults(func=lambda args: cmd_serve(args, parser))
     demo = sub.add_parser("demo", help="show the default fortress and a Strigoi turn")

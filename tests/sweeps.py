@@ -87,8 +87,7 @@ def card_languages(size: str, text: str) -> dict[str, tuple[str, ...]]:
     config = CARD_CONFIGS.index((size, text))
     others = LANGS[1:]
     return {
-        kind: ("en", others[(number + config) % len(others)])
-        for number, kind in enumerate(CARDS)
+        kind: ("en", others[(number + config) % len(others)]) for number, kind in enumerate(CARDS)
     }
 
 
@@ -103,6 +102,5 @@ def text_runs(size: str) -> tuple[str, ...]:
     language at both text sizes at every size)."""
     turn = PANEL_SIZES.index(size)
     return tuple(
-        lang if (number + turn) % 2 == 0 else f"{lang}-large"
-        for number, lang in enumerate(LANGS)
+        lang if (number + turn) % 2 == 0 else f"{lang}-large" for number, lang in enumerate(LANGS)
     )

@@ -5,12 +5,15 @@ touch. The codes are segno's; the pixels handed to the screen are checked agains
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.app.qr import phone_word, qr_modules, qr_rgba
 from tests.browser import have_chromium
 from tests.conftest import IN_CI, ROOT
+from tests.netns import give_address, inside, namespace
+from tests.nmcli_standin import Nmcli
 from tests.qr_reader import scanned
 from tests.test_ui import ui
 
@@ -33,9 +36,23 @@ def test_the_pixels_follow_the_codes_modules_top_row_first() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not have_chromium() and not IN_CI, reason="needs chromium and chromium-driver")
 def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) -> None:
-    report = ui("phones", str(ARTIFACTS), data=tmp_path, flags=("--web", "127.0.0.1:0"))
+    """On a network of its own (a cable's address, a Wi-Fi chip on no network, no route; an
+    nmcli stand-in on PATH), the app listening on every interface as the kiosk does."""
+    nmcli = Nmcli(tmp_path / "nmcli", in_reach=["Home"])
+    with namespace({"eth0": "192.168.7.5/24", "wlan0": None}) as name:
+        nmcli.change(on_hotspot=give_address("wlan0", "10.42.0.1/24"))
+        nmcli.change(on_down="ip addr flush dev wlan0")
+        nmcli.hold()  # each change waits for the script, which looks at the screen meanwhile
+        report = ui(
+            "phones",
+            str(ARTIFACTS),
+            data=tmp_path / "data",
+            flags=("--web", "0.0.0.0:0"),
+            env=nmcli.env(),
+            inside=inside(name),
+        )
     address = report["address"]
-    assert address.startswith("http://127.0.0.1:") and not address.endswith(":0/")
+    assert address.startswith("http://192.168.7.5:") and not address.endswith(":0/")
     screens = report["screens"]
     for name, shot in screens.items():
         assert Path(shot["png"]).stat().st_size > 3_000, name
@@ -74,3 +91,44 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     ended = mine["ended_page"]
     assert "error" not in ended, ended
     assert not ended["seatShown"] and "revoked" in ended["text"].lower()
+    the_tables_own_wifi(report["wifi"], nmcli, address)
+    for name in ("wifi-off", "wifi-on", "wifi-back"):
+        for check in ("overflow", "small_targets", "small_texts", "internal_ids"):
+            assert screens[name][check] == [], (name, check, screens[name][check])
+
+
+def the_tables_own_wifi(seen: dict[str, Any], nmcli: Nmcli, address: str) -> None:
+    """Opened and closed by touch: both codes read back, no button moved, the switch greyed
+    while nmcli works, the setting "Never" stored."""
+    off, opening, on, closing, back = (seen[k] for k in ("off", "opening", "on", "closing", "back"))
+    assert off["state"].startswith("WifiState(kind='off', device='wlan0'")
+    assert off["join"] == "" and off["link"] == address
+    assert phone_word("wifi_none") in "\n".join(off["texts"])
+    assert phone_word("wifi_open") in off["places"]
+    # tapped: the switch greyed, the words say so, nothing moved
+    assert opening["disabled"] and opening["changing"]
+    assert phone_word("wifi_busy") in "\n".join(opening["texts"])
+    assert opening["places"] == off["places"]
+    keys = nmcli.world()["hotspot"]
+    hotspot = f"http://10.42.0.1:{address.rsplit(':', 1)[1]}"
+    assert on["state"].startswith("WifiState(kind='hotspot', device='wlan0'")
+    assert on["join"] == f"WIFI:T:WPA;S:{keys['ssid']};P:{keys['password']};;"
+    assert scanned(Path(on["join_png"])) == on["join"]
+    assert on["link"] == hotspot and scanned(Path(on["code_png"])) == hotspot
+    words = "\n".join(on["texts"])
+    assert keys["ssid"] in words and keys["password"] in words
+    for step in ("wifi_step_join", "wifi_step_open"):
+        assert phone_word(step) in on["texts"]
+    moved = {k: v for k, v in on["places"].items() if k != phone_word("wifi_close")}
+    assert moved == {k: v for k, v in off["places"].items() if k != phone_word("wifi_open")}
+    assert on["places"][phone_word("wifi_close")] == off["places"][phone_word("wifi_open")]
+    assert closing["disabled"] and closing["changing"]
+    assert back["state"].startswith("WifiState(kind='joined', device='wlan0', network='Home'")
+    assert back["join"] == "" and back["link"] == address
+    assert nmcli.changes() == [
+        ["device", "wifi", "hotspot", "ifname", "wlan0", "con-name", "armata-table",
+         "ssid", keys["ssid"], "password", keys["password"]],
+        ["connection", "down", "armata-table"],
+        ["device", "connect", "wlan0"],
+    ]  # fmt: skip
+    assert (seen["setting_before"], seen["setting_after"]) == ("auto", "off")

@@ -64,9 +64,15 @@ class Served:
     """`serve --keys --web 127.0.0.1:0` as a process; its output lines collected as they come."""
 
     def __init__(
-        self, data: Path, *extra: str, web: str = "127.0.0.1:0", inside: Sequence[str] = ()
+        self,
+        data: Path,
+        *extra: str,
+        web: str = "127.0.0.1:0",
+        inside: Sequence[str] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
-        """`inside`: the command that runs serve (`ip netns exec NAME`), if any."""
+        """`inside`: the command that runs serve (`ip netns exec NAME`), if any; `env` adds to
+        the environment (a stand-in first on PATH)."""
         self.process = subprocess.Popen(
             [
                 *inside,
@@ -78,7 +84,7 @@ class Served:
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -107,9 +107,11 @@ def test_each_resync_answer_ends_a_bumped_platforms_difference(tmp_path: Path, a
         watched.statuses.clear()
         watched.until(
             "the table set up",
-            lambda: bool(watched.statuses)  # the status told since the new game
-            and not service.table_status.differences
-            and not service.table_status.actions,
+            lambda: (
+                bool(watched.statuses)  # the status told since the new game
+                and not service.table_status.differences
+                and not service.table_status.actions
+            ),
             10,
         )
         room = next(r for r, x in table.rooms.items() if x.platform is not None)

@@ -24,6 +24,7 @@ from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry
 from firmware_bridge.board import room_node
 from tests.hardware_helpers import wait_for
+from tests.processes import limit
 
 FORTRESS = load_board_file()
 NE = "NE"
@@ -47,8 +48,9 @@ class LiveTable:
             self.tags.lookup,
             self.tags.rim_tagged,
             self.tags.figure_tagged,
-            settle_s=0.25,
-            alert_after_s=0.5,
+            # the debounce as the thread that reads sees time: a loaded machine stalls it
+            settle_s=limit(0.25),
+            alert_after_s=limit(0.5),
             online=bridge.is_online,
         )
         self.statuses: list[TableStatus] = []

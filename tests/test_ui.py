@@ -39,13 +39,15 @@ def ui(
     size: str = "800x480",
     flags: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
+    inside: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """Run the app under Xvfb with a script; its JSON report. `env` adds to the environment."""
+    """Run the app under Xvfb with a script; its JSON report. `env` adds to the environment;
+    `inside` runs it all in another command (`ip netns exec NAME`: another network)."""
     assert shutil.which("xvfb-run"), "xvfb-run missing: run ./setup.sh test"
     screen = f"-screen 0 {size}x24"
     command = [PYTHON, "-m", "tests.ui_driver", "--size", size, *flags, "--script", *script]
     done = run_group(
-        ["xvfb-run", "-a", "-s", screen, *command],
+        [*inside, "xvfb-run", "-a", "-s", screen, *command],
         timeout_s,
         cwd=ROOT,
         env={**os.environ, "ARMATA_DATA_DIR": str(data), **(env or {})},

@@ -16,6 +16,7 @@ import pytest
 
 from companion.app import i18n
 from companion.app.seats import GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.web_feed import REFUSALS
 from companion.app.web_view import xy
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -207,7 +208,7 @@ def test_unauthorised_choices_are_refused_and_change_nothing(table: WebTable) ->
         (url.format(roel), {"card": attila_card}, 409, "cannot be chosen"),  # another's card
         (url.format(roel), {"card": "roel/no-such-card"}, 409, "cannot be chosen"),
         (url.format("A" * 22), {"card": attila_card}, 403, "not known"),  # a guessed token
-        (url.format("bad!token"), {"card": attila_card}, 400, "malformed"),
+        (url.format("bad!token"), {"card": attila_card}, 403, "not known"),  # no token's form
     ]
     for address, body, status, said in cases:
         got, answer = request(address, json.dumps(body).encode())
@@ -432,3 +433,20 @@ def test_a_heros_wounds_read_as_players_say_them(table: WebTable) -> None:
             names = [token_name(table.service.catalog, t) for t in ("wound-no-stealth",)]
         assert said[0].isupper() and said.endswith(".") and "2" in said, (language, said)
         assert said.count(".") == 2 and not any(n in said for n in names), (language, said)
+
+
+def test_a_seat_link_copied_with_a_full_stop_still_opens_its_seat(table: WebTable) -> None:
+    """A link pasted from a chat ("…/seat/abc.") is led to the seat; a mangled one opens the
+    page, whose stream says in the page's language that the link is not known here."""
+    roel = token_of(table.call(lambda: table.feed.seat_link("roel")) or "")
+    table.settle()
+    for tail in (".", ")", ".)", ","):
+        opened = urllib.request.urlopen(f"{table.address}seat/{roel}{tail}", timeout=limit(10))
+        assert opened.status == 200 and opened.url.endswith(f"/seat/{roel}"), (tail, opened.url)
+    mangled = "abc$def"
+    with urllib.request.urlopen(f"{table.address}seat/{mangled}", timeout=limit(10)) as page:
+        assert page.status == 200 and b"Armata Strigoi" in page.read()
+    status, refused = request(f"{table.address}events/seat/{mangled}?lang=de")
+    assert status == 403
+    assert refused["error"] == i18n.catalog("de").gettext(REFUSALS["unknown"])
+    assert refused["error"].startswith("Dieser Handy-Link")

@@ -5,8 +5,6 @@ default route (where asking the kernel for a route to a public address said 127.
 
 from __future__ import annotations
 
-import secrets
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +12,8 @@ import pytest
 
 from companion.app import web_address
 from companion.app.web_address import browser_address, preferred
+from tests.netns import give_address, inside, namespace
+from tests.nmcli_standin import Nmcli
 from tests.qr_reader import scanned
 from tests.test_serve_web import Served, terminal_code_png
 from tests.web_table import WebTable
@@ -66,35 +66,15 @@ def test_the_feed_reads_the_address_again_each_time(
 def hotspot_namespace() -> Iterator[str]:
     """A network namespace as a Pi's own hotspot sees it: a cable's address, the Wi-Fi's
     hotspot address 10.42.0.1/24 (NetworkManager's), and no default route."""
-    name = f"armata-hotspot-{secrets.token_hex(3)}"
-    run = ["ip", "-n", name]
-    subprocess.run(["ip", "netns", "add", name], check=True)
-    try:
-        for device, address in (("eth0", "192.168.7.5/24"), ("wlan0", "10.42.0.1/24")):
-            # a veth pair stands for the interface (no dummy driver in every kernel); the peer
-            # has no address of its own
-            peer = f"{device}-peer"
-            subprocess.run(
-                [*run, "link", "add", device, "type", "veth", "peer", "name", peer], check=True
-            )
-            subprocess.run([*run, "addr", "add", address, "dev", device], check=True)
-            for end in (device, peer):
-                subprocess.run([*run, "link", "set", end, "up"], check=True)
-        subprocess.run([*run, "link", "set", "lo", "up"], check=True)
-        routes = subprocess.run([*run, "route"], capture_output=True, text=True, check=True)
-        assert "default" not in routes.stdout
+    with namespace({"eth0": "192.168.7.5/24", "wlan0": "10.42.0.1/24"}) as name:
         yield name
-    finally:
-        subprocess.run(["ip", "netns", "del", name], check=False)
 
 
 @pytest.mark.slow
 def test_serve_on_a_hotspot_prints_and_encodes_the_hotspots_address(
     hotspot_namespace: str, tmp_path: Path
 ) -> None:
-    served = Served(
-        tmp_path / "data", web="0.0.0.0:0", inside=("ip", "netns", "exec", hotspot_namespace)
-    )
+    served = Served(tmp_path / "data", web="0.0.0.0:0", inside=inside(hotspot_namespace))
     try:
         at = served.wait_line(r"^Table view in a browser: http://")
         address = served.lines[at].split(": ", 1)[1]
@@ -103,4 +83,42 @@ def test_serve_on_a_hotspot_prints_and_encodes_the_hotspots_address(
         assert scanned(terminal_code_png(code, tmp_path / "address.pbm")) == address
     finally:
         code_, errors = served.close()
+    assert code_ == 0, errors
+
+
+@pytest.mark.slow
+def test_serve_with_no_network_opens_its_own_wifi_and_shows_both_codes(tmp_path: Path) -> None:
+    """A Pi with no network in reach (no address anywhere, no route): `serve` opens the table's
+    own Wi-Fi by itself (the setting's default, "auto"), prints its name, password and join
+    code, then the table view's new address 10.42.0.1 and its code; `wifi off` closes it."""
+    nmcli = Nmcli(tmp_path / "nmcli")
+    with namespace({"eth0": None, "wlan0": None}) as name:
+        nmcli.change(on_hotspot=give_address("wlan0", "10.42.0.1/24"))
+        nmcli.change(on_down="ip addr flush dev wlan0")
+        served = Served(tmp_path / "data", web="0.0.0.0:0", inside=inside(name), env=nmcli.env())
+        try:
+            at = served.wait_line(r"^Table view in a browser: http://")
+            assert served.lines[at].startswith("Table view in a browser: http://127.0.0.1:")
+            own = served.wait_line(r"^The table's own Wi-Fi: Armata-\d{4}$", seconds=60)
+            keys = nmcli.world()["hotspot"]
+            assert served.lines[own + 1] == f"Password: {keys['password']}"
+            join = served.wait_line(r"^Scan to join the table's Wi-Fi:$", after=own)
+            code = served.code_after(join)
+            text = f"WIFI:T:WPA;S:{keys['ssid']};P:{keys['password']};;"
+            assert scanned(terminal_code_png(code, tmp_path / "join.pbm")) == text
+            at = served.wait_line(r"^Table view in a browser: http://", after=join)
+            address = served.lines[at].split(": ", 1)[1]
+            assert address.startswith("http://10.42.0.1:"), served.lines[at]
+            assert (
+                scanned(terminal_code_png(served.code_after(at), tmp_path / "page.pbm")) == address
+            )
+            served.send("wifi off")
+            served.wait_line(r"^The table is on no Wi-Fi: open its own for the phones\.$", after=at)
+            assert served.wait_line(r"No suitable network found", after=at) > at
+            assert nmcli.changes()[1:] == [
+                ["connection", "down", "armata-table"],
+                ["device", "connect", "wlan0"],
+            ]
+        finally:
+            code_, errors = served.close()
     assert code_ == 0, errors

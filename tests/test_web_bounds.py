@@ -213,6 +213,11 @@ def test_an_address_over_its_cap_gets_the_too_many_phones_page_and_others_get_in
         refused = raw(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert refused.startswith(b"HTTP/1.1 503"), refused[:200]
         assert b"Too many phones" in refused and b"Zu viele Handys" in refused
+        head = refused.split(b"\r\n\r\n", 1)[0].decode()
+        for name, value in SECURITY_HEADERS.items():  # framing and referrer as every answer
+            assert f"{name}: {value}" in head or name == "Content-Security-Policy", (name, head)
+        assert "frame-ancestors 'none'" in head
+        assert b'http-equiv="refresh" content="10"' in refused  # it asks again by itself
         status, _headers, body = get(port, "/", source="127.0.0.2")  # another phone
         assert status == 200 and b"Armata Strigoi" in body
     finally:

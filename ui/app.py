@@ -35,6 +35,7 @@ from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every B
 if TYPE_CHECKING:  # imported when the table starts, in the frame after the first (`_start_table`)
     from companion.app.announce import Announcement
     from companion.app.controls import Controls
+    from companion.app.devices.hotspot import WifiState
     from companion.app.differences import Difference
     from companion.app.hardware import BoardHardware, GamePublisher, SimulatedBoard
     from companion.app.service import Outcome, TableService
@@ -272,6 +273,8 @@ class ArmataApp(App):
             self.switch_language(str(self.service.settings.get("language")))
         elif key == "text_size":
             self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
+        elif key == "hotspot":
+            self.service.set_hotspot_mode(self.service.hotspot_mode)  # acted on now
 
     def open_history(self) -> None:
         screen = cast("HistoryScreen", self.manager.get_screen("history"))
@@ -449,6 +452,16 @@ class ArmataApp(App):
     def button(self, name: str) -> None:
         """Confirm: the screen's primary action; Undo: undo; Next: the next option."""
         self.on_pi_button(name)
+
+    def wifi_changed(self, state: WifiState) -> None:
+        """The table's own Wi-Fi opened or closed (or could not): an open Phones view shows it."""
+        from kivy.core.window import Window
+
+        from ui.phones import PhonesView
+
+        for widget in Window.children:
+            if isinstance(widget, PhonesView):
+                widget.wifi_changed()
 
     def troubled(self, troubles: Troubles) -> None:
         """The Settings screen says at once when the voice cannot speak; the Hardware screen

@@ -1,6 +1,10 @@
 """Phones: the QR code of the table view's address (anyone may follow the game), and each hero's
 "my phone" code (a seat link showing only that hero's hand), which the touchscreen can revoke.
-Opened from the Home and Hardware screens. The codes come from companion/app/qr.py (segno)."""
+Opened from the Home and Hardware screens. The codes come from companion/app/qr.py (segno).
+
+Where the table's own Wi-Fi is open (companion/app/devices/hotspot.py), its join code stands
+beside the page's: "1. Join the Wi-Fi", "2. Follow the game". The buttons keep their places while
+the Wi-Fi changes (the words above them take the space); the switch waits, greyed, for nmcli."""
 
 from __future__ import annotations
 
@@ -10,12 +14,14 @@ from kivy.graphics.texture import Texture
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from companion.app.devices.hotspot import WifiState
 from companion.app.i18n import tr
-from companion.app.qr import only_this_machine, phone_word, qr_rgba
+from companion.app.qr import only_this_machine, phone_word, qr_rgba, wifi_words
 from companion.engine.explain import hero_name
 from ui import theme
 
@@ -42,20 +48,31 @@ class PhonesView(ModalView):
         self.app = app
         self.background_color = theme.BACKGROUND
         self.shown_link = ""  # the address the code shows now (scripts read it)
+        self.shown_join = ""  # the Wi-Fi join code's text, when the table's own Wi-Fi is open
         self.code: Image | None = None  # the code's image (scripts screenshot it)
+        self.join_code: Image | None = None  # the Wi-Fi join code's image
+        self.changing = False  # a Wi-Fi switch asked and not answered yet
+        self.showing_table = False
         self.only_seat = seat is not None
         if seat is None:
             self.table()
         else:
             self.seat(seat)
 
-    def _page(self, words: str, link: str) -> BoxLayout:
+    def _page(self, words: str, link: str, join: str = "") -> BoxLayout:
+        """A code (two with `join`, the Wi-Fi's first) on the left, words and buttons beside."""
         self.clear_widgets()
         self.shown_link = link
-        self.code = None
+        self.shown_join = join
+        self.code = self.join_code = None
         row = BoxLayout(orientation="horizontal", padding=dp(12), spacing=dp(12))
-        if link:
-            self.code = Image(texture=qr_texture(link), fit_mode="contain", size_hint_x=0.48)
+        if link and join:  # one above the other, each with its step beside it: big enough
+            codes = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.5)
+            self.join_code = self._code(codes, join, phone_word("wifi_step_join"))
+            self.code = self._code(codes, link, phone_word("wifi_step_open"))
+            row.add_widget(codes)
+        elif link:
+            self.code = Image(texture=qr_texture(link), fit_mode="contain", size_hint_x=0.5)
             row.add_widget(self.code)
         side = BoxLayout(orientation="vertical", spacing=dp(8))
         said = Label(text=words, font_size=sp(18), color=theme.TEXT, halign="left", valign="top")
@@ -65,33 +82,80 @@ class PhonesView(ModalView):
         self.add_widget(row)
         return side
 
-    def _button(self, box: BoxLayout, text: str, action: object) -> None:
+    @staticmethod
+    def _code(codes: BoxLayout, text: str, caption: str) -> Image:
+        """One of two codes with its step beside it."""
+        line = BoxLayout(orientation="horizontal", spacing=dp(8))
+        image = Image(texture=qr_texture(text), fit_mode="contain", size_hint_x=0.6)
+        line.add_widget(image)
+        step = Label(text=caption, font_size=sp(18), color=theme.TEXT, size_hint_x=0.4)
+        step.bind(size=lambda label, size: setattr(label, "text_size", size))
+        step.halign, step.valign = "left", "middle"
+        line.add_widget(step)
+        codes.add_widget(line)
+        return image
+
+    def _button(self, box: BoxLayout | GridLayout, text: str, action: object) -> Button:
         button = Button(text=text, font_size=sp(18), size_hint_y=None, height=dp(52))
+        button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - dp(8), None)))
+        button.halign = "center"
         button.bind(on_release=lambda _b: action())  # type: ignore[operator]
         box.add_widget(button)
+        return button
 
     def table(self) -> None:
-        """The table view's address, as a code and in words; a "my phone" per hero."""
+        """The table view's address, as a code and in words (beside the Wi-Fi's join code when
+        the table's own Wi-Fi is open); a "my phone" per hero; the Wi-Fi switch."""
+        self.showing_table = True
         feed = self.app.web_feed
         if feed is None:
             side = self._page(phone_word("no_web"), "")
-        else:
-            words = f"{phone_word('scan')}\n\n{feed.address}"
-            if only_this_machine(feed.address):
-                words += f"\n\n{phone_word('this_machine')}"
-            side = self._page(words, feed.address)
-            session = self.app.session
-            if session is not None and session.state.phase != "over":
-                for hero in sorted(session.state.heroes, key=lambda h: h.seat):
-                    self._button(
-                        side,
-                        phone_word("seat").format(hero=hero_name(hero.hero)),
-                        lambda hero=hero.hero: self.seat(hero),
-                    )
+            self._button(side, tr("Close"), self.dismiss)
+            return
+        wifi: WifiState = self.app.service.wifi_state
+        parts = [wifi_words(wifi)] if wifi_words(wifi) and feed.public else []
+        if self.changing:
+            parts.append(phone_word("wifi_busy"))
+        parts.append(f"{phone_word('scan')}\n{feed.address}")
+        if only_this_machine(feed.address):
+            parts.append(phone_word("this_machine"))
+        join = wifi.join_code() if feed.public else ""
+        side = self._page("\n\n".join(parts), feed.address, join)
+        session = self.app.session
+        if session is not None and session.state.phase != "over":
+            seats = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+            seats.bind(minimum_height=seats.setter("height"))
+            for hero in sorted(session.state.heroes, key=lambda h: h.seat):
+                self._button(
+                    seats,
+                    phone_word("seat").format(hero=hero_name(hero.hero)),
+                    lambda hero=hero.hero: self.seat(hero),
+                )
+            side.add_widget(seats)
+        if feed.public and wifi.can_open:
+            switch = self._button(
+                side,
+                phone_word("wifi_close" if wifi.hotspot else "wifi_open"),
+                lambda: self.switch_wifi(not wifi.hotspot),
+            )
+            switch.disabled = self.changing
         self._button(side, tr("Close"), self.dismiss)
+
+    def switch_wifi(self, on: bool) -> None:
+        """Open or close the table's own Wi-Fi; the page says so until nmcli has answered."""
+        self.changing = True
+        self.app.service.open_hotspot(on)
+        self.table()
+
+    def wifi_changed(self) -> None:
+        """The Wi-Fi answered: the table's page again (a seat's page stays as it is)."""
+        self.changing = False
+        if self.showing_table:
+            self.table()
 
     def seat(self, hero: str) -> None:
         """`hero`'s seat link as a code, to be scanned by that player's own phone."""
+        self.showing_table = False
         feed = self.app.web_feed
         link = feed.seat_link(hero) if feed is not None else None
         if link is None:
@@ -105,6 +169,7 @@ class PhonesView(ModalView):
         self._back(side)
 
     def revoke(self, hero: str) -> None:
+        self.showing_table = False
         if self.app.web_feed is not None:
             self.app.web_feed.revoke(hero)
         side = self._page(phone_word("revoked"), "")

@@ -21,9 +21,10 @@ from typing import TextIO
 
 from companion.app import i18n
 from companion.app.announce import Announcement
+from companion.app.devices.hotspot import WifiState
 from companion.app.labels import command_label, game_over_reason, undone_sentence, waiting_label
 from companion.app.play_taps import commands_with, holder_of
-from companion.app.qr import only_this_machine, phone_word, qr_terminal
+from companion.app.qr import only_this_machine, phone_word, qr_terminal, wifi_words
 from companion.app.service import Outcome, Post, TableService, store_refusal
 from companion.app.spoken_menu import (
     Group,
@@ -52,6 +53,9 @@ LAST_WORDS_S = 60.0
 #: `serve --keys`: "phone HERO" prints the hero's seat link and its QR code, "revoke HERO" ends
 #: it (the touchscreen's "my phone" and "Revoke this phone link")
 SEAT_KEYS = {"phone": "phone", "p": "phone", "revoke": "revoke"}
+
+#: `serve --keys`: "wifi on" opens the table's own Wi-Fi, "wifi off" goes back to the known one
+WIFI_KEYS = {"on": True, "off": False}
 
 #: `serve --keys`: a line on standard input presses a button (a table without the Pi's pins)
 KEYS = {
@@ -126,10 +130,13 @@ class HeadlessTable:
                 name = KEYS.get(line.strip().lower())
                 if len(words) == 2 and words[0].lower() in SEAT_KEYS:
                     self.post(partial(self.seat_link, SEAT_KEYS[words[0].lower()], words[1]))
+                elif len(words) == 2 and words[0].lower() == "wifi" and words[1] in WIFI_KEYS:
+                    self.post(partial(self.service.open_hotspot, WIFI_KEYS[words[1]]))
                 elif name is None:
                     print(
                         "keys: c (Confirm), n (Next), u (Undo); phone HERO, revoke HERO "
-                        "(a seat link for the table view in a browser)",
+                        "(a seat link for the table view in a browser); wifi on, wifi off "
+                        "(the table's own Wi-Fi for the phones)",
                         flush=True,
                     )
                 else:
@@ -247,6 +254,17 @@ class HeadlessTable:
     def troubled(self, troubles: Troubles) -> None:
         for line in troubles.lines():
             print(f"trouble: {line}", flush=True)  # the operator's log (a voice cannot say it)
+
+    def wifi_changed(self, state: WifiState) -> None:
+        """The table's own Wi-Fi: its name, password and join code, then the table view's new
+        address; or the network joined, or why a change failed."""
+        said = wifi_words(state)
+        if said:
+            print(said, flush=True)
+        if state.hotspot:
+            print(phone_word("wifi_join"), flush=True)
+            print(qr_terminal(state.join_code()), end="", flush=True)
+            self.show_address()
 
     def tapped(self, tap: Tap) -> None:
         session = self.service.session

@@ -4,8 +4,12 @@ as modules (rows of dark/light) and as RGBA pixels a screen turns into a texture
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from companion.app.i18n import N_, tr
+
+if TYPE_CHECKING:
+    from companion.app.devices.hotspot import WifiState
 
 #: the touchscreen's words around the codes
 PHONE_WORDS = {
@@ -16,6 +20,16 @@ PHONE_WORDS = {
     "revoke": N_("Revoke this phone link"),
     "revoked": N_("Phone link revoked."),
     "no_web": N_("The table view for phones is turned off on this table."),
+    "wifi_own": N_("The table's own Wi-Fi: {name}\nPassword: {password}"),
+    "wifi_join": N_("Scan to join the table's Wi-Fi:"),
+    "wifi_step_join": N_("1. Join the Wi-Fi"),
+    "wifi_step_open": N_("2. Follow the game"),
+    "wifi_joined": N_("The table is on the Wi-Fi {name}: phones on it can follow the game."),
+    "wifi_none": N_("The table is on no Wi-Fi: open its own for the phones."),
+    "wifi_open": N_("Open the table's own Wi-Fi"),
+    "wifi_close": N_("Back to the known Wi-Fi"),
+    "wifi_busy": N_("Changing the Wi-Fi: this takes a few seconds."),
+    "wifi_problem": N_("The Wi-Fi could not change: {reason}"),
     "this_machine": N_(
         "This address works on this machine only: a phone needs the table's address on the "
         "local network, which the kiosk on the Pi serves."
@@ -32,6 +46,23 @@ def only_this_machine(address: str) -> bool:
 def phone_word(key: str) -> str:
     """One of the touchscreen's words around the codes, in the table's language."""
     return tr(PHONE_WORDS[key])
+
+
+def wifi_words(state: WifiState) -> str:
+    """What the Pi's Wi-Fi means for the phones, in words ("" without NetworkManager or a Wi-Fi
+    chip: nothing to say or switch)."""
+    if state.hotspot:
+        said = phone_word("wifi_own").format(name=state.network, password=state.password)
+    elif state.kind == "joined":
+        said = phone_word("wifi_joined").format(name=state.network)
+    elif state.kind == "off":
+        said = phone_word("wifi_none")
+    else:
+        said = ""
+    if state.problem:
+        problem = phone_word("wifi_problem").format(reason=state.problem)
+        said = f"{said}\n{problem}" if said else problem
+    return said
 
 
 def qr_modules(text: str, border: int = 2) -> list[list[bool]]:
@@ -63,4 +94,11 @@ def qr_terminal(text: str) -> str:
     return out.getvalue()
 
 
-__all__ = ["PHONE_WORDS", "phone_word", "qr_modules", "qr_rgba", "qr_terminal"]
+__all__ = [
+    "PHONE_WORDS",
+    "phone_word",
+    "qr_modules",
+    "qr_rgba",
+    "qr_terminal",
+    "wifi_words",
+]

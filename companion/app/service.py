@@ -23,6 +23,7 @@ from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
 from companion.app.cards import spoken
 from companion.app.controls import Controls, open_controls
+from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
 from companion.app.differences import Difference, expected_from_game
 from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
@@ -40,6 +41,7 @@ from companion.app.tracking import Origin, TableStatus, TableTracker
 from companion.app.troubles import Troubles
 from companion.app.voice import SettingsVoice, Speaker
 from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
+from companion.app.web_address import interface_addresses, preferred
 from companion.app.web_feed import WebFeed
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
@@ -97,6 +99,9 @@ class TableListener(Protocol):
     def troubled(self, troubles: Troubles) -> None:
         """The voice stopped (or went back to) speaking, or a background thread failed."""
 
+    def wifi_changed(self, state: WifiState) -> None:
+        """The Pi's Wi-Fi changed: the table's own access point opened or closed, or failed."""
+
 
 class Unheard:
     """A listener that is told nothing (the service alone, in tests)."""
@@ -110,6 +115,8 @@ class Unheard:
     def button(self, name: str) -> None: ...
 
     def troubled(self, troubles: Troubles) -> None: ...
+
+    def wifi_changed(self, state: WifiState) -> None: ...
 
 
 @dataclass
@@ -258,6 +265,9 @@ class TableService:
             plural=i18n.ngettext,
         )
         self.language = "en"
+        #: the Pi's Wi-Fi as last read (the phones' way in); known once a public web started
+        self.wifi_state = WifiState("no_manager")
+        self._wifi: WifiWorker | None = None
         self._hands: threading.Thread | None = None  # the simulated table's, while they work
         self._closed = False
 
@@ -275,6 +285,7 @@ class TableService:
         self.hardware.start(self._node_message)
         if self.web is not None:
             self.web.start()
+            self._start_wifi()
 
     def web_lines(self) -> list[str]:
         """The phones' server on the Hardware screen (none when the table view is off)."""
@@ -287,6 +298,7 @@ class TableService:
             return
         self.web = web
         web.start()
+        self._start_wifi()
         self._web_changed()
 
     def close(self) -> None:
@@ -308,6 +320,8 @@ class TableService:
             self.publisher.stop()
         if self.web is not None:
             self.web.stop()
+        if self._wifi is not None:
+            self._wifi.stop()
         self.faults.uninstall()
         self.log.close()
 
@@ -664,6 +678,63 @@ class TableService:
     def _troubled(self, troubles: Troubles) -> None:
         self.troubles = troubles
         self.listener.troubled(troubles)
+
+    # ----- the phones' Wi-Fi (companion/app/devices/hotspot.py) --------------------------------
+    @property
+    def hotspot_mode(self) -> Mode:
+        """When the table opens its own Wi-Fi: "auto" (at the start, when no network is in
+        reach), "on" (at every start, and now) or "off" (never by itself)."""
+        mode = self.settings.get("hotspot")
+        return mode if mode in ("auto", "on", "off") else "auto"
+
+    def set_hotspot_mode(self, mode: Mode) -> None:
+        """Store the choice and act on it now: "on" opens the access point, "off" closes it."""
+        self.settings.set("hotspot", mode)
+        if self._wifi is not None:
+            if mode == "on":
+                self._wifi.ask("open", self.hotspot_credentials())
+            elif mode == "off":
+                self._wifi.ask("close")
+
+    def open_hotspot(self, on: bool) -> None:
+        """The Phones screen's switch: open now (and at each start), or close now and open
+        again by itself only where no network is in reach ("auto")."""
+        self.settings.set("hotspot", "on" if on else "auto")
+        if self._wifi is not None:
+            if on:
+                self._wifi.ask("open", self.hotspot_credentials())
+            else:
+                self._wifi.ask("close")
+
+    def hotspot_credentials(self) -> Credentials:
+        """The access point's name and password, made once and kept with the settings."""
+        kept = Credentials.read(self.settings.get("hotspot_credentials"))
+        if kept is None:
+            kept = Credentials.new()
+            self.settings.set("hotspot_credentials", kept.stored())
+        return kept
+
+    def _start_wifi(self) -> None:
+        """With the phones' server listening beyond this machine: read the Wi-Fi, and open the
+        access point as the setting says (on a worker thread: nmcli takes seconds)."""
+        if self._wifi is not None or self.web is None or not self.web.public or self._closed:
+            return
+        self._wifi = WifiWorker(
+            self._wifi_from_thread, lambda: bool(preferred(interface_addresses()))
+        )
+        self._wifi.start()
+        mode = self.hotspot_mode
+        if mode == "off":
+            self._wifi.ask("state")
+        else:
+            self._wifi.ask("open" if mode == "on" else "auto", self.hotspot_credentials())
+
+    def _wifi_from_thread(self, state: WifiState) -> None:  # the Wi-Fi worker's thread
+        self.post(lambda: self._wifi_changed(state))
+
+    def _wifi_changed(self, state: WifiState) -> None:
+        self.wifi_state = state
+        self.listener.wifi_changed(state)
 
     # ----- announcement outputs ------------------------------------------------------------------
     def _announce(self, announcement: Announcement, words: str) -> None:

@@ -175,6 +175,8 @@ class Reply:
 class WebServer(Protocol):
     """What the feed needs of the web server (ui/web/server.py)."""
 
+    host: str  # where it listens: 0.0.0.0 (every interface), an address, or 127.0.0.1
+
     def start(self) -> str:
         """Listen; the address browsers open (`http://host:port/`)."""
 
@@ -219,6 +221,13 @@ class WebFeed:
         """The address phones open, read again each time it is shown (the network may have
         changed: a hotspot opened, the Wi-Fi joined); "" until the server has started."""
         return self.server.current_address() if self._started else ""
+
+    @property
+    def public(self) -> bool:
+        """Whether other devices can reach the server (not this machine's loopback only): the
+        phones need a network, and the table may open its own Wi-Fi for them."""
+        host = self.server.host
+        return not (host in ("localhost", "::1") or host.startswith("127."))
 
     def stop(self) -> None:
         self.server.stop()

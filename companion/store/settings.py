@@ -20,6 +20,8 @@ DEFAULTS: dict[str, Any] = {
     "volume": 100,
     "speed": 165,
     "text_size": "normal",  # or "large": every text a quarter bigger
+    "hotspot": "auto",  # the table's own Wi-Fi: "auto" (where no network is in reach), "on", "off"
+    "hotspot_credentials": None,  # {"name": ..., "password": ...}, made at the first opening
 }
 
 

@@ -158,9 +158,7 @@ class Driver:
         if self.app.service.settings.get("text_size") != size:
             self.app.toggle_text_size()
 
-    def walk_every_screen(
-        self, out: Path, text: str, languages: Sequence[str], seed: int
-    ) -> None:
+    def walk_every_screen(self, out: Path, text: str, languages: Sequence[str], seed: int) -> None:
         """Queue one walk through every screen (and the round's panels) at `text` size, into
         `out`, each segment of SEGMENTS (tests/sweeps.py) in its own language of `languages`:
         a language is switched only where a segment begins from a state of its own (the switch

@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from kivy.core.window import Window
+from kivy.uix.button import Button
 
 from companion.app import i18n
 from companion.app.qr import phone_word
 from companion.engine.explain import hero_name
+from tests.nmcli_standin import release
 from tests.processes import limit
 from tests.ui_driver.driver import Driver
-from tests.ui_driver.touch import find_button, tap
+from tests.ui_driver.touch import find_button, reveal, tap
+from ui.check_row import CheckRow
 from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
 from ui.phones import PhonesView
 
@@ -93,6 +96,101 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
     )
     driver.then(lambda: _after_the_phone(driver, "matthew"))
     my_phone(driver, out, "roel")
+    if app.web_address is not None and app.web_address[0] == "0.0.0.0":
+        wifi(driver, out)
+
+
+def _row(app: Any, words: str) -> CheckRow:
+    """The Settings screen's check row with these (English) words."""
+    screen = app.manager.get_screen("settings")
+    return next(w for w in screen.walk() if isinstance(w, CheckRow) and w.text == words)
+
+
+def _places(view: PhonesView) -> dict[str, list[float]]:
+    """Each button's place on the screen, by its words."""
+    return {
+        w.text: [round(v) for v in (*w.to_window(*w.pos), w.width, w.height)]
+        for w in view.walk()
+        if isinstance(w, Button)
+    }
+
+
+def wifi(driver: Driver, out: Path) -> None:
+    """The table's own Wi-Fi by touch (an nmcli stand-in on PATH): opened from the Phones view,
+    its join code beside the page's, the switch waiting greyed for nmcli and no button moving;
+    then back to the known Wi-Fi; then "Never" in Settings."""
+    app = driver.app
+    seen: dict[str, Any] = driver.report.setdefault("wifi", {})
+
+    def note(key: str) -> None:
+        view = _view()
+        entry = {
+            "state": repr(app.service.wifi_state),
+            "link": view.shown_link,
+            "join": view.shown_join,
+            "places": _places(view),
+            "texts": [w.text for w in view.walk() if isinstance(getattr(w, "text", None), str)],
+        }
+        if view.join_code is not None:
+            path = out / f"{key}-join-code.png"
+            view.join_code.export_to_png(str(path))
+            entry["join_png"] = str(path)
+        if view.code is not None:
+            path = out / f"{key}-code.png"
+            view.code.export_to_png(str(path))
+            entry["code_png"] = str(path)
+        seen[key] = entry
+
+    def held(words: str, key: str) -> None:
+        """While nmcli holds the change (the stand-in waits for `release`), a laid-out frame
+        later: the switch greyed, every button where it was."""
+        note(key)
+        view = _view()
+        switch = next(w for w in view.walk() if isinstance(w, Button) and w.text == words)
+        seen[key]["disabled"] = switch.disabled
+        seen[key]["changing"] = view.changing
+        release()
+
+    driver.then(
+        lambda: driver.wait_until(
+            "the Wi-Fi read", lambda: app.service.wifi_state.kind != "no_manager"
+        )
+    )
+    driver.then(lambda: app.show("home"))
+    driver.then(lambda: driver.press("Phones"))
+    driver.then(lambda: _shoot(driver, "wifi-off", out))
+    driver.then(lambda: note("off"))
+    driver.then(lambda: _press(phone_word("wifi_open")))
+    driver.then(lambda: held(phone_word("wifi_open"), "opening"))
+    driver.then(
+        lambda: driver.wait_until(
+            "the table's own Wi-Fi", lambda: app.service.wifi_state.hotspot, 600
+        )
+    )
+    driver.then(
+        lambda: driver.wait_until("the Phones view told", lambda: not _view().changing, 100)
+    )
+    driver.then(lambda: _shoot(driver, "wifi-on", out))
+    driver.then(lambda: note("on"))
+    driver.then(lambda: _press(phone_word("wifi_close")))
+    driver.then(lambda: held(phone_word("wifi_close"), "closing"))
+    driver.then(
+        lambda: driver.wait_until(
+            "the known Wi-Fi", lambda: not app.service.wifi_state.hotspot, 600
+        )
+    )
+    driver.then(
+        lambda: driver.wait_until("the Phones view told", lambda: not _view().changing, 100)
+    )
+    driver.then(lambda: _shoot(driver, "wifi-back", out))
+    driver.then(lambda: note("back"))
+    driver.then(lambda: _press(i18n.tr("Close")))
+    driver.then(lambda: seen.__setitem__("setting_before", app.service.settings.get("hotspot")))
+    driver.then(lambda: app.open_settings())
+    driver.then(lambda: reveal(_row(app, "Only from the Phones screen")))
+    driver.then(lambda: tap(_row(app, "Only from the Phones screen")))
+    driver.then(lambda: driver.shoot("settings-wifi-never"))
+    driver.then(lambda: seen.__setitem__("setting_after", app.service.settings.get("hotspot")))
 
 
 def my_phone(driver: Driver, out: Path, hero: str) -> None:

@@ -209,6 +209,7 @@ def table_steps(driver: Driver) -> list[tuple[str, Callable[[], None]]]:
 
     def guided() -> None:
         driver.steps(
+            lambda: _note_when_told(driver),
             lambda: driver.press("The app is right"),
             lambda: _until_guided(driver),
             lambda: driver.press("Back"),
@@ -253,18 +254,39 @@ def _note_the_board(driver: Driver) -> None:
 def _until_guided(driver: Driver, frames: int = 0) -> None:
     """Wait until the table is told what to put back; the Resync list is rebuilt while the
     difference ages ("for 3 s"), and a touch that lands while it is rebuilt reaches no button:
-    the player touches "The app is right" again (seen on a loaded machine)."""
+    the player touches "The app is right" again (seen on a loaded machine). The board is noted
+    as the to-do arrives (`_note_when_told`): the simulated hands may put the platform back
+    before the next frame of a loaded machine."""
+    from companion.app import i18n
+
     app = driver.app
+    if i18n.current_language() in driver.report.get("table_zoom", {}):
+        return
     if app.table_status.actions:
         _note_the_board(driver)
         return
     if frames > 3000:
         raise AssertionError("waited in vain for the table to be guided")
-    if frames % 100 == 99 and app.manager.current == "resync":
+    if frames % 100 == 99 and app.manager.current == "resync" and app.table_status.alerts:
         driver.queue.insert(0, lambda: _until_guided(driver, frames + 1))
         driver.press("The app is right")
         return
     driver.queue.insert(0, lambda: _until_guided(driver, frames + 1))
+
+
+def _note_when_told(driver: Driver) -> None:
+    """Note the board in the call that tells the app the table's to-do, once the app has
+    shown it (the round screen zooms there as it is told)."""
+    app = driver.app
+    told = app.table_changed
+
+    def changed(status: Any) -> None:
+        told(status)
+        if status.actions and app.table_changed is changed:
+            app.table_changed = told  # once
+            _note_the_board(driver)
+
+    app.table_changed = changed
 
 
 def cards_and_fix(driver: Driver) -> None:

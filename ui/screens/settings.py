@@ -1,16 +1,23 @@
 """Settings: language (the voice follows it), text size (normal or large), voice on/off,
-volume and speed; stored in the database so they come back after a restart."""
+volume and speed, when the table opens its own Wi-Fi for the phones; stored in the database so
+they come back after a restart."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.app.i18n import LANGUAGES, tr
+from companion.app.i18n import LANGUAGES, N_, tr
 from companion.app.service import Settings
 from ui.check_row import CheckRow
 from ui.screens.page import PageScreen
 
 VOLUME_STEP, SPEED_STEP = 20, 20
+#: when the table opens its own Wi-Fi (companion/app/devices/hotspot.py)
+HOTSPOT_CHOICES = (
+    ("auto", N_("When no known Wi-Fi is in reach")),
+    ("on", N_("Always")),
+    ("off", N_("Only from the Phones screen")),
+)
 
 
 class SettingsScreen(PageScreen):
@@ -69,6 +76,14 @@ class SettingsScreen(PageScreen):
             tr("Speed: {value} words/min (tap: faster)").format(value=speed),
             lambda: self._set("speed", 120 + (speed - 120 + SPEED_STEP) % 120),
         )
+        self.text(tr("The table's own Wi-Fi for the phones"))
+        for mode, name in HOTSPOT_CHOICES:
+            self.check(
+                tr(name),
+                s.get("hotspot") == mode,
+                lambda mode=mode: self._set("hotspot", mode),
+                radio=True,
+            )
 
     def check(
         self, text: str, active: bool, action: Callable[[], None], radio: bool = False

@@ -47,26 +47,37 @@ TOO_MANY = (
     b"HTTP/1.1 503 Service Unavailable\r\n"
     b"Content-Type: text/html; charset=utf-8\r\n"
     b"Cache-Control: no-store\r\n"
-    b"Retry-After: 5\r\n"
+    b"Retry-After: 10\r\n"
     b"X-Content-Type-Options: nosniff\r\n"
+    b"X-Frame-Options: DENY\r\n"
+    b"Referrer-Policy: no-referrer\r\n"
     b"Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; "
     b"frame-ancestors 'none'\r\n"
     b"Connection: close\r\n"
 )
-#: the page a phone over the cap gets (before its request is read, so in all four languages)
-TOO_MANY_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+#: seconds before the page over the cap asks again by itself
+TOO_MANY_RETRY_S = 10
+#: the page a phone over the cap gets (before its request is read, so in all four languages;
+#: dark like the table's page; it tries again by itself)
+TOO_MANY_PAGE = f"""<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="{TOO_MANY_RETRY_S}">
 <title>Armata Strigoi</title></head>
-<body style="font: 20px sans-serif; margin: 1.5em">
-<h1>Too many phones</h1>
-<p>Too many phones are connected to this table right now. Close the table's page on a phone
-that no longer needs it, wait a moment, then reload this page.</p>
-<p lang="de">Zu viele Handys sind gerade mit diesem Tisch verbunden. Schließt die Seite auf einem
-Handy, das sie nicht mehr braucht, wartet kurz und ladet diese Seite neu.</p>
-<p lang="it">Troppi telefoni sono collegati a questo tavolo in questo momento. Chiudete la pagina
-su un telefono che non ne ha più bisogno, aspettate un momento e ricaricate questa pagina.</p>
-<p lang="fr">Trop de téléphones sont connectés à cette table en ce moment. Fermez la page sur un
-téléphone qui n'en a plus besoin, attendez un instant, puis rechargez cette page.</p>
+<body style="font: 20px sans-serif; margin: 1.5em; background: #111; color: #eee">
+<h1 style="font-size: 1.5em">Too many phones · Zu viele Handys · Troppi telefoni ·
+Trop de téléphones</h1>
+<p lang="en">Too many pages are open on this table right now, perhaps many on one device. This
+page tries again by itself every {TOO_MANY_RETRY_S} seconds; closing the table's page where it
+is no longer needed makes room.</p>
+<p lang="de">Gerade sind zu viele Seiten dieses Tisches offen, vielleicht viele auf einem
+Gerät. Diese Seite versucht es alle {TOO_MANY_RETRY_S} Sekunden von selbst wieder; wer die Seite
+des Tisches schließt, wo sie nicht mehr gebraucht wird, macht Platz.</p>
+<p lang="it">In questo momento ci sono troppe pagine aperte su questo tavolo, forse molte su un
+solo dispositivo. Questa pagina riprova da sola ogni {TOO_MANY_RETRY_S} secondi; chiudere la
+pagina del tavolo dove non serve più libera posto.</p>
+<p lang="fr">Trop de pages sont ouvertes sur cette table en ce moment, peut-être beaucoup sur un
+seul appareil. Cette page réessaie d'elle-même toutes les {TOO_MANY_RETRY_S} secondes ; fermer
+la page de la table là où elle ne sert plus libère de la place.</p>
 </body></html>
 """.encode()
 

@@ -63,6 +63,9 @@ PLAYING_S = 60.0
 Choose = Callable[[str, str, str, Callable[[Reply], None]], PendingChoice]
 
 
+#: what a chat or a mail client glues to the end of a link it shows (a full stop, a bracket)
+COPIED_TAIL = ".,;:!?)]}>'\"*"
+
 class Choice(msgspec.Struct, forbid_unknown_fields=True):
     card: str
 
@@ -253,7 +256,10 @@ class TableWebServer:
     async def _page(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info.get("token")
         if token is not None and not TOKEN_FORM.fullmatch(token):
-            return self._refuse(400, "malformed seat link")
+            clean = token.rstrip(COPIED_TAIL)  # a link copied out of a chat with its full stop
+            if clean != token and TOKEN_FORM.fullmatch(clean):
+                raise web.HTTPFound(f"/seat/{clean}")
+            # else the page itself, whose stream says the link is not known here, in its words
         response = web.FileResponse(STATIC / "index.html")
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"  # the token stays in this page
@@ -273,12 +279,12 @@ class TableWebServer:
         return await self._stream(request, Viewer(seat[1], seat[0]))
 
     def _seat(self, request: web.Request) -> tuple[str, str] | web.Response:
-        """The request's seat token and language, or the refusal of a malformed (400) or
-        unknown, revoked or ended (403) link."""
+        """The request's seat token and language, or the refusal (403, in the page's language)
+        of an unknown, revoked or ended link; a malformed one is not known here either."""
         token = request.match_info["token"]
-        if not TOKEN_FORM.fullmatch(token):
-            return self._refuse(400, "malformed seat link")
         language = self._language(request)
+        if not TOKEN_FORM.fullmatch(token):  # no token has that form: not known here
+            return self._refuse(403, said(language, "unknown"))
         why = self._seat_refusal(token, language)
         if why is not None:
             return self._refuse(403, why)
