@@ -247,3 +247,68 @@ def test_serve_answers_only_to_its_own_names_and_those_it_is_given(tmp_path: Pat
     finally:
         code, errors = table.close()
     assert code == 0, errors
+
+
+def test_a_seat_page_comes_back_by_itself_after_serve_restarts(tmp_path: Path) -> None:
+    """Issue 41, item 3: seat links are kept with the game. A phone's seat page opened before
+    `serve` stops (a power cut, an update) waits, says why while the game is not resumed, and
+    shows its hand again once it is, with no rescan and no reload; a revoked link stays
+    revoked."""
+    from tests.hardware_helpers import free_port
+
+    port, data = free_port(), tmp_path / "data"
+    address = f"http://127.0.0.1:{port}/"
+    first = Served(data, web=f"127.0.0.1:{port}")
+    seat = chromium(360, 780)
+    second: Served | None = None
+    try:
+        first.wait_line(rf"^Table view in a browser: {re.escape(address)}$")
+        first.send("c")  # a new game
+        said = first.wait_line(r"^said: Waiting for ")
+        first.send("phone roel")
+        at = first.wait_line(r"^http://127\.0\.0\.1:\d+/seat/", said)
+        link = first.lines[at]
+        first.send("phone attila")
+        at = first.wait_line(r"^http://127\.0\.0\.1:\d+/seat/", at + 1)
+        attila = first.lines[at]
+        first.send("revoke attila")
+        first.wait_line(r"^Phone link revoked\.$", at)
+        seat.get(link)
+        wait_for(lambda: page_state(seat)["hands"] > 0, 20.0, "Roel's hand on the phone")
+        hand = page_state(seat)["hands"]
+        code, errors = first.close()  # the table stops: its process ends
+        assert code == 0, errors
+        wait_for(lambda: not page_state(seat)["live"], 30.0, "the page knows it is behind")
+
+        second = Served(data, web=f"127.0.0.1:{port}")  # started again, nothing resumed yet
+        second.wait_line(rf"^Table view in a browser: {re.escape(address)}$")
+        waiting = "comes back by itself when the touchscreen resumes it"
+        wait_for(lambda: waiting in page_state(seat)["text"], 30.0, "the page says it waits")
+        assert not page_state(seat)["live"] and page_state(seat)["seatShown"]
+        status, revoked = http_get(f"{attila.replace('/seat/', '/events/seat/')}?lang=en")
+        assert status == 403 and "revoked" in revoked
+        second.send("c")  # Confirm: the saved game is resumed
+        second.wait_line(r"^said: The game goes on\.$")
+        wait_for(lambda: page_state(seat)["live"], 30.0, "the page live again")
+        wait_for(lambda: page_state(seat)["hands"] == hand, 20.0, "Roel's hand again")
+        assert "Roel" in page_state(seat)["text"] and seat.current_url == link  # no rescan
+        code, errors = second.close()
+        assert code == 0, errors
+    finally:
+        seat.quit()
+        for table in (first, second):
+            if table is not None and table.process.poll() is None:
+                table.process.kill()
+                table.process.wait()
+
+
+def http_get(url: str) -> tuple[int, str]:
+    """A GET's status and body (an error's too)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=limit(10)) as answer:
+            return answer.status, answer.read(2000).decode(errors="replace")
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode(errors="replace")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.app import i18n
-from companion.app.seats import GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.seats import ENDED_KEPT, GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
 from companion.app.web_feed import REFUSALS
 from companion.app.web_view import xy
 from companion.engine.explain import hero_name
@@ -139,6 +139,44 @@ def test_seat_tokens_one_hero_revocable_ending_with_the_game() -> None:
     assert tokens.seat(attila) == GAME_ENDED
     assert tokens.seat("not a token!") == UNKNOWN
     assert tokens.seat("A" * 22) == UNKNOWN
+
+
+def test_seat_tokens_are_kept_and_come_back_as_they_were() -> None:
+    """Issue 41, item 3: every change is handed to `keep` (the table service stores it with
+    the settings); a new SeatTokens restored from it opens the same seats and knows the same
+    endings; no game loaded ends nothing; what is not a token's form is left out."""
+    kept: list[dict[str, Any]] = []
+    tokens = SeatTokens(keep=kept.append)
+    roel = tokens.issue("g1", "roel")
+    attila = tokens.issue("g1", "attila")
+    tokens.revoke("attila")
+    tokens.game(None)  # Home, or a restart before the resume: the links wait
+    assert len(kept) == 3 and tokens.seat(roel) == Seat("g1", "roel")
+    again = SeatTokens()
+    assert again.restore(json.loads(json.dumps(kept[-1]))) == 1  # as stored: JSON
+    assert again.seat(roel) == Seat("g1", "roel") and again.seat(attila) == REVOKED
+    again.game("g2")
+    assert again.seat(roel) == GAME_ENDED
+    garbage: list[object] = [
+        None,
+        [],
+        {"active": {"x": ["g1", "roel"]}},
+        {"active": {"A" * 22: "g1"}},
+        {"ended": {"B" * 22: "stolen"}},
+        {"active": {"C" * 22: ["", "roel"]}},
+    ]
+    for saved in garbage:
+        fresh = SeatTokens()
+        assert fresh.restore(saved) == 0 and fresh.active() == {} and fresh.ended() == {}
+
+
+def test_only_the_latest_endings_are_remembered() -> None:
+    tokens = SeatTokens()
+    first = tokens.issue("g0", "roel")
+    for number in range(1, ENDED_KEPT + 2):
+        tokens.issue(f"g{number}", "roel")
+        tokens.game(f"g{number}")
+    assert len(tokens.ended()) == ENDED_KEPT and tokens.seat(first) == UNKNOWN
 
 
 def test_a_seat_view_shows_its_hero_only(table: WebTable) -> None:
@@ -450,3 +488,29 @@ def test_a_seat_link_copied_with_a_full_stop_still_opens_its_seat(table: WebTabl
     assert status == 403
     assert refused["error"] == i18n.catalog("de").gettext(REFUSALS["unknown"])
     assert refused["error"].startswith("Dieser Handy-Link")
+
+
+def test_a_seat_link_waits_while_its_game_is_not_loaded(tmp_path: Path) -> None:
+    """The table service keeps the links with the settings: a new service on the same game log
+    (a restart) knows them; until the game is resumed a seat's stream is refused with 503 and
+    why, in the page's language (the page asks again); then the seat opens again. Another
+    game ends them."""
+    with WebTable(tmp_path) as first:
+        first.call(lambda: first.service.new_game(seed=5))
+        link = first.call(lambda: first.feed.seat_link("roel")) or ""
+        first.settle()
+    stream = f"events/seat/{token_of(link)}"
+    with WebTable(tmp_path) as second:
+        second.settle()
+        status, answer = request(f"{second.address}{stream}?lang=de")
+        assert status == 503
+        assert answer["error"] == i18n.catalog("de").gettext(REFUSALS["paused"])
+        second.call(lambda: second.service.resume())
+        second.settle()
+        opened = urllib.request.urlopen(f"{second.address}{stream}", timeout=limit(10))
+        assert opened.status == 200
+        opened.close()
+        second.call(lambda: second.service.new_game(seed=6))  # another game: the link ends
+        second.settle()
+        status, answer = request(f"{second.address}{stream}")
+        assert status == 403 and answer["error"] == i18n.catalog("en").gettext(REFUSALS[GAME_ENDED])

@@ -284,6 +284,7 @@ class TableService:
         self.watch.game(NO_GAME)  # whatever an earlier run left lit
         self.hardware.start(self._node_message)
         if self.web is not None:
+            self._remember_seats(self.web)
             self.web.start()
             self._start_wifi()
 
@@ -297,9 +298,16 @@ class TableService:
         if self._closed:
             return
         self.web = web
+        self._remember_seats(web)
         web.start()
         self._start_wifi()
         self._web_changed()
+
+    def _remember_seats(self, web: WebFeed) -> None:
+        """The phones' seat links outlive a restart: kept with the settings (issue 41)."""
+        web.remember(
+            self.settings.get("seat_tokens"), lambda saved: self.settings.set("seat_tokens", saved)
+        )
 
     def close(self) -> None:
         """Turn every ring off, stop every thread and close the log (a second call does

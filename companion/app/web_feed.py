@@ -60,6 +60,10 @@ REFUSALS = {
     GAME_ENDED: N_("This phone link belonged to a game that has ended."),
     "not_now": N_("That card cannot be chosen now."),
     "no_game": N_("No game is being played."),
+    "paused": N_(
+        "This seat's game is not being played right now: the page comes back by itself when "
+        "the touchscreen resumes it."
+    ),
     "busy": N_("The table was busy and did not take your card: choose it again."),
     "sent": N_("Your card was sent: the table is still playing it. Watch the table's page."),
     "phones": N_(
@@ -126,6 +130,8 @@ class Snapshot:
     ended: dict[str, dict[str, str]] = field(default_factory=dict)
     patches: dict[str, bytes] = field(default_factory=dict)
     base: int = -1
+    #: tokens of a game that is not loaded now (before a resume): why the phone waits
+    waiting: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 #: a view's parts, each encoded: its keys, and the board's layers as "board.<layer>"
@@ -211,6 +217,12 @@ class WebFeed:
         self._revealed: dict[tuple[str, int, int], bool] = {}
 
     # ----- lifecycle (the table service's start and close) -----------------------------------
+    def remember(self, saved: object, keep: Callable[[dict[str, Any]], None]) -> None:
+        """The seat tokens stored before (a restart), and where each change is stored: called
+        by the table service before the start."""
+        self.tokens.restore(saved)
+        self.tokens.keep = keep
+
     def start(self) -> None:
         self.server.start()
         self._started = True
@@ -325,6 +337,8 @@ class WebFeed:
         self.builds += 1
         session = self._session
         active = self.tokens.active() if session is not None else {}
+        paused = self.tokens.active() if session is None else {}
+        waiting: dict[str, dict[str, str]] = {token: {} for token in paused}
         tables: dict[str, bytes] = {}
         seats: dict[str, dict[str, bytes]] = {token: {} for token in active}
         ended: dict[str, dict[str, str]] = {token: {} for token in self.tokens.ended()}
@@ -354,7 +368,11 @@ class WebFeed:
                     )
                 for token, why in self.tokens.ended().items():
                     ended[token][language] = refusal(why)
-        self.server.push(Snapshot(self.version, tables, seats, ended, patches, self.version - 1))
+                for token in paused:
+                    waiting[token][language] = refusal("paused")
+        self.server.push(
+            Snapshot(self.version, tables, seats, ended, patches, self.version - 1, waiting)
+        )
 
     def _encode(self, view: JSON) -> bytes:
         view["version"] = self.version

@@ -72,9 +72,7 @@ def m003_typed_tasks(db: Database) -> None:
 
     kinds = ("game_started", "tasks_queued", "task_done")
     rows = list(
-        db.query(
-            "select game_id, seq, payload from events where kind in (?, ?, ?)", list(kinds)
-        )
+        db.query("select game_id, seq, payload from events where kind in (?, ?, ?)", list(kinds))
     )
     for row in rows:
         payload = json.dumps(upgrade_event(json.loads(row["payload"])), separators=(",", ":"))

@@ -66,6 +66,7 @@ Choose = Callable[[str, str, str, Callable[[Reply], None]], PendingChoice]
 #: what a chat or a mail client glues to the end of a link it shows (a full stop, a bracket)
 COPIED_TAIL = ".,;:!?)]}>'\"*"
 
+
 class Choice(msgspec.Struct, forbid_unknown_fields=True):
     card: str
 
@@ -280,11 +281,15 @@ class TableWebServer:
 
     def _seat(self, request: web.Request) -> tuple[str, str] | web.Response:
         """The request's seat token and language, or the refusal (403, in the page's language)
-        of an unknown, revoked or ended link; a malformed one is not known here either."""
+        of an unknown, revoked or ended link (a malformed one is not known here either), or
+        503 for a link whose game is not loaded now (the page waits and asks again)."""
         token = request.match_info["token"]
         language = self._language(request)
         if not TOKEN_FORM.fullmatch(token):  # no token has that form: not known here
             return self._refuse(403, said(language, "unknown"))
+        waiting = self.snapshot.waiting.get(token)
+        if waiting is not None:  # its game is not loaded (yet): the page asks again by itself
+            return self._refuse(503, waiting.get(language, said(language, "paused")))
         why = self._seat_refusal(token, language)
         if why is not None:
             return self._refuse(403, why)
