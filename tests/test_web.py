@@ -514,3 +514,48 @@ def test_a_seat_link_waits_while_its_game_is_not_loaded(tmp_path: Path) -> None:
         second.settle()
         status, answer = request(f"{second.address}{stream}")
         assert status == 403 and answer["error"] == i18n.catalog("en").gettext(REFUSALS[GAME_ENDED])
+
+
+def test_the_phones_log_says_what_each_step_led_to_as_the_touchscreens(table: WebTable) -> None:
+    """Issue 41, item 5: one log. Played at random until a Strigoi step, the phones' log line
+    of that step names the token drawn and says the step's card headline, as the touchscreen's
+    Game log does (companion/app/story/game_log.py); the lines kept step by step after each
+    command equal the ones folded again from the game's start; after an undo too."""
+    import random
+
+    from companion.app.cards import card_of
+    from companion.app.labels import token_name
+    from companion.app.story.game_log import StepResults
+    from companion.app.web_view import log_view
+    from companion.engine.game import events as e
+
+    rng = random.Random(7)
+    catalog = table.service.catalog
+
+    def folded() -> list[dict[str, Any]]:
+        session = table.service.session
+        assert session is not None
+        return log_view(session, catalog, lambda r: False, session.history(), StepResults())
+
+    for _ in range(300):
+        outcome = table.call(
+            lambda: table.service.execute(rng.choice(table.service.session.legal_commands()))  # type: ignore[union-attr]
+        )
+        table.settle()
+        step = next((a for a in outcome.announced if a.kind == "strigoi_step"), None)
+        if step is not None:
+            break
+    assert step is not None
+    newest = view(table)["log"][0]["text"]
+    drawn = [x for x in outcome.events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"]
+    assert drawn and f"Drawn: {token_name(catalog, drawn[0].token)}." in newest
+    assert card_of(catalog, step).headline.rstrip(".") in newest
+    in_phase = table.call(lambda: table.service.session.state.phase == "initiative")  # type: ignore[union-attr]
+    if not in_phase:  # (during the choice the secret steps are hidden in both alike)
+        assert [x["text"] for x in view(table)["log"]] == [x["text"] for x in table.call(folded)]
+    table.call(lambda: table.service.undo())
+    table.settle()
+    assert view(table)["log"][0]["text"] != newest
+    assert [x["text"] for x in view(table)["log"]][:5] == [x["text"] for x in table.call(folded)][
+        :5
+    ]

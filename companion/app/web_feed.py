@@ -25,6 +25,7 @@ from companion.app.announce import Announcement
 from companion.app.i18n import N_, tr
 from companion.app.seats import GAME_ENDED, REVOKED, Seat, SeatTokens
 from companion.app.session import GameSession
+from companion.app.story.game_log import StepResults
 from companion.app.web_address import DEFAULT_PORT as DEFAULT_PORT
 from companion.app.web_address import parse_web_address as parse_web_address
 from companion.app.web_view import (
@@ -215,6 +216,7 @@ class WebFeed:
             language: i18n.catalog(language) for language in i18n.LANGUAGES
         }
         self._revealed: dict[tuple[str, int, int], bool] = {}
+        self._results = StepResults()  # what each step led to, for the log (one log)
 
     # ----- lifecycle (the table service's start and close) -----------------------------------
     def remember(self, saved: object, keep: Callable[[dict[str, Any]], None]) -> None:
@@ -258,6 +260,12 @@ class WebFeed:
         self._session = session
         if events:
             self._cards = [*announced, *events]
+        if session is not None:
+            self._results.forget(session.game_id)
+            if events:  # the step just played: its story as the touchscreen told it
+                done = [r for r in session.history() if r.seq == session.head]
+                if done:
+                    self._results.told(session, done[-1], events, announced)
         if session is None:
             self.tokens.game(None)
         else:
@@ -393,7 +401,7 @@ class WebFeed:
         cards += encounter_views(
             session.rules.catalog, [x for x in self._cards if isinstance(x, e.Event)]
         )
-        log = log_view(session, session.rules.catalog, self._reveals, history)
+        log = log_view(session, session.rules.catalog, self._reveals, history, self._results)
         return table_view(session, cards, log, board)
 
     def _reveals(self, record: CommandRecord) -> bool:
