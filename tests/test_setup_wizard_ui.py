@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import i18n
 from tests import sweeps
 from tests.test_ui import ARTIFACTS, ui
+from ui.screens.settings import HOTSPOT_CHOICES
 
 pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess
 
@@ -101,11 +103,16 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         assert turned != room  # Turn platform: book A now faces another way
         assert facts["ladders"] == {"L1": "roel", "L2": "matthew", "L3": "attila"}
         assert facts["physical"] != []  # a tap on a check row ticks it
-        # the text sizes and the languages (round boxes), then the voice (a square one)
+        # the languages and the text sizes (round boxes), the voice (a square one), then when
+        # the table opens its own Wi-Fi (round boxes)
         rows = facts["languages"]
         endonyms = {"English", "Deutsch", "Italiano", "Français"}
         languages = [row for row in rows if row[2] and row[0] in endonyms]
-        sizes = [row for row in rows if row[2] and row[0] not in endonyms]
+        words = i18n.catalog(lang).gettext
+        choices = {words(name): mode for mode, name in HOTSPOT_CHOICES}
+        wifi = sorted((r for r in rows if r[2] and r[0] in choices), key=lambda r: r[0])
+        sizes = [r for r in rows if r[2] and r[0] not in endonyms and r[0] not in choices]
         assert len(languages) == 4 and [row[1] for row in languages].count(True) == 1
         assert len(sizes) == 2 and [row[1] for row in sizes].count(True) == 1
-        assert all(height >= 48 for *_, height in rows) and len(rows) == 7
+        assert len(wifi) == 3 and [choices[r[0]] for r in wifi if r[1]] == ["auto"]
+        assert all(height >= 48 for *_, height in rows) and len(rows) == 10
