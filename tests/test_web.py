@@ -535,7 +535,8 @@ def test_the_phones_log_says_what_each_step_led_to_as_the_touchscreens(table: We
     def folded() -> list[dict[str, Any]]:
         session = table.service.session
         assert session is not None
-        return log_view(session, catalog, lambda r: False, session.history(), StepResults())
+        fresh = StepResults({"en": i18n.catalog("en")})
+        return log_view(session, catalog, lambda r: False, session.history(), fresh, "en")
 
     for _ in range(300):
         outcome = table.call(

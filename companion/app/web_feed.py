@@ -216,7 +216,7 @@ class WebFeed:
             language: i18n.catalog(language) for language in i18n.LANGUAGES
         }
         self._revealed: dict[tuple[str, int, int], bool] = {}
-        self._results = StepResults()  # what each step led to, for the log (one log)
+        self._results = StepResults(self._catalogs)  # what each step led to (one log)
 
     # ----- lifecycle (the table service's start and close) -----------------------------------
     def remember(self, saved: object, keep: Callable[[dict[str, Any]], None]) -> None:
@@ -260,12 +260,11 @@ class WebFeed:
         self._session = session
         if events:
             self._cards = [*announced, *events]
-        if session is not None:
-            self._results.forget(session.game_id)
-            if events:  # the step just played: its story as the touchscreen told it
-                done = [r for r in session.history() if r.seq == session.head]
-                if done:
-                    self._results.told(session, done[-1], events, announced)
+        self._results.forget(None if session is None else session.game_id)
+        if session is not None and events:  # the step just played: its story as told
+            done = [r for r in session.history() if r.seq == session.head]
+            if done:
+                self._results.told(session, done[-1], events, announced)
         if session is None:
             self.tokens.game(None)
         else:
@@ -401,7 +400,14 @@ class WebFeed:
         cards += encounter_views(
             session.rules.catalog, [x for x in self._cards if isinstance(x, e.Event)]
         )
-        log = log_view(session, session.rules.catalog, self._reveals, history, self._results)
+        log = log_view(
+            session,
+            session.rules.catalog,
+            self._reveals,
+            history,
+            self._results,
+            i18n.words_language(),
+        )
         return table_view(session, cards, log, board)
 
     def _reveals(self, record: CommandRecord) -> bool:

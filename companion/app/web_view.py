@@ -33,7 +33,7 @@ from companion.app.labels import (
     waiting_label,
 )
 from companion.app.session import GameSession
-from companion.app.story.game_log import StepResults, log_line, outcome
+from companion.app.story.game_log import StepResults, log_line
 from companion.app.threats import threat_levels as levels_for
 from companion.app.threats import waiting_hero
 from companion.app.web_board import place_figures, room_labels, sizes, view_box
@@ -290,24 +290,28 @@ def log_view(
     revealed: Callable[[CommandRecord], bool],
     history: Sequence[CommandRecord],
     results: StepResults | None = None,
+    language: str = "en",
 ) -> list[JSON]:
     """The newest steps of `history` (the session's), newest first, each with what it led to
     as the touchscreen's Game log says it (companion/app/story/game_log.py); a card choice
     stays secret until the reveal (R-RND-1). `revealed(record)`: that step revealed the cards
-    (the caller keeps it cached); `results` keeps what each step led to."""
+    (the caller keeps it cached); `results` keeps what each step led to, in `language` (the
+    one being translated to)."""
     history = [r for r in history if r.seq <= session.head]
     secret_from = 10**9
     if session.state.phase == "initiative":
         secret_from = max((r.seq for r in history if revealed(r)), default=0)
     fortress = session.rules.fortress
     shown = history[-LOG_SHOWN:]
-    told = (results or StepResults()).lines(session, shown)
+    if results is None:
+        results = StepResults({language: i18n.catalog(language)})
+    told = results.lines(session, shown, language)
     return [
         {
             "seq": r.seq,
             "text": log_line(
                 log_sentence(r.command, catalog, fortress, r.seq > secret_from),
-                outcome(catalog, *told[r.seq]),
+                told[r.seq],
             ),
         }
         for r in reversed(shown)

@@ -8,11 +8,12 @@ never per command."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gettext
+from collections.abc import Mapping, Sequence
 
 from companion.app.announce import Announcement, announcements
 from companion.app.cards import card_of
-from companion.app.i18n import capital_first, tr
+from companion.app.i18n import capital_first, tr, translating
 from companion.app.labels import full_stop, token_name
 from companion.app.session import GameSession
 from companion.engine.components import Catalog
@@ -80,14 +81,25 @@ StepKey = tuple[str, int, int]
 
 
 class StepResults:
-    """What each step led to (its events and story), kept by step."""
+    """What each step led to, kept by step as sentences in each language (never the
+    announcements themselves: each holds the game state its card showed, megabytes a game)."""
 
-    def __init__(self) -> None:
-        self._told: dict[StepKey, tuple[list[e.Event], list[Announcement]]] = {}
+    def __init__(self, catalogs: Mapping[str, gettext.NullTranslations]) -> None:
+        self.catalogs = catalogs
+        self._said: dict[StepKey, dict[str, list[str]]] = {}
 
     @staticmethod
     def key(session: GameSession, record: CommandRecord) -> StepKey:
         return (session.game_id, record.seq, record.first_event)
+
+    def _render(
+        self, catalog: Catalog, events: Sequence[e.Event], story: Sequence[Announcement]
+    ) -> dict[str, list[str]]:
+        said = {}
+        for language, words in self.catalogs.items():
+            with translating(words):
+                said[language] = outcome(catalog, events, story)
+        return said
 
     def told(
         self,
@@ -97,23 +109,25 @@ class StepResults:
         story: Sequence[Announcement],
     ) -> None:
         """A step just played, with the events and story its command gave."""
-        self._told[self.key(session, record)] = (list(events), list(story))
+        self._said[self.key(session, record)] = self._render(session.rules.catalog, events, story)
 
     def lines(
-        self, session: GameSession, records: Sequence[CommandRecord]
-    ) -> dict[int, tuple[list[e.Event], list[Announcement]]]:
-        """Each record's events and story; the missing ones folded once from the start."""
-        missing = [r for r in records if self.key(session, r) not in self._told]
+        self, session: GameSession, records: Sequence[CommandRecord], language: str
+    ) -> dict[int, list[str]]:
+        """What each record led to, in `language`; the missing ones folded once from the
+        start."""
+        missing = [r for r in records if self.key(session, r) not in self._said]
         if missing:
             folded = stories(session, missing)
             for record in missing:
-                story = folded.get(record.seq, [])
-                self._told[self.key(session, record)] = (session.events_of(record), story)
-        return {r.seq: self._told[self.key(session, r)] for r in records}
+                self._said[self.key(session, record)] = self._render(
+                    session.rules.catalog, session.events_of(record), folded.get(record.seq, [])
+                )
+        return {r.seq: self._said[self.key(session, r)].get(language, []) for r in records}
 
     def forget(self, game_id: str | None) -> None:
-        """Another game: the steps of the others are not needed any more."""
-        self._told = {k: v for k, v in self._told.items() if k[0] == game_id}
+        """Another game (or none): the steps of the others are not needed any more."""
+        self._said = {k: v for k, v in self._said.items() if k[0] == game_id}
 
 
 __all__ = ["StepKey", "StepResults", "log_line", "outcome", "stories"]
