@@ -109,6 +109,7 @@ class Bridge:
         self._source_of: dict[str, str] = {}  # node -> source
         self._seen: dict[str, tuple[set[int], deque[int]]] = {}
         self._last_seq: dict[str, int] = {}  # the highest seq heard from each node
+        self._series_before: dict[str, int] = {}  # its last seq before its latest hello
         self._pending: dict[tuple[str, int], _Pending] = {}
         self._leds: dict[str, dict[LedKey, p.Led]] = {}
         self._acked = threading.Condition(self._lock)
@@ -330,13 +331,17 @@ class Bridge:
             last = self._last_seq.get(node)
             seq = message.seq
             if isinstance(message, p.Hello) or last is None:
+                if isinstance(message, p.Hello) and last is not None:
+                    self._series_before[node] = last
                 self._last_seq[node] = seq
                 return
             ahead = (seq - last) % 2**32
             if ahead == 0 or ahead > MAX_GAP:
-                if ahead > MAX_GAP and ahead < 2**31:
+                before = self._series_before.get(node)
+                late = before is not None and (seq - before) % 2**32 <= MAX_GAP
+                if ahead > MAX_GAP and ahead < 2**31 and not late:
                     self._last_seq[node] = seq  # a new series we did not see begin
-                return  # a late or repeated message, or a reset
+                return  # a late or repeated message (of this series or the one before), a reset
             missing = ahead - 1
             if isinstance(message, p.Status) and message.state == "online":
                 missing = max(0, missing - 1)

@@ -445,6 +445,10 @@ def test_messages_lost_on_the_way_are_counted_per_node(table) -> None:  # type: 
         # after the restart): its seq is from the old series and must not start a new one
         late_will = p.Status(seq=1_234_567, node="room-a", state="offline")
         sent.insert(4, late_will)
+        # and a message the node sent just before it restarted, delivered after the new hello
+        # (under load it happened with the simulated wire's last pong): late, not a new series
+        sent.insert(0, p.Hello(seq=900_000, node="room-a", kind="room", firmware="x", readers=2))
+        sent.insert(4, p.TagRemoved(seq=900_001, node="room-a", uid="04aa000000"))
         for message in sent:
             client.publish(
                 node_topic("t1", "room-a", "event"), p.encode_message(message), qos=1
