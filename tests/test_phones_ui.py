@@ -39,7 +39,8 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     """On a network of its own (a cable's address, a Wi-Fi chip on no network, no route; an
     nmcli stand-in on PATH), the app listening on every interface as the kiosk does."""
     nmcli = Nmcli(tmp_path / "nmcli", in_reach=["Home"])
-    with namespace({"eth0": "192.168.7.5/24", "wlan0": None}) as name:
+    hosts = "192.168.7.5 armata-table.local"  # Avahi's answer on a Pi
+    with namespace({"eth0": "192.168.7.5/24", "wlan0": None}, hosts=hosts) as name:
         nmcli.change(on_hotspot=give_address("wlan0", "10.42.0.1/24"))
         nmcli.change(on_down="ip addr flush dev wlan0")
         nmcli.hold()  # each change waits for the script, which looks at the screen meanwhile
@@ -49,7 +50,7 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
             data=tmp_path / "data",
             flags=("--web", "0.0.0.0:0"),
             env=nmcli.env(),
-            inside=inside(name),
+            inside=inside(name, hostname="armata-table"),
         )
     address = report["address"]
     assert address.startswith("http://192.168.7.5:") and not address.endswith(":0/")
@@ -104,6 +105,8 @@ def the_tables_own_wifi(seen: dict[str, Any], nmcli: Nmcli, address: str) -> Non
     assert off["state"].startswith("WifiState(kind='off', device='wlan0'")
     assert off["join"] == "" and off["link"] == address
     assert phone_word("wifi_none") in "\n".join(off["texts"])
+    named = address.replace("192.168.7.5", "armata-table.local")
+    assert phone_word("by_name").format(address=named) in "\n".join(off["texts"])
     assert phone_word("wifi_open") in off["places"]
     # tapped: the switch greyed, the words say so, nothing moved
     assert opening["disabled"] and opening["changing"]

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from companion.app import web_address
-from companion.app.web_address import browser_address, preferred
+from companion.app.devices.local_name import local_name
+from companion.app.web_address import browser_address, by_name, preferred
 from tests.netns import give_address, inside, namespace
 from tests.nmcli_standin import Nmcli
 from tests.qr_reader import scanned
@@ -65,8 +66,11 @@ def test_the_feed_reads_the_address_again_each_time(
 @pytest.fixture
 def hotspot_namespace() -> Iterator[str]:
     """A network namespace as a Pi's own hotspot sees it: a cable's address, the Wi-Fi's
-    hotspot address 10.42.0.1/24 (NetworkManager's), and no default route."""
-    with namespace({"eth0": "192.168.7.5/24", "wlan0": "10.42.0.1/24"}) as name:
+    hotspot address 10.42.0.1/24 (NetworkManager's), and no default route; the Pi's name
+    `armata-table.local` resolves to the hotspot's address there (Avahi's answer on a Pi; a
+    hosts file here, the same lookup)."""
+    hosts = "10.42.0.1 armata-table.local"
+    with namespace({"eth0": "192.168.7.5/24", "wlan0": "10.42.0.1/24"}, hosts=hosts) as name:
         yield name
 
 
@@ -74,13 +78,18 @@ def hotspot_namespace() -> Iterator[str]:
 def test_serve_on_a_hotspot_prints_and_encodes_the_hotspots_address(
     hotspot_namespace: str, tmp_path: Path
 ) -> None:
-    served = Served(tmp_path / "data", web="0.0.0.0:0", inside=inside(hotspot_namespace))
+    named = inside(hotspot_namespace, hostname="armata-table")
+    served = Served(tmp_path / "data", web="0.0.0.0:0", inside=named)
     try:
         at = served.wait_line(r"^Table view in a browser: http://")
         address = served.lines[at].split(": ", 1)[1]
         assert address.startswith("http://10.42.0.1:"), served.lines  # the hotspot's
         code = served.code_after(at)
         assert scanned(terminal_code_png(code, tmp_path / "address.pbm")) == address
+        # and the Pi's name beside it, once the Wi-Fi worker has looked it up (issue 41, item 1)
+        by_name = served.lines[served.wait_line(r"^Or type, on most phones: ")]
+        port = address.rsplit(":", 1)[1]
+        assert by_name.endswith(f" http://armata-table.local:{port}"), by_name
     finally:
         code_, errors = served.close()
     assert code_ == 0, errors
@@ -122,3 +131,32 @@ def test_serve_with_no_network_opens_its_own_wifi_and_shows_both_codes(tmp_path:
         finally:
             code_, errors = served.close()
     assert code_ == 0, errors
+
+
+@pytest.mark.parametrize(
+    ("hostname", "answers", "ours", "shown"),
+    [
+        ("armata-table", {"10.42.0.1"}, ["10.42.0.1"], "armata-table.local"),
+        ("armata-table.fritz.box", {"192.168.1.20"}, ["192.168.1.20"], "armata-table.local"),
+        ("armata-table", {"192.168.1.99"}, ["192.168.1.20"], ""),  # another machine's name
+        ("armata-table", set(), ["192.168.1.20"], ""),  # nobody answers (no Avahi)
+        ("armata-table", {"10.42.0.1"}, [], ""),  # no network: nothing a phone could reach
+        ("", {"10.42.0.1"}, ["10.42.0.1"], ""),
+    ],
+)
+def test_the_pis_name_counts_only_when_it_names_this_machine(
+    hostname: str, answers: set[str], ours: list[str], shown: str
+) -> None:
+    asked: list[str] = []
+
+    def lookup(name: str) -> set[str]:
+        asked.append(name)
+        return answers
+
+    assert local_name(lambda: hostname, lambda: ours, lookup) == shown
+    assert asked in ([], [f"{hostname.split('.')[0]}.local"])
+
+
+def test_the_address_by_name_keeps_the_port_and_path() -> None:
+    assert by_name("http://10.42.0.1:8421/", "armata.local") == "http://armata.local:8421/"
+    assert by_name("http://10.42.0.1/seat/x", "armata.local") == "http://armata.local/seat/x"

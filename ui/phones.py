@@ -22,6 +22,7 @@ from kivy.uix.modalview import ModalView
 from companion.app.devices.hotspot import WifiState
 from companion.app.i18n import tr
 from companion.app.qr import only_this_machine, phone_word, qr_rgba, wifi_words
+from companion.app.web_address import by_name
 from companion.engine.explain import hero_name
 from ui import theme
 
@@ -55,6 +56,7 @@ class PhonesView(ModalView):
         self.showing_table = False
         self.only_seat = seat is not None
         if seat is None:
+            app.service.read_network()  # the Wi-Fi and the Pi's name, read again as it opens
             self.table()
         else:
             self.seat(seat)
@@ -117,6 +119,9 @@ class PhonesView(ModalView):
         if self.changing:
             parts.append(phone_word("wifi_busy"))
         parts.append(f"{phone_word('scan')}\n{feed.address}")
+        if wifi.local_name and feed.public:
+            named = by_name(feed.address, wifi.local_name)
+            parts.append(phone_word("by_name").format(address=named))
         if only_this_machine(feed.address):
             parts.append(phone_word("this_machine"))
         join = wifi.join_code() if feed.public else ""

@@ -39,6 +39,7 @@ from companion.app.spoken_menu import (
 from companion.app.taps import Tap
 from companion.app.tracking import TableStatus
 from companion.app.troubles import Troubles
+from companion.app.web_address import by_name
 from companion.app.web_feed import WebFeed
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
@@ -76,6 +77,7 @@ class HeadlessTable:
         self.service = make_service(self._calls.put)
         self._say = say
         self.last_said = ""  # the sentence said last: a hint is never said twice in a row
+        self.local_name = ""  # the Pi's name on the network, printed once it resolves
         self.options: list[Item] = []  # what Next reads (spaces grouped, secret cards left out)
         self.focused = -1  # nothing read out yet
         self.alerts: set[tuple[str, int]] = set()
@@ -265,6 +267,11 @@ class HeadlessTable:
             print(phone_word("wifi_join"), flush=True)
             print(qr_terminal(state.join_code()), end="", flush=True)
             self.show_address()
+        if state.local_name != self.local_name:
+            self.local_name = state.local_name
+            if self.web is not None and state.local_name:
+                named = by_name(self.web.address, state.local_name)
+                print(phone_word("by_name").format(address=named), flush=True)
 
     def tapped(self, tap: Tap) -> None:
         session = self.service.session

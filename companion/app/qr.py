@@ -21,6 +21,7 @@ PHONE_WORDS = {
     "revoked": N_("Phone link revoked."),
     "no_web": N_("The table view for phones is turned off on this table."),
     "wifi_own": N_("The table's own Wi-Fi: {name}\nPassword: {password}"),
+    "by_name": N_("Or type, on most phones: {address}"),
     "wifi_join": N_("Scan to join the table's Wi-Fi:"),
     "wifi_step_join": N_("1. Join the Wi-Fi"),
     "wifi_step_open": N_("2. Follow the game"),

@@ -24,6 +24,7 @@ from companion.app.announce import Announcement, Announcer
 from companion.app.cards import spoken
 from companion.app.controls import Controls, open_controls
 from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
+from companion.app.devices.local_name import local_name
 from companion.app.differences import Difference, expected_from_game
 from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
@@ -728,7 +729,9 @@ class TableService:
         if self._wifi is not None or self.web is None or not self.web.public or self._closed:
             return
         self._wifi = WifiWorker(
-            self._wifi_from_thread, lambda: bool(preferred(interface_addresses()))
+            self._wifi_from_thread,
+            lambda: bool(preferred(interface_addresses())),
+            named=local_name,
         )
         self._wifi.start()
         mode = self.hotspot_mode
@@ -736,6 +739,12 @@ class TableService:
             self._wifi.ask("state")
         else:
             self._wifi.ask("open" if mode == "on" else "auto", self.hotspot_credentials())
+
+    def read_network(self) -> None:
+        """Read the Wi-Fi and the Pi's name on the network again (the Phones screen opens);
+        `wifi_changed` tells what was found."""
+        if self._wifi is not None:
+            self._wifi.ask("state")
 
     def _wifi_from_thread(self, state: WifiState) -> None:  # the Wi-Fi worker's thread
         self.post(lambda: self._wifi_changed(state))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from urllib.parse import urlsplit, urlunsplit
 
 from companion.errors import InvalidOptions
 
@@ -17,6 +18,7 @@ __all__ = [
     "DEFAULT_PORT",
     "InvalidOptions",  # for ui/web, which sees only companion.app
     "browser_address",
+    "by_name",
     "interface_addresses",
     "parse_web_address",
     "preferred",
@@ -95,3 +97,10 @@ def browser_address(host: str, port: int) -> str:
         found = preferred(interface_addresses())
         shown = found[0] if found else "127.0.0.1"
     return f"http://{shown}:{port}/"
+
+
+def by_name(address: str, name: str) -> str:
+    """`address` (http://10.42.0.1:8421/) with `name` (armata.local) for its host."""
+    parts = urlsplit(address)
+    host = f"{name}:{parts.port}" if parts.port else name
+    return urlunsplit(parts._replace(netloc=host))

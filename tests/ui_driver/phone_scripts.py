@@ -153,7 +153,11 @@ def wifi(driver: Driver, out: Path) -> None:
 
     driver.then(
         lambda: driver.wait_until(
-            "the Wi-Fi read", lambda: app.service.wifi_state.kind != "no_manager"
+            "the Wi-Fi and the Pi's name read",
+            lambda: (
+                app.service.wifi_state.kind != "no_manager"
+                and bool(app.service.wifi_state.local_name)
+            ),
         )
     )
     driver.then(lambda: app.show("home"))

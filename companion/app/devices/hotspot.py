@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,8 @@ class WifiState:
     network: str = ""
     password: str = ""
     problem: str | None = None
+    #: the Pi's `<hostname>.local` when it resolves to one of its addresses (devices/local_name)
+    local_name: str = ""
 
     @property
     def hotspot(self) -> bool:
@@ -230,10 +232,12 @@ class WifiWorker:
         told: Callable[[WifiState], None],
         reachable: Callable[[], bool],
         hotspot: Hotspot | None = None,
+        named: Callable[[], str] = lambda: "",
     ) -> None:
         self.hotspot = hotspot or Hotspot()
         self.told = told
         self.reachable = reachable
+        self.named = named  # the Pi's name on the network, looked up again after each call
         self._jobs: queue.Queue[Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
 
@@ -261,7 +265,8 @@ class WifiWorker:
         while (job := self._jobs.get()) is not None:
             what, credentials = job
             try:
-                self.told(self._do(what, credentials))
+                state = self._do(what, credentials)
+                self.told(replace(state, local_name=self.named()))
             except Exception:  # a failed check never ends the worker
                 log.exception("the Wi-Fi check failed")
 
