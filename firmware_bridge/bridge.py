@@ -39,6 +39,7 @@ OnEvent = Callable[[p.Message], None]
 LedKey = tuple[str, int | None]  # ("ring", None) or ("segment", direction)
 DEDUP_WINDOW = 4096  # recent seqs remembered per node (a replay after a flood is still caught)
 MAX_GAP = 10_000  # a bigger jump is a new series (a reset), not messages lost on the way
+MAX_REMEMBERED_MISSING = 256  # per node: the lost seqs that may still turn up late
 
 
 def now_us() -> int:
@@ -110,6 +111,9 @@ class Bridge:
         self._seen: dict[str, tuple[set[int], deque[int]]] = {}
         self._last_seq: dict[str, int] = {}  # the highest seq heard from each node
         self._series_before: dict[str, int] = {}  # its last seq before its latest hello
+        # the seqs counted as lost, newest last: one that arrives after all was overtaken on
+        # the way (two of the node's threads, a redelivery), and is no loss
+        self._missing: dict[str, deque[int]] = {}
         self._pending: dict[tuple[str, int], _Pending] = {}
         self._leds: dict[str, dict[LedKey, p.Led]] = {}
         self._acked = threading.Condition(self._lock)
@@ -336,6 +340,11 @@ class Bridge:
                 self._last_seq[node] = seq
                 return
             ahead = (seq - last) % 2**32
+            missing_here = self._missing.setdefault(node, deque(maxlen=MAX_REMEMBERED_MISSING))
+            if ahead > MAX_GAP and seq in missing_here:
+                missing_here.remove(seq)
+                health.errors["lost_in_transit"] -= 1  # overtaken on the way, not lost
+                return
             if ahead == 0 or ahead > MAX_GAP:
                 before = self._series_before.get(node)
                 late = before is not None and (seq - before) % 2**32 <= MAX_GAP
@@ -343,10 +352,13 @@ class Bridge:
                     self._last_seq[node] = seq  # a new series we did not see begin
                 return  # a late or repeated message (of this series or the one before), a reset
             missing = ahead - 1
-            if isinstance(message, p.Status) and message.state == "online":
-                missing = max(0, missing - 1)
+            holes = range(last + 1, seq)
+            if isinstance(message, p.Status) and message.state == "online" and missing:
+                missing -= 1
+                holes = range(last + 1, seq - 1)  # the seq just before is its last will's
             if missing:
                 health.errors["lost_in_transit"] += missing
+                missing_here.extend(h % 2**32 for h in holes[-MAX_REMEMBERED_MISSING:])
             self._last_seq[node] = seq
 
     def _settle(self, node: str, seq: int, refusal: str | None) -> None:
