@@ -41,8 +41,11 @@ def greedy_policy(
     task = state.tasks[0] if state.tasks else None
     kind = task.kind if task else ""
     first = legal[0]
-    if kind == "choose":
-        return max(legal, key=lambda x: _card_value(rules, x, rng))
+    if kind == "choose":  # a card for each player who has none yet: no second thoughts
+        first_choices = [
+            x for x in legal if isinstance(x, c.ChooseCard) and state.hero(x.hero).chosen is None
+        ]
+        return max(first_choices or legal, key=lambda x: _card_value(rules, x, rng))
     if kind == "move":
         return _move(rules, state, legal, rng)
     if kind in ("fight", "stealth_choice"):

@@ -86,6 +86,7 @@ def page_state(driver: webdriver.Chrome) -> dict[str, Any]:
           figures, rooms, cards,
           text: document.body.innerText,
           hands: document.querySelectorAll('.hand-card').length,
+          handTitles: [...document.querySelectorAll('.hand-card h4')].map((x) => x.textContent),
           seatShown: !document.getElementById('seat').hidden,
           scrollWidth: document.documentElement.scrollWidth,
         };

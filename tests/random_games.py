@@ -26,7 +26,16 @@ def played(rules: GameRules, seats: Sequence[tuple[str, str]], games: int) -> It
         rng = random.Random(seed)
         state = started_state(new_game(rules, seed, list(seats)))
         while state.phase != "over":
-            command = rng.choice(legal_commands(rules, state))
+            command = rng.choice(settled(state, legal_commands(rules, state)))
             events, after = decide(rules, state, command)
             yield state, command, events, after, announcements(rules, state, events, command)
             state = after
+
+
+def settled(state: GameState, legal: list[c.Command]) -> list[c.Command]:
+    """The legal commands but the swaps of a card already chosen (R-RND-1 allows them until the
+    reveal): a random table that changes its mind plays the same games, only longer. Without
+    them the list is what it was before swaps were legal, so the seeds keep their games."""
+    return [
+        x for x in legal if not (isinstance(x, c.ChooseCard) and state.hero(x.hero).chosen)
+    ]

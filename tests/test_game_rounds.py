@@ -64,13 +64,31 @@ def test_choices_stay_secret_until_all_are_in() -> None:  # R-RND-1
     events = t.do(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))
     assert next(e.public(x) for x in events) == e.CardChosen(hero="roel", card="")
     assert t.state.turn_order == [] and t.task() == "choose"
-    with pytest.raises(IllegalCommand, match="roel has already chosen"):
-        t.do(c.ChooseCard(hero="roel", card="roel/son-of-the-wolf"))
     with pytest.raises(IllegalCommand, match="not an action card in matthew's hand"):
         t.do(c.ChooseCard(hero="matthew", card="roel/son-of-the-wolf"))
     events = t.do(c.ChooseCard(hero="matthew", card="matthew/son-of-the-wolf"))
     assert "cards_revealed" in kinds(events)
     assert t.state.turn_order == ["matthew", "roel"]  # R-RND-2: initiative 2 before 3
+
+
+@pytest.mark.rule("R-RND-1", "R-RND-2")
+def test_a_chosen_card_may_be_swapped_until_all_reveal() -> None:  # R-RND-1 (decision)
+    """Face down, a card can be swapped for another until everyone has chosen and all reveal
+    together: the phones' seat page offers it (issue 41). The change is as secret as the
+    choice, listed among the legal commands, and the revealed order follows the new card."""
+    t = Table()
+    t.do(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))  # initiative 3
+    swap = c.ChooseCard(hero="roel", card="roel/son-of-the-wolf")  # initiative 2
+    assert swap in t.game.legal_commands()
+    assert c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark") not in t.game.legal_commands()
+    events = t.do(swap)
+    assert next(e.public(x) for x in events) == e.CardChosen(hero="roel", card="")
+    with pytest.raises(IllegalCommand, match="roel has already chosen 'roel/son-of-the-wolf'"):
+        t.do(swap)
+    t.do(c.ChooseCard(hero="matthew", card="matthew/dancing-with-the-dead"))
+    assert t.state.turn_order == ["roel", "matthew"]  # 2 before 5: the swapped card counts
+    with pytest.raises(IllegalCommand, match="the game waits for"):  # revealed: too late
+        t.do(c.ChooseCard(hero="roel", card="roel/prayer-in-the-dark"))
 
 
 @pytest.mark.rule("R-RND-2")

@@ -17,6 +17,7 @@ from companion.app.service import reveal_text
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.state import GameState
+from tests.random_games import settled
 from tests.table import CATALOG, Table
 
 FIVE = [
@@ -44,7 +45,7 @@ def mid_game(seed: int, steps: int = 4000) -> Iterator[tuple[Table, list[c.Comma
             return
         legal = t.game.legal_commands()
         yield t, legal
-        t.do(rng.choice(legal))
+        t.do(rng.choice(settled(t.state, legal)))
 
 
 @pytest.mark.parametrize("hero", [h for h, _ in FIVE])
@@ -93,7 +94,11 @@ def test_a_chosen_card_is_marked_only_in_the_opened_hand() -> None:  # R-RND-1
     opened = hero_panel(t.rules, t.state, "roel", legal, show_hand=True)
     [chosen] = [x for x in opened.hand if x.note]
     assert chosen.card == "roel/prayer-in-the-dark" and chosen.note == "Chosen for this round."
-    assert all(x.choose is None for x in opened.hand)  # chosen once: nothing more to play
+    # the others may be played instead until all have chosen; the chosen one not again
+    assert chosen.choose is None and not chosen.instead
+    others = [x for x in opened.hand if x is not chosen]
+    assert others and all(x.instead for x in others)
+    assert [x.choose for x in others] == [c.ChooseCard(hero="roel", card=x.card) for x in others]
     assert "Prayer in the Dark" not in "\n".join(
         hero_panel(t.rules, t.state, "roel", legal).lines()
     )
@@ -143,7 +148,7 @@ def test_mid_game_panels_tell_rewards_wounds_and_legal_abilities() -> None:
     """Whole random games, every hero's panel at every step, until the games have shown each
     kind of thing the panel tells (a game the Strigoi win early shows few)."""
     seen = {"reward card": 0, "token": 0, "wound": 0, "ability": 0, "penalty": 0}
-    for t, legal in (x for seed in range(12) if not all(seen.values()) for x in mid_game(seed)):
+    for t, legal in (x for seed in range(30) if not all(seen.values()) for x in mid_game(seed)):
         for h in t.state.heroes:
             panel = hero_panel(t.rules, t.state, h.hero, legal)
             check_panel(t, panel, legal)

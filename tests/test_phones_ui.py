@@ -70,7 +70,9 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     after = report["after_phone"]
     assert after["chosen"] == report["phone_card"]
     assert after["last"].startswith("ChooseCard(hero='matthew'")
-    assert after["options"] and not any(after["hero_name"] in text for text in after["options"])
+    # his card chosen, still his to change until the reveal (R-RND-1), not to pick again
+    assert "Matthew has chosen a card: change it" in after["options"]
+    assert not any(text.startswith("Matthew: pick") for text in after["options"])
     # "My phone" on Roel's panel of the round screen: the code a phone scans is Roel's seat link
     mine = report["my_phone"]
     assert phone_word("seat").format(hero="Roel") in mine["panel"]
@@ -87,11 +89,18 @@ def test_the_phones_view_shows_the_address_and_a_revocable_seat(tmp_path: Path) 
     page = mine["page"]
     assert "error" not in page, page
     assert page["seatShown"] and page["live"] and page["hands"] == len(mine["hand"])
-    assert "Roel" in page["text"] and "Matthew" not in page["text"]
+    assert "Roel" in page["text"] and sorted(page["handTitles"]) == sorted(mine["hand_titles"])
     # revoked on the touchscreen: the page closes the seat and says why
     ended = mine["ended_page"]
     assert "error" not in ended, ended
     assert not ended["seatShown"] and "revoked" in ended["text"].lower()
+    # the round screen follows the phone: the choice is made there while it holds the seat,
+    # back on the touchscreen (the same place in the list) once the link ended
+    on_phone = "Roel chooses on their phone (or here)"
+    assert on_phone in mine["options_followed"] and on_phone not in mine["options_after"]
+    where = mine["options_followed"].index(on_phone)
+    assert "Roel" in mine["options_after"][where]
+    assert len(mine["options_after"]) == len(mine["options_followed"])
     the_tables_own_wifi(report["wifi"], nmcli, address)
     for name in ("wifi-off", "wifi-on", "wifi-back"):
         for check in ("overflow", "small_targets", "small_texts", "internal_ids"):

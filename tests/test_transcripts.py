@@ -101,7 +101,7 @@ def test_a_step_marked_refused_passes_when_the_engine_refuses_it(tmp_path: Path)
     steps = [
         {"hero": "Roel", "stay": True, "refused": "waits for choose"},
         {"hero": "Roel", "choose": "Son of the Wolf", "expect": {"round": 1}},
-        {"hero": "Roel", "choose": "Nightside of Siberia", "refused": True},
+        {"hero": "Roel", "choose": "Son of the Wolf", "refused": True},  # chosen already
     ]
     assert replay_file(_write(tmp_path, steps)).ok
     steps[2] = {"hero": "Matthew", "choose": "Son of the Wolf", "refused": True}

@@ -16,6 +16,7 @@ import pytest
 
 from companion.app import i18n
 from companion.app.seats import ENDED_KEPT, GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.web.seat_guide import option_key
 from companion.app.web_feed import REFUSALS
 from companion.app.web_view import xy
 from companion.engine.explain import hero_name
@@ -209,7 +210,11 @@ def test_a_phone_makes_the_secret_choice_with_the_touchscreens_command(table: We
     assert last == c.ChooseCard(hero="roel", card=card)
     table.settle()
     seat = json.loads(table.server.snapshot.seats[token]["en"])["seat"]
-    assert seat["chosen"]["id"] == card and seat["choices"] == []
+    hand = table.call(lambda: table.service.session.state.hero("roel").hand)  # type: ignore[union-attr]
+    # chosen; any other card of the hand may replace it until all have chosen (R-RND-1)
+    assert seat["chosen"]["id"] == card and seat["choices"] == [x for x in hand if x != card]
+    again = request(f"{table.address}api/seat/{token}/choose", json.dumps({"card": card}).encode())
+    assert again[0] == 409 and "cannot be chosen" in again[1]["error"]
 
 
 BAD_BODIES = [
@@ -217,6 +222,8 @@ BAD_BODIES = [
     (b'{"card": 3}', "application/json", 400),
     (b'{"card": "x", "hero": "attila"}', "application/json", 400),  # no other hero, ever
     (b"[]", "application/json", 400),
+    (b'{"option": 3}', "application/json", 400),
+    (b"{}", "application/json", 400),  # neither a card nor an option
     (b"card=roel", "application/x-www-form-urlencoded", 415),
     (b'{"card": "' + b"x" * 2000 + b'"}', "application/json", 413),
 ]
@@ -240,11 +247,17 @@ def test_unauthorised_choices_are_refused_and_change_nothing(table: WebTable) ->
     table.settle()
     state = table.call(lambda: table.service.session.state)  # type: ignore[union-attr]
     attila_card = state.hero("attila").hand[0]
+    attila_choice = c.ChooseCard(hero="attila", card=attila_card)
+    roel_protects = c.Protect(hero="roel", sources=["card"])
     before = game_now(table)
     url = table.address + "api/seat/{}/choose"
     cases = [
         (url.format(roel), {"card": attila_card}, 409, "cannot be chosen"),  # another's card
         (url.format(roel), {"card": "roel/no-such-card"}, 409, "cannot be chosen"),
+        # a private decision's key: only this seat's, only while the game waits for it
+        (url.format(roel), {"option": option_key(attila_choice)}, 409, "not yours to make"),
+        (url.format(roel), {"option": option_key(roel_protects)}, 409, "not yours to make"),
+        (url.format(roel), {"option": '{"type": "Pass"}'}, 409, "not yours to make"),
         (url.format("A" * 22), {"card": attila_card}, 403, "not known"),  # a guessed token
         (url.format("bad!token"), {"card": attila_card}, 403, "not known"),  # no token's form
     ]

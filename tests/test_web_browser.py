@@ -158,7 +158,11 @@ def test_a_seat_link_shows_its_hand_and_makes_the_choice(
         assert last == c.ChooseCard(hero="roel", card=hand[1])  # the touchscreen's command
         table.settle()
         wait_for(lambda: titles[1] in page_state(browser)["text"], 5.0, "the chosen card shown")
-        assert not browser.find_elements(By.CSS_SELECTOR, "button.choose")  # chosen: no more
+        # the chosen card marked, the others still offered until the reveal (R-RND-1)
+        picked = browser.find_elements(By.CSS_SELECTOR, ".hand-card.picked h4")
+        assert [x.text for x in picked] == [titles[1]]
+        offered = browser.find_elements(By.CSS_SELECTOR, ".hand-card:not(.picked) button.choose")
+        assert len(offered) == len(hand) - 1
         # the page without a token: no hand, no chosen card, anywhere on it
         seen = caught_up(table, public)
         assert seen["hands"] == 0 and not seen["seatShown"]

@@ -138,6 +138,7 @@ class ArmataApp(App):
         #: the table view in browsers (ui/web) at (host, port); phones' choices run as taps do
         #: (None until it listens: it opens once the first frame is drawn, see `_open_web`)
         self.web_feed: WebFeed | None = None
+        self._followed: frozenset[str] = frozenset()  # the seats a phone followed at the last look
         self.web_address = web
         #: `python -m ui` prints the nodes and the log once the table starts, and the table
         #: view's address once it listens
@@ -382,8 +383,22 @@ class ArmataApp(App):
         server.choose = feed.request_choice
         self.service.open_web(feed)
         self.web_feed = feed
+        Clock.schedule_interval(self._poll_phones, 0.5)
         if self.say_address:
             print(f"Table view in a browser: {feed.address}", flush=True)
+
+    def _poll_phones(self, _dt: float = 0) -> None:
+        """A phone began or stopped following a seat: the round screen's options say again
+        who decides where (a private decision leaves the touchscreen while the phone holds it)."""
+        feed = self.web_feed
+        if feed is None:
+            return
+        followed = feed.followed_seats()
+        if followed != self._followed:
+            self._followed = followed
+            screen = self._screen()
+            if hasattr(screen, "refresh_options"):
+                screen.refresh_options()
 
     def _poll_hardware(self, _dt: float = 0) -> None:
         leds = self.service.ring_colours()

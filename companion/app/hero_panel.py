@@ -12,7 +12,7 @@ and so can any other view (a phone)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.app import i18n
 from companion.app.i18n import N_, ngettext, ntr, tr
@@ -44,6 +44,7 @@ class CardFacts:
     initiative: int
     choose: c.ChooseCard | None = None  # legal now: play it for this round's initiative
     note: str = ""  # "chosen for this round", "earned: joins the hand at the end of the turn"
+    instead: bool = False  # `choose` swaps the card chosen before the reveal (R-RND-1)
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ def hero_panel(
         held = [card for card in h.hand if rules.is_action(card)]
         held.sort(key=lambda card: rules.card(card).initiative)  # as a player sorts for the choice
         hand = tuple(card_facts(rules, card, chooses.get(card), _note(h, card)) for card in held)
+        if h.chosen is not None:  # changeable until all have chosen
+            hand = tuple(replace(x, instead=x.choose is not None) for x in hand)
         hand += tuple(card_facts(rules, card, None, _note(h, card)) for card in h.pending)
     shown = played_card(rules, h)
     played = None

@@ -26,6 +26,7 @@ from companion.app.i18n import N_, tr
 from companion.app.seats import GAME_ENDED, REVOKED, Seat, SeatTokens
 from companion.app.session import GameSession
 from companion.app.story.game_log import StepResults
+from companion.app.web.seat_guide import legal_option
 from companion.app.web_address import DEFAULT_PORT as DEFAULT_PORT
 from companion.app.web_address import parse_web_address as parse_web_address
 from companion.app.web_view import (
@@ -60,6 +61,7 @@ REFUSALS = {
     REVOKED: N_("This phone link was revoked on the touchscreen."),
     GAME_ENDED: N_("This phone link belonged to a game that has ended."),
     "not_now": N_("That card cannot be chosen now."),
+    "not_yours_now": N_("That decision is not yours to make now."),
     "no_game": N_("No game is being played."),
     "paused": N_(
         "This seat's game is not being played right now: the page comes back by itself when "
@@ -198,6 +200,9 @@ class WebServer(Protocol):
     def current_address(self) -> str:
         """The address phones open, read now ("" before the start)."""
 
+    def followed_tokens(self) -> frozenset[str]:
+        """The seat tokens an open stream follows now (any thread; must not block)."""
+
 
 class WebFeed:
     def __init__(self, server: WebServer, post: Post, execute: Execute) -> None:
@@ -281,27 +286,46 @@ class WebFeed:
         self._build()  # known to the server before its code is even shown
         return f"{self.address}seat/{token}"
 
+    def on_phone(self, hero: str) -> bool:
+        """Whether a phone follows `hero`'s seat now (an open stream on a live seat link): the
+        touchscreen then leaves that hero's private decisions to the phone."""
+        token = self.tokens.token_of(hero)
+        return token is not None and token in self.server.followed_tokens()
+
+    def followed_seats(self) -> frozenset[str]:
+        """The heroes whose seat a phone follows now."""
+        followed = self.server.followed_tokens()
+        seats = self.tokens.active()
+        return frozenset(seat.hero for token, seat in seats.items() if token in followed)
+
     def revoke(self, hero: str) -> bool:
         revoked = self.tokens.revoke(hero)
         self._build()  # refused from now on, not from the next frame
         return revoked
 
     def request_choice(
-        self, token: str, card: str, language: str, reply: Callable[[Reply], None]
+        self,
+        token: str,
+        card: str,
+        language: str,
+        reply: Callable[[Reply], None],
+        option: str = "",
     ) -> PendingChoice:
-        """A phone's card choice (called on the web server's thread): checked and executed on
-        the service's thread, answered through `reply` (on that thread). The web server may
-        withdraw it while it waits (`PendingChoice.withdraw`): then it is never played."""
+        """A phone's card choice, or with `option` one of its private decision's options (a
+        key of companion/app/web/seat_guide.py), called on the web server's thread: checked and
+        executed on the service's thread, answered through `reply` (on that thread). The web
+        server may withdraw it while it waits (`PendingChoice.withdraw`): then it is never
+        played."""
         pending = PendingChoice()
 
         def run() -> None:
             if pending.take():
-                reply(self._choose(token, card, language))
+                reply(self._choose(token, card, language, option))
 
         self.post(run)
         return pending
 
-    def _choose(self, token: str, card: str, language: str) -> Reply:
+    def _choose(self, token: str, card: str, language: str, option: str = "") -> Reply:
         with i18n.translating(self._catalogs.get(language, self._catalogs["en"])):
             seat = self.tokens.seat(token)
             if not isinstance(seat, Seat):
@@ -309,9 +333,16 @@ class WebFeed:
             session = self._session
             if session is None:
                 return Reply(False, refusal("no_game"))
-            if card not in choices_of(session, seat.hero):
+            command: c.Command | None
+            if option:
+                command = legal_option(session, seat.hero, option)
+                if command is None:
+                    return Reply(False, refusal("not_yours_now"))
+            elif card in choices_of(session, seat.hero):
+                command = c.ChooseCard(hero=seat.hero, card=card)
+            else:
                 return Reply(False, refusal("not_now"))
-            outcome = self.execute(c.ChooseCard(hero=seat.hero, card=card))
+            outcome = self.execute(command)
             refused = getattr(outcome, "refused", None)
             return Reply(refused is None, refused or "")
 

@@ -36,6 +36,7 @@ from companion.app.session import GameSession
 from companion.app.story.game_log import StepResults, log_line
 from companion.app.threats import threat_levels as levels_for
 from companion.app.threats import waiting_hero
+from companion.app.web.seat_guide import guide_view
 from companion.app.web_board import place_figures, room_labels, sizes, view_box
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
@@ -431,6 +432,7 @@ def seat_view(session: GameSession, hero: str) -> JSON:
         "tokens": [item_name(catalog, x) for x in mine.reward_tokens],
         "wounds": [token_name(catalog, w) for w in mine.wounds],
         "choices": choices_of(session, hero),
+        **guide_view(session, hero),
     }
 
 

@@ -215,6 +215,7 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
         view.code.export_to_png(str(path))
         seen["code_png"] = str(path)
         seen["hand"] = list(app.session.state.hero(hero).hand)
+        seen["hand_titles"] = [app.service.catalog.card(x).title for x in seen["hand"]]
 
     driver.then(lambda: app.show("round"))
     driver.then(lambda: tap(chip()))
@@ -231,12 +232,30 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
     driver.then(lambda: _open_in_chromium(browser, seen["link"]))
     driver.then(lambda: driver.wait_until("the seat page", lambda: "opened" in browser, 600))
     driver.then(lambda: seen.__setitem__("page", browser["opened"]))
+    # while the phone follows the seat, the round screen says the choice is made there
+    on_phone = i18n.tr("{hero} chooses on their phone (or here)").format(hero=hero_name(hero))
+    driver.then(
+        lambda: driver.wait_until(
+            "the phone's seat on the round screen", lambda: on_phone in _options(driver), 600
+        )
+    )
+    driver.then(lambda: seen.__setitem__("options_followed", _options(driver)))
     driver.then(lambda: _press(phone_word("revoke")))
     driver.then(lambda: _shoot(driver, "my-phone-revoked", out))
     driver.then(lambda: browser["revoked"].set())
     driver.then(lambda: driver.wait_until("the ended page", lambda: "ended" in browser, 600))
     driver.then(lambda: seen.__setitem__("ended_page", browser["ended"]))
+    driver.then(
+        lambda: driver.wait_until(
+            "the seat back on the touchscreen", lambda: on_phone not in _options(driver), 600
+        )
+    )
+    driver.then(lambda: seen.__setitem__("options_after", _options(driver)))
     driver.then(lambda: _press(i18n.tr("Close")))
+
+
+def _options(driver: Driver) -> list[str]:
+    return [b.text for b in driver.option_buttons()]
 
 
 def _open_in_chromium(browser: dict[str, Any], link: str) -> None:

@@ -108,7 +108,9 @@ class HeroPanelView(CardPanel):
         elif not panel.hand:
             self._text(tr("No cards in hand."))
         else:
-            if any(card.choose is not None for card in panel.hand):
+            if any(card.instead for card in panel.hand):
+                self._text(tr("Until all have chosen, another card may be played instead."))
+            elif any(card.choose is not None for card in panel.hand):
                 self._text(tr("Tap a card to play it this round."))
             grid = self._grid()
             for card in panel.hand:
@@ -183,7 +185,8 @@ class HeroPanelView(CardPanel):
 
     def _tile(self, card: CardFacts, act: Callable[[PanelAction], None] | None = None) -> Widget:
         playable = act is not None and card.choose is not None
-        tile = Factory.CardTile(text=tile_text(card, tr("Play this card") if playable else ""))
+        verb = tr("Play this one instead") if card.instead else tr("Play this card")
+        tile = Factory.CardTile(text=tile_text(card, verb if playable else ""))
         if playable and act is not None and card.choose is not None:
             action = PanelAction(card.title, (card.choose,))
             tile.background_color = theme.COMMIT

@@ -39,9 +39,11 @@ from companion.app.qr import phone_word
 from companion.app.targets import target_cell
 from companion.app.threats import threat_levels, waiting_hero
 from companion.app.tracking import TableStatus
+from companion.app.web.seat_guide import PRIVATE_TASKS
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation
+from companion.engine.game.kinds import TaskKind
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import Cell
@@ -299,6 +301,14 @@ class RoundScreen(RoundPanel, Screen):
         self.last = None
         self.can_explain = False
         self.showing_why = False
+
+    def refresh_options(self) -> None:
+        """A phone took or left a seat: the options of a card choice or a private decision say
+        again who decides where; any other step's list stays as it is, not moved under a finger."""
+        task = getattr(self, "task", None)
+        if self.stale or task is None or task.kind not in (TaskKind.CHOOSE, *PRIVATE_TASKS):
+            return
+        self._fill()
 
     def command_done(self) -> None:
         """A new command: the last step's arrow and sight line go, "Why?" stays available. The

@@ -20,6 +20,7 @@ from companion.app.labels import (
     strigoi_subject,
     table_line,
 )
+from companion.app.web.seat_guide import PRIVATE_TASKS
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.queries import fight_odds
@@ -43,6 +44,9 @@ MENUS: frozenset[PanelKind] = frozenset({"why", "more", "fix"})
 
 class RoundPanel:
     """The panel's widgets; `self` is the RoundScreen (its ids, options and state)."""
+
+    #: (hero, event count): a private decision the table chose to make here, not on the phone
+    decide_here: tuple[str, int] | None = None
 
     def _fix_menu(self, box: Layout) -> None:
         self._label(box, tr("What is not as on the table?"))
@@ -162,16 +166,25 @@ class RoundPanel:
                 self._button(box, label, choose)
             self._button(box, tr("Close"), self._close_group, muted=True)
             return
+        deciding = self._deciding_on_phone()
+        if deciding is not None:  # the hand stays on that player's phone (issue 41)
+            self._label(box, tr("{hero} decides on their phone.").format(hero=deciding))
+            self._button(box, tr("Decide here instead"), self._decide_here, muted=True)
+            return
         if self.picker is not None:
             self._protect(box, self.picker)
         for item in items:
             if isinstance(item, Group) and item.key[0] == "choose":
                 # the secret hand opens in the hero's panel, card facts and all (R-RND-1)
-                self._button(
-                    box,
-                    group_label(item.key),
-                    lambda hero=item.key[1]: self.open_hero(hero, show_hand=True),
-                )
+                hero = item.key[1]
+                label = group_label(item.key)
+                if self.state.hero(hero).chosen is not None:  # changeable until the reveal
+                    label = tr("{hero} has chosen a card: change it").format(hero=hero_name(hero))
+                elif self._on_phone(hero):
+                    label = tr("{hero} chooses on their phone (or here)").format(
+                        hero=hero_name(hero)
+                    )
+                self._button(box, label, lambda hero=hero: self.open_hero(hero, show_hand=True))
             elif isinstance(item, Group):
                 self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
             elif isinstance(item, c.Protect):
@@ -181,6 +194,26 @@ class RoundPanel:
                 if isinstance(item, c.Fight):
                     text += self._odds(item)
                 self._button(box, text, lambda item=item: self._choose(item))
+
+    def _on_phone(self, hero: str) -> bool:
+        feed = getattr(App.get_running_app(), "web_feed", None)
+        return feed is not None and bool(feed.on_phone(hero))
+
+    def _deciding_on_phone(self) -> str | None:
+        """The printed name of the hero whose private decision (Protection, Shock) waits on
+        their own phone, unless the table chose to decide it here for this step."""
+        task = self.task
+        if task is None or task.kind not in PRIVATE_TASKS or task.hero is None:
+            return None
+        if self.decide_here == (task.hero, self.state.event_count):
+            return None
+        return hero_name(task.hero) if self._on_phone(task.hero) else None
+
+    def _decide_here(self) -> None:
+        """The phone is lost or flat: the decision on the touchscreen, for this step only."""
+        if self.task is not None and self.task.hero is not None:
+            self.decide_here = (self.task.hero, self.state.event_count)
+        self._fill()
 
     def _confirm(self, box: Layout, pending: c.Command) -> None:
         """The space chosen on the board, to confirm or cancel."""

@@ -59,8 +59,9 @@ ANSWER_S = 5.0
 #: how long a taken choice may take to play before the phone is told "sent, waiting"
 PLAYING_S = 60.0
 
-#: the feed's entry for a phone's choice: (token, card, language, reply) -> its pending choice
-Choose = Callable[[str, str, str, Callable[[Reply], None]], PendingChoice]
+#: the feed's entry for a phone's choice: (token, card, language, reply, option) -> its pending
+#: choice
+Choose = Callable[[str, str, str, Callable[[Reply], None], str], PendingChoice]
 
 
 #: what a chat or a mail client glues to the end of a link it shows (a full stop, a bracket)
@@ -68,7 +69,10 @@ COPIED_TAIL = ".,;:!?)]}>'\"*"
 
 
 class Choice(msgspec.Struct, forbid_unknown_fields=True):
-    card: str
+    """A card to play this round, or an option of the seat's private decision (its key)."""
+
+    card: str = ""
+    option: str = ""
 
 
 _CHOICE = msgspec.json.Decoder(Choice)
@@ -331,6 +335,11 @@ class TableWebServer:
         """What the server refused or dropped, by reason (the Hardware screen, the tests)."""
         return self.guard.refusals
 
+    def followed_tokens(self) -> frozenset[str]:
+        """The seat tokens an open stream follows now (read from any thread: one C-level copy
+        of the set under the GIL)."""
+        return frozenset(v.token for v in tuple(self._viewers) if v.token is not None)
+
     def load(self) -> WebLoad:
         """How many phones follow and what was refused (read from any thread)."""
         refusals = self.guard.refusals
@@ -415,7 +424,7 @@ class TableWebServer:
             self.guard.refusals.count("choices over a seat's pace", "refused")
             return self._refuse(429, said(language, "too_fast"))
         if request.content_type != "application/json":
-            return self._refuse(415, 'send JSON: {"card": "<card id>"}')
+            return self._refuse(415, 'send JSON: {"card": "<card id>"} or {"option": "<key>"}')
         try:
             body = await asyncio.wait_for(request.read(), self.guard.limits.body_s)
             choice = _CHOICE.decode(body)
@@ -439,7 +448,9 @@ class TableWebServer:
         def reply(result: Reply) -> None:  # the service's thread
             loop.call_soon_threadsafe(settle, result)
 
-        pending = self.choose(token, choice.card, language, reply)
+        if not (choice.card or choice.option):
+            return self._refuse(400, 'malformed choice: send {"card": …} or {"option": …}')
+        pending = self.choose(token, choice.card, language, reply, choice.option)
         try:
             result = await asyncio.wait_for(asyncio.shield(answer), ANSWER_S)
         except TimeoutError:

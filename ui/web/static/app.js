@@ -478,27 +478,58 @@ function zoomTo(room) {
 
 $("whole").addEventListener("click", () => zoomTo(null));
 
-// ----- a seat: one hero's hand and the secret choice ----------------------------------------
+// ----- a seat: what its player must do now, the turn order, the hand and private decisions ---
 function showSeat(seat, words) {
   state.words = words || state.words;
   labels();
   $("table").hidden = true;
   $("seat").hidden = false;
   document.body.dataset.hero = seat.hero;
-  text("seat-title", seat.seat);
   const w = state.words;
-  text("seat-chosen", seat.chosen ? w.chosen.replace("{card}", seat.chosen.title) : seat.choices.length ? "" : w.no_choice);
-  const hand = $("hand");
-  hand.replaceChildren(
+  const g = seat.guide_words || {};
+  text("seat-title", seat.seat);
+  text("prompt-head", seat.prompt || "");
+  text("prompt-detail", seat.detail || "");
+  $("seat-prompt").classList.toggle("yours", Boolean(seat.your_turn));
+  document.body.dataset.yourTurn = seat.your_turn ? "1" : "0";
+  if (seat.your_turn && state.yourTurn === false) buzz();
+  state.yourTurn = Boolean(seat.your_turn);
+  text("order-title", g.order || "");
+  $("order").replaceChildren(
+    ...(seat.order || []).map((row) => {
+      const item = el("li", row.active ? "active" : null);
+      if (row.me) item.classList.add("me");
+      item.append(el("span", "who", row.name));
+      if (row.note) item.append(el("span", "note", row.note));
+      return item;
+    }),
+  );
+  const decision = seat.decision || [];
+  $("seat-decision").hidden = decision.length === 0;
+  text("decision-title", g.decide || "");
+  $("decision-options").replaceChildren(
+    ...decision.map((option) => {
+      const button = el("button", "option", option.label);
+      button.type = "button";
+      button.dataset.key = option.key;
+      button.addEventListener("click", () => send({ option: option.key }));
+      return button;
+    }),
+  );
+  const chosen = seat.chosen ? seat.chosen.id : null;
+  $("hand").replaceChildren(
     ...seat.hand.map((card) => {
       const node = el("article", "hand-card");
       node.dataset.card = card.id;
       node.append(el("h4", null, card.title));
       node.append(el("p", "facts", card.facts.join(" · ")));
-      if (seat.choices.includes(card.id)) {
-        const button = el("button", "choose", w.choose);
+      if (card.id === chosen) {
+        node.classList.add("picked");
+        node.append(el("p", "picked-mark", g.chosen_mark || w.chosen.replace("{card}", card.title)));
+      } else if (seat.choices.includes(card.id)) {
+        const button = el("button", "choose", chosen ? g.change || w.choose : w.choose);
         button.type = "button";
-        button.addEventListener("click", () => choose(card.id));
+        button.addEventListener("click", () => send({ card: card.id }));
         node.append(button);
       }
       return node;
@@ -509,13 +540,31 @@ function showSeat(seat, words) {
   }
 }
 
-async function choose(card) {
+// "your turn": a buzz where the phone allows it, and a short tone once the page was touched
+// (browsers let a page sound only after a tap on it)
+let tones = null;
+document.addEventListener("click", () => {
+  if (!tones && window.AudioContext) tones = new AudioContext();
+});
+function buzz() {
+  document.body.dataset.buzzed = String(Number(document.body.dataset.buzzed || 0) + 1);
+  if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  if (tones && tones.state === "running") {
+    const tone = tones.createOscillator();
+    tone.frequency.value = 660;
+    tone.connect(tones.destination);
+    tone.start();
+    tone.stop(tones.currentTime + 0.15);
+  }
+}
+
+async function send(choice) {
   text("seat-answer", "");
   try {
     const answer = await fetch(`/api/seat/${token}/choose?lang=${state.lang}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ card }),
+      body: JSON.stringify(choice),
     });
     const data = await answer.json();
     if (!data.ok) text("seat-answer", data.error);

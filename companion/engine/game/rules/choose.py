@@ -1,5 +1,6 @@
 """Phase 1, initiative (R-RND-1, R-RND-2): every player chooses a card in secret; when all have,
-the cards are revealed and the turns go by initiative."""
+the cards are revealed and the turns go by initiative. Until then a player who has chosen may
+choose another card instead (a face-down card can be swapped before all reveal together)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def choose(rules: GameRules, em: Emitter, task: ChooseTask, cmd: c.ChooseCard) -
         h = state.hero(cmd.hero)
     except UnknownName:
         raise refuse(cmd, f"{cmd.hero!r} is not playing") from None
-    if h.chosen is not None:
-        raise refuse(cmd, f"{cmd.hero} has already chosen")
+    if h.chosen == cmd.card:
+        raise refuse(cmd, f"{cmd.hero} has already chosen {cmd.card!r}")
     if cmd.card not in h.hand or not rules.is_action(cmd.card):
         raise refuse(cmd, f"{cmd.card!r} is not an action card in {cmd.hero}'s hand")
     em(e.CardChosen(hero=cmd.hero, card=cmd.card))
@@ -40,12 +41,14 @@ def choose(rules: GameRules, em: Emitter, task: ChooseTask, cmd: c.ChooseCard) -
 
 
 def legal(rules: GameRules, state: GameState, task: ChooseTask) -> list[c.Command]:
+    # the first choices before the swaps: whoever takes the first legal command moves the game on
+    waiting = [x for x in state.heroes if x.chosen is None]
+    chosen = [x for x in state.heroes if x.chosen is not None]
     return [
         c.ChooseCard(hero=x.hero, card=card)
-        for x in state.heroes
-        if x.chosen is None
+        for x in (*waiting, *chosen)
         for card in x.hand
-        if rules.is_action(card)
+        if rules.is_action(card) and card != x.chosen
     ]
 
 
