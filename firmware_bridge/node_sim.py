@@ -32,6 +32,8 @@ from hardware.shipped_firmware import firmware_version
 Send = Callable[[bytes], bool]
 FIRMWARE = "sim-1"
 HELLO_EVERY_S = 0.2
+#: like the firmware (SILENCE_MS): without a word from the Pi for this long it says hello again
+SILENCE_S = 6.0
 #: How the default fortress's room nodes and the card reader are named.
 CARD_READER = "cards"
 COMMANDS = ("led", "identify", "ping", "open_repl")  # what the Pi sends a node
@@ -54,6 +56,8 @@ class SimNode:
         #: whose firmware predates the field, and says none)
         self.version = firmware_version() if version is None else version
         self.repl_opened: list[int] = []  # the seconds of every open_repl it took
+        self.silence_s = SILENCE_S
+        self.last_heard = time.monotonic()
         self.send: Send = lambda payload: False
         self.drops = p.DropCounter()
         self.ring: p.Led | None = None
@@ -121,6 +125,7 @@ class SimNode:
         if message.node != self.node:
             self.drops.drop("not_for_me", message.node)
             return
+        self.last_heard = time.monotonic()
         if not self.greeted.is_set():
             self.greeted.set()
             self.report_tags()  # the Pi may have started after they were put down
@@ -191,8 +196,11 @@ class SimNode:
         return {"ring": ring, "segments": segments}
 
     def announce_until_greeted(self, stop: threading.Event) -> None:
-        """Repeat the hello until the Pi answers (the Pi may start after the node)."""
+        """Repeat the hello until the Pi answers (the Pi may start after the node), and again
+        once the Pi has been silent for `silence_s` (it may have restarted)."""
         while not stop.wait(HELLO_EVERY_S):
+            if self.greeted.is_set() and time.monotonic() - self.last_heard >= self.silence_s:
+                self.greeted.clear()
             if not self.greeted.is_set():
                 self.hello()
 
