@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_bridge.errors import FirmwareFileError
+
 FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 VERSION_FILE = FIRMWARE_DIR / "armata_node" / "version.py"
 _VERSION = re.compile(r'^VERSION = "(?P<version>[0-9]{1,4}(\.[0-9]{1,4}){1,2})"$', re.MULTILINE)
@@ -27,11 +29,11 @@ class FirmwareFile:
 
 
 def firmware_version(folder: Path = FIRMWARE_DIR) -> str:
-    """The VERSION line of `folder`/armata_node/version.py. ValueError when there is none."""
+    """The VERSION line of `folder`/armata_node/version.py; FirmwareFileError without one."""
     path = folder / "armata_node" / "version.py"
     found = _VERSION.search(path.read_text(encoding="utf-8"))
     if found is None:
-        raise ValueError(f"{path}: no line VERSION = \"<major>.<minor>\"")
+        raise FirmwareFileError(f"{path}: no line VERSION = \"<major>.<minor>\"")
     return found["version"]
 
 

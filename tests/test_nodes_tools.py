@@ -8,7 +8,9 @@ flash; a flash that fails leaves that node on its old firmware, named, and the o
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from firmware_bridge.board import SimulatedBoard
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode
 from hardware.shipped_firmware import FIRMWARE_DIR, firmware_files, firmware_version
 from tests import mpremote_standin
-from tests.firmware_host import micropython
+from tests.firmware_host import micropython_path
 from tests.hardware_helpers import wait_for
 
 pytestmark = pytest.mark.slow
@@ -53,10 +55,11 @@ class Bench:
         self.calls = root / "calls.jsonl"
         self.flash_root = root / "flash"
         mpremote_standin.install(root / "bin")
-        monkeypatch.setenv("PATH", f"{root / 'bin'}:{__import__('os').environ['PATH']}")
+        monkeypatch.setenv("PATH", f"{root / 'bin'}:{os.environ['PATH']}")
         monkeypatch.setenv("MPREMOTE_CALLS", str(self.calls))
         monkeypatch.setenv("MPREMOTE_FLASH", str(self.flash_root))
-        monkeypatch.setenv("MPREMOTE_MICROPYTHON", micropython())
+        # the code the app runs on a node runs under MicroPython (CPython where it has no wheel)
+        monkeypatch.setenv("MPREMOTE_MICROPYTHON", micropython_path() or sys.executable)
         self.nodes: dict[str, BenchNode] = {}
         for node in nodes:
             flash = self.flash_root / f"tty-{node}"
