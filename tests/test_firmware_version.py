@@ -6,13 +6,20 @@ The version must be raised whenever a file copied to a node changes (digest guar
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge import protocol as p
 from firmware_bridge.framing import frame
-from hardware.shipped_firmware import firmware_digest, firmware_files, firmware_version
+from hardware.shipped_firmware import (
+    FIRMWARE_DIR,
+    firmware_digest,
+    firmware_files,
+    firmware_version,
+)
 from tests.firmware_host import MicroPythonNode
 
 #: the digest of the firmware files of each version. A change to main.py or armata_node/
@@ -68,3 +75,22 @@ def test_the_hello_under_micropython_names_the_shipped_version(tmp_path: Path) -
         node.send(ping)  # the loop goes on as before
         node.expect(p.Pong, 1.0, t=7)
     assert "Traceback" not in node.errors, node.errors
+
+
+def test_a_node_that_cannot_open_its_repl_refuses_open_repl() -> None:
+    """On MQTT (no USB port to hand over) main.py gives the node no REPL window: refused."""
+    sys.path.insert(0, str(FIRMWARE_DIR))
+    try:
+        node_module = importlib.import_module("armata_node.node")
+    finally:
+        sys.path.remove(str(FIRMWARE_DIR))
+    sent: list[bytes] = []
+    node = node_module.Node("room-e", "room", sent.append)
+    node.on_payload(p.encode_message(p.OpenRepl(seq=5, node="room-e", s=60)))
+    opened: list[int] = []
+    node.open_repl = opened.append
+    node.on_payload(p.encode_message(p.OpenRepl(seq=6, node="room-e", s=60)))
+    replies = [p.decode_message(x, p.DropCounter()) for x in sent]
+    nack, ack = (m for m in replies if isinstance(m, p.Nack | p.Ack))
+    assert isinstance(nack, p.Nack) and nack.ack == 5 and nack.reason == "not handled: open_repl"
+    assert isinstance(ack, p.Ack) and ack.ack == 6 and opened == [60]

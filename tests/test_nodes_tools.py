@@ -251,3 +251,26 @@ def test_nodes_test_lights_the_ring_and_reports_each_reader(bench: Bench) -> Non
     assert "reader 0: read 04a1b2c3d4e5f6" in said
     assert "reader 1: nothing read within 1.5 s" in said
     assert any(f"firmware {OLD} is not the shipped {SHIPPED}" in line for line in said)
+
+
+def test_nodes_test_on_the_command_line_passes_a_node_in_order(
+    bench: Bench, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    node = bench.nodes["room-ne"].sim
+    node.version = SHIPPED
+    node.hello()
+
+    def at_the_bench(text: str) -> None:
+        print(text)
+        for reader, uid in ((0, "04000000000001"), (1, "04000000000002")):
+            if text.startswith(f"reader {reader} ("):
+                node.place_tag(uid, reader)
+
+    monkeypatch.setattr("companion.nodes_cli._say", at_the_bench)
+    glob = bench.glob
+    assert main(["nodes", "test", "room-ne", "--serial-glob", glob, "--tag-wait", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "ring: 8 of 8 LED commands acknowledged" in out
+    assert "reader 1: read 04000000000002" in out and out.rstrip().endswith("room-ne: passed")
+    assert main(["nodes", "test", "room-w", "--serial-glob", glob, "--wait", "1"]) == 2
+    assert "room-w: said no hello" in capsys.readouterr().err  # one line, the node named
