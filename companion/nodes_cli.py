@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from companion.app.devices.firmware import shipped_version
+from companion.errors import NodeError
 
 EXIT_FAILED = 1  # a node differs, failed or was not found
 
@@ -46,9 +48,16 @@ def cmd_nodes_list(args: argparse.Namespace) -> int:
 
 
 def cmd_nodes_flash(args: argparse.Namespace) -> int:
-    from companion.app.devices.flashing import flash_nodes
+    from companion.app.devices.flashing import flash_fresh, flash_nodes
 
-    results = flash_nodes(args.serial_glob, args.nodes, wait_s=args.wait)
+    if (args.port is None) != (args.config is None):
+        raise NodeError("a fresh board needs both --port and --config")
+    if args.port is not None:
+        if args.nodes:
+            raise NodeError("--port flashes the one board on it: name no node")
+        results = [flash_fresh(args.port, args.config)]
+    else:
+        results = flash_nodes(args.serial_glob, args.nodes, wait_s=args.wait)
     if not results:
         print(f"no node said hello on {args.serial_glob}: nothing flashed")
         return EXIT_FAILED
@@ -101,6 +110,12 @@ def add_nodes_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         "flash", help="copy the shipped firmware to each node with mpremote, verify, restart"
     )
     flash.add_argument("nodes", nargs="*", metavar="NODE", help="node ids (default: all found)")
+    flash.add_argument(
+        "--port", help="a fresh board (MicroPython only, no hello) on this port; with --config"
+    )
+    flash.add_argument(
+        "--config", type=Path, help="its config.json (hardware/firmware/config.example.json)"
+    )
     common(flash)
     flash.set_defaults(func=cmd_nodes_flash)
     test = verbs.add_parser("test", help="bring-up: light the ring, read a tag on each reader")

@@ -85,9 +85,7 @@ class SimNode:
 
     def hello(self) -> bool:
         extra = {} if not self.version else {"version": self.version}
-        return self._emit(
-            p.Hello, kind=self.kind, firmware=FIRMWARE, readers=self.readers, **extra
-        )
+        return self._emit(p.Hello, kind=self.kind, firmware=FIRMWARE, readers=self.readers, **extra)
 
     def connected(self) -> None:
         """The wire is (back) up: announce until the Pi answers."""

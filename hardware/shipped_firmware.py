@@ -33,7 +33,7 @@ def firmware_version(folder: Path = FIRMWARE_DIR) -> str:
     path = folder / "armata_node" / "version.py"
     found = _VERSION.search(path.read_text(encoding="utf-8"))
     if found is None:
-        raise FirmwareFileError(f"{path}: no line VERSION = \"<major>.<minor>\"")
+        raise FirmwareFileError(f'{path}: no line VERSION = "<major>.<minor>"')
     return found["version"]
 
 

@@ -49,7 +49,14 @@ class BenchNode:
 
 
 class Bench:
-    def __init__(self, root: Path, nodes: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(
+        self,
+        root: Path,
+        nodes: list[str],
+        monkeypatch: pytest.MonkeyPatch,
+        fresh: tuple[str, ...] = (),
+    ) -> None:
+        """`fresh`: boards with MicroPython only: an empty flash, no hello until flashed."""
         self.ports = root / "ports"
         self.ports.mkdir()
         self.calls = root / "calls.jsonl"
@@ -71,6 +78,12 @@ class Bench:
             sim = SimNode(node, kind, 2, version=firmware_version(flash))
             sim.silence_s = 1.0  # greeted by one tool, it speaks up for the next one sooner
             self.nodes[node] = BenchNode(sim, PtyWire(sim, self.ports / f"tty-{node}"), flash)
+        self.fresh = set(fresh)
+        for node in fresh:
+            flash = self.flash_root / f"tty-{node}"
+            flash.mkdir(parents=True)
+            sim = SimNode(node, "room", 2, version="")
+            self.nodes[node] = BenchNode(sim, PtyWire(sim, self.ports / f"tty-{node}"), flash)
         self.stop = threading.Event()
         self.watcher = threading.Thread(target=self._watch, daemon=True)
 
@@ -79,8 +92,9 @@ class Bench:
         return str(self.ports / "tty-*")
 
     def start(self) -> None:
-        for bench in self.nodes.values():
-            bench.wire.plug()
+        for node, bench in self.nodes.items():
+            if node not in self.fresh:
+                bench.wire.plug()
         self.watcher.start()
 
     def _watch(self) -> None:
@@ -274,3 +288,26 @@ def test_nodes_test_on_the_command_line_passes_a_node_in_order(
     assert "reader 1: read 04000000000002" in out and out.rstrip().endswith("room-ne: passed")
     assert main(["nodes", "test", "room-w", "--serial-glob", glob, "--wait", "1"]) == 2
     assert "room-w: said no hello" in capsys.readouterr().err  # one line, the node named
+
+
+def test_a_fresh_board_gets_the_firmware_and_its_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = Bench(tmp_path, [], monkeypatch, fresh=("room-sw",))
+    bench.start()
+    try:
+        config = tmp_path / "room-sw.json"
+        config.write_text(CONFIG % "room-sw")
+        port = str(bench.ports / "tty-room-sw")
+        assert main(["nodes", "flash", "--port", port]) == 2  # without its config: refused
+        assert "needs both --port and --config" in capsys.readouterr().err
+        assert main(["nodes", "flash", "--port", port, "--config", str(config)]) == 0
+        assert f"room-sw: flashed, runs firmware {SHIPPED} (was ?)" in capsys.readouterr().out
+        fresh = bench.nodes["room-sw"]
+        assert (fresh.flash / "config.json").read_text() == config.read_text()
+        for item in firmware_files():
+            assert (fresh.flash / item.remote).read_bytes() == item.local.read_bytes()
+        assert steps(bench.commands("room-sw"))[-2:] == ["cp", "reset"]  # its config, then reset
+        assert fresh.sim.version == SHIPPED
+    finally:
+        bench.close()

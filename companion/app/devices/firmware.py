@@ -39,7 +39,5 @@ def outdated(healths: Iterable[NodeHealth], shipped: str | None = None) -> list[
     shipped firmware's), in the order given."""
     want = shipped_version() if shipped is None else shipped
     return [
-        Outdated(h.node, h.version, want)
-        for h in healths
-        if said_hello(h) and h.version != want
+        Outdated(h.node, h.version, want) for h in healths if said_hello(h) and h.version != want
     ]

@@ -13,14 +13,18 @@ never touched. Finally every node is awaited: its hello must name the shipped ve
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.app.devices.mpremote import Mpremote
 from companion.app.devices.node_scan import DEFAULT_WAIT_S, NodeScan
-from companion.errors import FlashError
+from companion.errors import FlashError, NodeError
+from firmware_bridge.errors import BadId
+from firmware_bridge.ids import check_id
 from hardware.shipped_firmware import FirmwareFile, firmware_files, firmware_version
 
 log = logging.getLogger(__name__)
@@ -84,11 +88,14 @@ class FlashResult:
         return not self.problem
 
 
-def write_firmware(mp: Mpremote, files: Sequence[FirmwareFile]) -> None:
+def write_firmware(mp: Mpremote, files: Sequence[FirmwareFile], config: Path | None = None) -> None:
     """Steps 1-4 on one node (FlashError at the step that failed, the old firmware back in
-    place when it can be), then the reset."""
+    place when it can be), then the reset. `config`: a fresh board's config.json, copied
+    once the firmware is in place."""
     try:
         _write(mp, files)
+        if config is not None:
+            mp.copy("config", [(config, "config.json")])
     except FlashError:
         try:
             mp.reset()  # back to the firmware it had
@@ -179,3 +186,46 @@ def flash_nodes(
             if not result.problem and health.version != shipped:
                 result.problem = f"came back with firmware {health.version or '(none named)'}"
     return [results[n] for n in targets]
+
+
+def node_config(path: Path) -> str:
+    """The node id of a config.json for a fresh board; NodeError when it cannot be one."""
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise NodeError(f"{path}: not a node config ({exc})") from None
+    if not isinstance(config, dict) or config.get("kind") not in ("room", "card_reader"):
+        raise NodeError(f"{path}: a node config needs kind room or card_reader")
+    try:
+        return check_id(f"{path}: node", config.get("node"))
+    except BadId as exc:
+        raise NodeError(str(exc)) from None
+
+
+def flash_fresh(
+    port: str,
+    config: Path,
+    *,
+    back_wait_s: float = BACK_WAIT_S,
+    report: Report = print,
+    program: str | None = None,
+) -> FlashResult:
+    """A board with MicroPython and nothing else (it says no hello): the shipped firmware and
+    its `config` onto the board on `port`, verified the same way, then its first hello."""
+    node = node_config(config)
+    result = FlashResult(node, port, "")
+    report(f"{node} ({port}): writing firmware {firmware_version()} and {config.name} ...")
+    try:
+        write_firmware(Mpremote(port, program), firmware_files(), config)
+    except FlashError as exc:
+        result.problem = str(exc)
+        return result
+    with NodeScan(port) as scan:
+        health = scan.wait(back_wait_s, [node]).get(node)
+    if health is None:
+        result.problem = f"no hello within {back_wait_s:g} s after its reset"
+    else:
+        result.after = health.version
+        if health.version != firmware_version():
+            result.problem = f"came back with firmware {health.version or '(none named)'}"
+    return result
