@@ -3,7 +3,8 @@
 
 A node repeats its hello every second until someone answers; one that an app greeted says it
 again after 6 s without a word (hardware/firmware/armata_node/node.py SILENCE_MS), so a scan
-waits up to `wait_s` (default 8 s), or less once every node it waits for has spoken. The app
+waits up to `wait_s` (default 8 s), or less once every open port has its node (or every node
+it waits for has spoken). The app
 must not hold the ports meanwhile (stop it first: two readers on one port split its frames)."""
 
 from __future__ import annotations
@@ -40,11 +41,8 @@ class NodeScan:
         self.known = node_ids(rooms)
         self.events: list[p.Message] = []
         self._heard = threading.Condition()
-        self.bridge = Bridge(
-            SerialLink(pattern=pattern, scan_interval_s=scan_interval_s),
-            self.known,
-            self._event,
-        )
+        self.link = SerialLink(pattern=pattern, scan_interval_s=scan_interval_s)
+        self.bridge = Bridge(self.link, self.known, self._event)
 
     def _event(self, message: p.Message) -> None:
         with self._heard:
@@ -75,25 +73,31 @@ class NodeScan:
         with self._heard:
             return [m for m in self.events[index:] if isinstance(m, p.Hello)]
 
+    def silent_ports(self) -> set[str]:
+        """Open ports no node has said hello on yet (a greeted node speaks within 6 s)."""
+        bound = {h.source for h in self.found().values()}
+        return set(self.link.sources()) - bound
+
     def wait(
         self,
         wait_s: float = DEFAULT_WAIT_S,
         nodes: Iterable[str] | None = None,
-        quiet_s: float = 1.5,
+        settle_s: float = 0.5,
     ) -> dict[str, NodeHealth]:
         """Wait for hellos: until every node of `nodes` said one, or (none named) until every
-        known node did or none new came for `quiet_s` after the first; `wait_s` at most."""
-        wanted = set(nodes) if nodes is not None else set(self.known)
-        deadline = time.monotonic() + wait_s
-        last_new, seen = time.monotonic(), 0
+        open port has its node (after `settle_s`, the ports' discovery); `wait_s` at most. A
+        port whose device never says hello holds the scan until `wait_s`."""
+        wanted = set(nodes) if nodes is not None else None
+        start = time.monotonic()
+        deadline = start + wait_s
         while True:
             found = self.found()
             now = time.monotonic()
-            if len(found) != seen:
-                last_new, seen = now, len(found)
-            if wanted <= set(found) or now >= deadline:
+            if now >= deadline:
                 return found
-            if nodes is None and found and now - last_new >= quiet_s:
+            if wanted is not None and wanted <= set(found):
+                return found
+            if wanted is None and now - start >= settle_s and not self.silent_ports():
                 return found
             with self._heard:
                 self._heard.wait(min(0.1, max(0.0, deadline - now)))
