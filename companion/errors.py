@@ -135,3 +135,20 @@ class LogReadOnly(StoreError):
 
 class LogFull(StoreError):
     """The disk is full: the write was rolled back, nothing is lost, it can be tried again."""
+
+
+class NodeError(CompanionError, RuntimeError):
+    """A board node cannot be reached, flashed or tested as asked (`python -m companion nodes`)."""
+
+
+class NodeNotFound(NodeError, LookupError):
+    """A node named on the command line said no hello on any port."""
+
+
+class FlashError(NodeError):
+    """Writing firmware to a node failed at `step`; the node keeps the firmware it had."""
+
+    def __init__(self, step: str, detail: str) -> None:
+        self.step = step
+        self.detail = detail
+        super().__init__(f"{step}: {detail}" if detail else step)
