@@ -1,6 +1,6 @@
 """Command line: `python -m companion [board show | scenario run | replay | export | check | sim |
-serve | native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no
-screen).
+serve | native | demo | update | backup | restore | import | report | --version]`; `python -m ui`
+starts the touchscreen app (`serve`: the same table, no screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -282,9 +282,14 @@ def cmd_native(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.product.cli import add_product_commands
+    from companion.version import version
+
     parser = Parser(prog="python -m companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"armata-companion {version()}")
     parser.set_defaults(func=cmd_demo)
     sub = parser.add_subparsers(dest="command")
+    add_product_commands(sub)  # update, backup, restore, import, report (companion/product)
     board = sub.add_parser("board", help="board files").add_subparsers(dest="board_command")
     show = board.add_parser("show", help="print a fortress in the terminal")
     show.add_argument("file", nargs="?", help="armata-board/1 file (default: the default fortress)")

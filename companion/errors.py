@@ -135,3 +135,28 @@ class LogReadOnly(StoreError):
 
 class LogFull(StoreError):
     """The disk is full: the write was rolled back, nothing is lost, it can be tried again."""
+
+
+class VersionError(CompanionError, ValueError):
+    """A release's version is missing or not a version (PEP 440)."""
+
+
+class ProductError(CompanionError, RuntimeError):
+    """The installed product (releases, the unit, backups) cannot do what was asked."""
+
+
+class BackupError(ProductError):
+    """A backup cannot be made, read or restored; the message names the file."""
+
+
+class UpdateError(ProductError):
+    """An update cannot be installed or checked; the running version stays (or is back)."""
+
+
+class ReportError(ProductError):
+    """The report archive cannot be written."""
+
+
+class InstallError(ProductError):
+    """The Pi install stopped: a command failed or the system is not one it installs on; the
+    message says which step and what to do."""

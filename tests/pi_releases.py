@@ -1,0 +1,111 @@
+"""Releases made here for the install and update tests: a copy of this tree's release files
+(what hardware/pi/install places) with its own version, and optionally a schema migration of
+its own or a fault at the kiosk's start."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from hardware.pi.install.release import Source
+from tests.conftest import PYTHON, ROOT
+from tests.pi_standins import StandIns
+from tests.processes import limit
+
+#: the migration a "newer" release adds (tests/test_pi_update.py): a table the older one does
+#: not know, so the older one finds the log too new after it ran
+MIGRATION = """
+
+@migrations()
+def m900_table_notes(db: Database) -> None:
+    db["table_notes"].create({"id": int, "text": str}, pk="id")  # type: ignore[union-attr]
+"""
+#: the kiosk's start fails in a release made `broken` (after its checks passed)
+BROKEN = '\nraise RuntimeError("this release cannot start its screen")\n'
+
+
+def make_tree(
+    folder: Path, version: str, *, migration: bool = False, broken: bool = False,
+    engine_from: Path | None = None,
+) -> Path:  # fmt: skip
+    """A release tree of `version` in `folder`; `engine_from`: a tree whose compiled engine
+    (same sources) is copied in, as a clone after `./setup.sh test` has one."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    for relative in Source(ROOT, "", ()).files():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / relative, target)
+    project = folder / "pyproject.toml"
+    text = re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', project.read_text(), count=1)
+    project.write_text(text)
+    if migration:
+        schema = folder / "companion" / "store" / "schema.py"
+        schema.write_text(schema.read_text() + MIGRATION)
+    if broken:
+        app = folder / "ui" / "app.py"
+        app.write_text(app.read_text() + BROKEN)
+    if engine_from is not None:
+        for built in (engine_from / "companion").rglob("*.so"):
+            shutil.copy2(built, folder / built.relative_to(engine_from))
+        stamp = Path("companion/engine/compiled.stamp")
+        shutil.copy2(engine_from / stamp, folder / stamp)
+    return folder
+
+
+def make_archive(tree: Path, folder: Path) -> Path:
+    """The release archive of `tree` as `python -m hardware.pi.release` makes it."""
+    done = subprocess.run(
+        [PYTHON, "-S", "-m", "hardware.pi.release", "--out", str(folder)],
+        cwd=tree, capture_output=True, text=True, timeout=limit(120),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    [archive] = [Path(line) for line in done.stdout.split()]
+    with tarfile.open(archive) as opened:
+        assert all(not m.name.startswith(("/", "..")) for m in opened.getmembers())
+    return archive
+
+
+#: the environment whose packages the staged releases link (the one running the tests)
+PACKAGES = Path(sys.prefix)
+
+
+def install(
+    tree: Path, root: Path, standins: StandIns, *options: str
+) -> subprocess.CompletedProcess[str]:
+    """`hardware/pi/install.sh` of `tree` into the staging `root`, as the Pi's python3 runs it
+    (`-S`: the standard library only), the packages linked from this environment."""
+    return subprocess.run(
+        [PYTHON, "-S", "-m", "hardware.pi.install", "--root", str(root),
+         "--packages-from", str(PACKAGES), *options],
+        cwd=tree, env=standins.env(), capture_output=True, text=True, timeout=limit(900),
+    )  # fmt: skip
+
+
+def release_python(root: Path) -> Path:
+    return root / "opt" / "armata-companion" / "current" / ".venv" / "bin" / "python"
+
+
+def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
+    """Every file, folder and link under `root`: kind, mode, size, mtime and content digest."""
+    import hashlib
+
+    found: dict[str, tuple[object, ...]] = {}
+    for folder, dirs, names in os.walk(root):
+        for name in [*dirs, *names]:
+            path = Path(folder) / name
+            info = path.lstat()
+            key = str(path.relative_to(root))
+            if path.is_symlink():
+                found[key] = ("link", os.readlink(path))
+            elif path.is_dir():
+                found[key] = ("dir", info.st_mode)
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                found[key] = ("file", info.st_mode, info.st_mtime_ns, digest)
+    return found
