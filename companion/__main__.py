@@ -413,9 +413,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _advice(exc: LogUnusable, command: str | None) -> str:
+    advice = ""
     if isinstance(exc, (LogDamaged, LogTooNew)) and command == "serve":
-        return " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
-    return ""
+        advice = " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
+    if isinstance(exc, LogTooNew):
+        from companion.store.backup import folder_of, newest_readable
+
+        found = newest_readable(folder_of(Path(exc.path)))
+        if found is not None:
+            made = found.made.strftime("%Y-%m-%d %H:%M UTC")
+            advice += (
+                f"; this version can go back to the backup of {made} ({found.path}): "
+                f"`python -m companion restore {found.path}` keeps this log aside and puts "
+                "that backup in its place"
+            )
+    return advice
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hardware.pi.install import debian
-from tests.pi_releases import install, make_tree, release_python, snapshot
+from tests.pi_releases import install, keep_engine, make_tree, release_python, snapshot
 from tests.pi_standins import StandIns, pi_root
 from tests.processes import limit
 
@@ -39,6 +39,7 @@ def staged(tmp_path_factory: pytest.TempPathFactory) -> Staged:
     root = pi_root(base / "root")
     done = install(tree, root, standins)
     assert done.returncode == 0, done.stderr
+    keep_engine(root / OPT / "current")  # the update tests start from it
     return Staged(tree, root, standins, done)
 
 

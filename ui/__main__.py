@@ -95,7 +95,9 @@ def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | No
     screen.run()
     if screen.choice == "fresh":
         print(f"the damaged game log was kept as {screen.kept_as}", flush=True)
-    return None if screen.choice in ("fresh", "continue") else problem.exit_code or 3
+    if screen.choice == "restored":
+        print(f"the newer game log was kept as {screen.kept_as}; restored {problem.backup}")
+    return None if screen.choice in ("fresh", "restored", "continue") else problem.exit_code or 3
 
 
 def make_app(
