@@ -53,6 +53,12 @@ def add_product_commands(sub: Any) -> None:
     into.add_argument("--game", help="from a backup: this game only (default: every game)")
     into.add_argument("--db", type=Path, help="the game log (default: the app's)")
     into.set_defaults(func=cmd_import)
+    report = sub.add_parser("report", help="write one archive to send when something is wrong")
+    report.add_argument("--out", type=Path, default=None, help="its folder (default: here)")
+    report.add_argument("--hours", type=float, default=6.0, help="of the journal (default 6)")
+    report.add_argument("--data", type=Path, help="the data folder (default: the table's)")
+    report.add_argument("--root", type=Path, default=Path("/"), help="(tests) a staging folder")
+    report.set_defaults(func=cmd_report)
 
 
 def _log(args: argparse.Namespace) -> Path:
@@ -114,4 +120,24 @@ def cmd_import(args: argparse.Namespace) -> int:
     log.parent.mkdir(parents=True, exist_ok=True)
     for game_id in import_games(args.source, log, args.game):
         print(f"imported {args.source} as game {game_id}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The table's data folder: $ARMATA_DATA_DIR, else the installed one (root runs it by
+    hand), else the user's own."""
+    import os
+
+    from companion.product.report import write_report
+    from companion.store.location import data_dir
+    from hardware.pi.install.layout import DATA
+
+    installed = args.root / DATA.lstrip("/")
+    if args.data is not None:
+        data = args.data
+    elif "ARMATA_DATA_DIR" not in os.environ and installed.is_dir():
+        data = installed
+    else:
+        data = data_dir()
+    print(write_report(args.root, data, args.out or Path.cwd(), args.hours))
     return 0
