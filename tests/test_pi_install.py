@@ -180,3 +180,23 @@ def test_uninstall_removes_the_program_and_keeps_the_games(tmp_path: Path, stage
     assert snapshot(data) == kept
     assert (root / "etc/default/armata-companion").is_file()  # the owner's options stay
     assert [c for c in standins.calls() if c[:2] == ["systemctl", "disable"]]
+
+
+def test_mosquitto_is_set_up_once_with_provision(tmp_path: Path, staged: Staged) -> None:
+    tree = make_tree(tmp_path / "tree", "1.0.0", engine_from=staged.root / OPT / "current")
+    standins = StandIns(tmp_path / "bin")
+    root = pi_root(tmp_path / "root")
+    done = install(tree, root, standins, "--mosquitto", "t1")
+    assert done.returncode == 0, done.stderr
+    assert {"mosquitto", "openssl"} <= set(installed_packages(standins.calls()))
+    credentials = root / "etc/armata/credentials.json"
+    assert credentials.stat().st_mode & 0o777 == 0o600
+    assert "app.t1" in credentials.read_text()
+    assert (root / "etc/systemd/system/mosquitto.service.d/armata.conf").is_file()
+    defaults = (root / "etc/default/armata-companion").read_text()
+    assert "ARMATA_UI_ARGS=--nodes mqtt --mqtt 127.0.0.1:1883 --table t1" in defaults
+    assert ["systemctl", "restart", "mosquitto.service"] in standins.calls()
+    before = snapshot(root)
+    again = install(tree, root, standins, "--mosquitto", "t1")
+    assert again.returncode == 0, again.stderr
+    assert snapshot(root) == before  # provisioned once: the nodes' passwords stay
