@@ -1,6 +1,6 @@
 """Command line: `python -m companion [board show | scenario run | replay | export | check | sim |
-serve | nodes | native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same
-table, no screen).
+serve | nodes | native | demo | update | backup | restore | import | report | --version]`;
+`python -m ui` starts the touchscreen app (`serve`: the same table, no screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -296,9 +296,14 @@ def cmd_native(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.product.cli import add_product_commands
+    from companion.version import version
+
     parser = Parser(prog="python -m companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"armata-companion {version()}")
     parser.set_defaults(func=cmd_demo)
     sub = parser.add_subparsers(dest="command")
+    add_product_commands(sub)  # update, backup, restore, import, report (companion/product)
     board = sub.add_parser("board", help="board files").add_subparsers(dest="board_command")
     show = board.add_parser("show", help="print a fortress in the terminal")
     show.add_argument("file", nargs="?", help="armata-board/1 file (default: the default fortress)")
@@ -437,9 +442,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _advice(exc: LogUnusable, command: str | None) -> str:
+    advice = ""
     if isinstance(exc, (LogDamaged, LogTooNew)) and command == "serve":
-        return " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
-    return ""
+        advice = " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
+    if isinstance(exc, LogTooNew):
+        from companion.store.backup import folder_of, newest_readable
+
+        found = newest_readable(folder_of(Path(exc.path)))
+        if found is not None:
+            made = found.made.strftime("%Y-%m-%d %H:%M UTC")
+            advice += (
+                f"; this version can go back to the backup of {made} ({found.path}): "
+                f"`python -m companion restore {found.path}` keeps this log aside and puts "
+                "that backup in its place"
+            )
+    return advice
 
 
 if __name__ == "__main__":
