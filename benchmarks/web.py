@@ -1,18 +1,25 @@
-"""The table view's speed: a command on the table service (as a touchscreen tap makes it) until
-the browsers have drawn the new view, with 1 and with 10 viewers (pages of Debian's headless
-Chromium, driven by Selenium), over a scripted game. Each page notes when the frame showing
-each view version was drawn (`window.armataShownAt`); the same clock as here (one machine).
+"""The table view's speed, our part apart from the browsers' drawing (issue 41, item 6). A
+scripted game on the table service (tests/web_table.py), one command every quarter second; the clock
+starts when the service begins a command (as a touchscreen tap starts it; not when this script
+posted it to the service's thread: that hop is the benchmark's own). One machine, one clock.
 
-Baseline, measured in the same run with the same pages: the bare transport's round trip, a
-tiny Server-Sent Event pushed by a bare aiohttp server to a bare page until its frame is drawn.
-Also: the command plus the view's build on the service's thread (the touchscreen's thread)
-with 0 and 10 viewers connected: the viewers must not slow the touchscreen down.
-Goal: p99 <= 100 ms with 10 viewers.
+1. Command -> event received by 1, 10 and 100 lightweight SSE clients (benchmarks/sse_clients.py:
+   plain aiohttp in one asyncio loop, in a process of its own as phones are devices of their
+   own; no browser): the command, the views' build, the server's fan-out and the socket, which
+   is what the Pi does for the phones. Baseline in the same run: a bare aiohttp server pushing a
+   tiny event to as many clients of the same kind. Goal: p99 <= 50 ms with 100 clients.
+2. One page of Debian's headless Chromium (Selenium): command -> frame drawn, and the page's own
+   share, its event's handler -> the frame showing the patch (the page's own timestamps,
+   `window.armataArrivedAt` and `armataShownAt`), against a bare page that writes the number it
+   is sent, timed the same way. Goal: that p99 <= 1.5x the bare page's.
+3. Ten Chromium pages, as information (no goal): here they draw on the same two cores as the
+   server; on a table each phone draws on its own processor.
 
-The clock starts when the service begins the command (not when this script's thread posted it:
-that hop is the benchmark's own). Each figure is split: the command (its durable commit), the
-views' build, the server's fan-out, the page's event arriving, the page's frame; and the
-bytes sent a command (patches: only what changed).
+Also: the same with 1,000 hostile connections held open (issue 38), and the command plus the
+views' build on the service's thread (the touchscreen's) with no follower, 10 pages and 100
+clients: the followers must not slow the touchscreen down. Each figure is split: the command
+(its durable commit), the views' build, the server's fan-out, the event arriving, the page's
+frame; and the bytes sent a command (patches: only what changed).
 
     python benchmarks/web.py [--quick]
 """
@@ -22,15 +29,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -44,18 +55,41 @@ from tests.hardware_helpers import wait_for
 from tests.web_table import WebTable
 from ui.web.guard import Limits
 
-GOAL_MS = 100.0
+GOAL_CLIENTS = 100
+GOAL_CLIENTS_MS = 50.0
+GOAL_DRAW_RATIO = 1.5
+CLIENT_COUNTS = (1, 10, GOAL_CLIENTS)
+#: the lightweight clients' process
+CLIENTS = Path(__file__).with_name("sse_clients.py")
+STREAM = "/events?lang=en"
 #: the ten pages are one Chromium on one address (phones each have their own): room for them
 ONE_ADDRESS = Limits(per_address=64, streams_per_address=32)
+#: a hundred clients on one address, and room in all for their streams
+MANY_CLIENTS = Limits(connections=400, per_address=256, streams=200, streams_per_address=160)
 #: a stranger on the Wi-Fi: connections held open and requests half sent (issue 38)
 HOSTILE = 1000
 PACE_S = 0.25  # one command every quarter second (players are slower)
 
+
+@dataclass(frozen=True)
+class Plan:
+    """How many commands (or bare events) a run, one every `pace_s`."""
+
+    count: int
+    pace_s: float = PACE_S
+
+
+#: the smoke test's run (tests/test_benchmark_smoke.py): every figure printed, quickly
+QUICK = Plan(8, 0.2)
+FULL = Plan(120)
+
 BARE_PAGE = """<!doctype html><html><body><p id=n>0</p><script>
 window.armataShownAt = {};
+window.armataArrivedAt = {};
 const source = new EventSource('/events');
 source.addEventListener('view', (event) => {
   const n = Number(event.data);
+  window.armataArrivedAt[n] = performance.timeOrigin + performance.now();
   document.getElementById('n').textContent = n;
   requestAnimationFrame(() => {
     window.armataShownAt[n] = performance.timeOrigin + performance.now();
@@ -65,7 +99,8 @@ source.addEventListener('view', (event) => {
 
 
 class BareServer:
-    """An aiohttp server that pushes a number to every open stream: the transport alone."""
+    """An aiohttp server that pushes a number to every open stream: the transport alone. Each
+    stream starts with `hello`, as the table's does."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -99,6 +134,7 @@ class BareServer:
         wake = asyncio.Event()
         self.wakes.add(wake)
         try:
+            await response.write(b"event: hello\ndata: bare\n\n")
             while True:
                 await wake.wait()
                 wake.clear()
@@ -132,10 +168,41 @@ class BareServer:
         self.thread.join(5)
 
 
+# ----- the followers: Chromium pages or lightweight clients -----------------------------------
+@dataclass
+class Marks:
+    """One follower's notes, view version -> when (ms since the epoch): its event arrived (a
+    page: its handler ran), and for a page the frame showing it."""
+
+    arrived: dict[int, float]
+    drawn: dict[int, float] | None = None  # None: a client, which draws nothing
+
+    def reached(self) -> dict[int, float]:
+        """Where the follower is done with a version: drawn (a page) or received (a client)."""
+        return self.drawn if self.drawn is not None else self.arrived
+
+
+class Followers(Protocol):
+    count: int
+
+    def open(self, port: int) -> None:
+        """Follow the server at `port` (each stream open when this returns)."""
+
+    def marks(self) -> list[Marks]:
+        """What each follower noted so far."""
+
+    def close(self) -> None: ...
+
+
+def numbered(times: dict[str, float]) -> dict[int, float]:
+    return {int(version): at for version, at in times.items()}
+
+
 def open_pages(driver: webdriver.Chrome, port: int, count: int) -> list[str]:
     """`count` windows on the server at `port` (one Chromium); their handles. Each page under
     its own name (Chromium takes any *.localhost for the loopback): a browser keeps at most 6
-    connections to one host, and each page holds one open stream, as separate phones would."""
+    connections to one host, and each page holds one open stream, as separate phones would.
+    (benchmarks/ui.py opens its pages here too.)"""
     handles = [driver.current_window_handle]
     driver.get(f"http://viewer0.localhost:{port}/")
     for n in range(1, count):
@@ -143,18 +210,6 @@ def open_pages(driver: webdriver.Chrome, port: int, count: int) -> list[str]:
         driver.get(f"http://viewer{n}.localhost:{port}/")
         handles.append(driver.current_window_handle)
     return handles
-
-
-def shown(
-    driver: webdriver.Chrome, handles: list[str], what: str = "ShownAt"
-) -> list[dict[str, float]]:
-    """Each page's `window.armata<what>`: view version -> when (ms since the epoch)."""
-    found = []
-    for handle in handles:
-        driver.switch_to.window(handle)
-        times: dict[str, float] = driver.execute_script(f"return window.armata{what} || {{}}")
-        found.append(times)
-    return found
 
 
 def close_pages(driver: webdriver.Chrome, handles: list[str]) -> None:
@@ -165,128 +220,366 @@ def close_pages(driver: webdriver.Chrome, handles: list[str]) -> None:
     driver.get("about:blank")
 
 
-def latencies(sent: dict[int, float], pages: list[dict[str, float]]) -> tuple[list[float], int]:
-    """Milliseconds from each send to each page's frame; how many views a page never drew."""
+class Pages:
+    """`count` windows of one Chromium (`open_pages`)."""
+
+    def __init__(self, driver: webdriver.Chrome, count: int) -> None:
+        self.driver = driver
+        self.count = count
+        self.handles: list[str] = []
+
+    def open(self, port: int) -> None:
+        self.handles = open_pages(self.driver, port, self.count)
+
+    def _read(self, handle: str, what: str) -> dict[int, float]:
+        """The page's `window.armata<what>`."""
+        self.driver.switch_to.window(handle)
+        found: dict[str, float] = self.driver.execute_script(f"return window.armata{what} || {{}}")
+        return numbered(found)
+
+    def marks(self) -> list[Marks]:
+        return [Marks(self._read(h, "ArrivedAt"), self._read(h, "ShownAt")) for h in self.handles]
+
+    def close(self) -> None:
+        if self.handles:
+            close_pages(self.driver, self.handles)
+            self.handles = []
+
+
+class SseClients:
+    """`count` lightweight SSE clients in a process of their own (benchmarks/sse_clients.py)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.process: subprocess.Popen[str] | None = None
+
+    def open(self, port: int) -> None:
+        url = f"http://127.0.0.1:{port}{STREAM}"
+        self.process = subprocess.Popen(
+            [sys.executable, str(CLIENTS), url, str(self.count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        said = self.process.stdout.readline().strip()
+        if said != "ready":
+            self.close()
+            raise RuntimeError(f"the SSE clients: {said or 'ended without a word'}")
+
+    def marks(self) -> list[Marks]:
+        assert self.process is not None
+        out, _ = self.process.communicate("stop\n", timeout=60)
+        if self.process.returncode != 0:
+            raise RuntimeError(f"the SSE clients ended with {self.process.returncode}")
+        return [Marks(numbered(times)) for times in json.loads(out)]
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def latencies(sent: dict[int, float], marks: list[Marks]) -> tuple[list[float], int]:
+    """Milliseconds from each send to each follower being done; how many it never reached."""
     found, missed = [], 0
-    for page in pages:
+    for mark in marks:
+        reached = mark.reached()
         for version, at in sent.items():
-            if str(version) in page:
-                found.append(page[str(version)] - at)
+            if version in reached:
+                found.append(reached[version] - at)
             else:
                 missed += 1
     return found, missed
 
 
-def bare_run(driver: webdriver.Chrome, viewers: int, count: int) -> list[float]:
+def draws(marks: list[Marks], versions: set[int]) -> list[float]:
+    """Each page's handler -> frame drawn, for `versions` (ms)."""
+    return [
+        mark.drawn[v] - mark.arrived[v]
+        for mark in marks
+        if mark.drawn is not None
+        for v in sorted(versions)
+        if v in mark.drawn and v in mark.arrived
+    ]
+
+
+# ----- the runs --------------------------------------------------------------------------------
+@dataclass
+class Bare:
+    """The bare transport's samples (ms)."""
+
+    reached: list[float]  # push -> received (a client) or drawn (a page)
+    draw: list[float]  # a page's handler -> frame drawn
+    missed: int
+
+
+def bare_run(followers: Followers, plan: Plan) -> Bare:
+    """Numbers pushed by the bare server to `followers`, as the plan says."""
     server = BareServer()
     try:
-        handles = open_pages(driver, server.port, viewers)
-        wait_for(lambda: len(server.wakes) == viewers, 10, "the bare pages' streams")
+        followers.open(server.port)
+        wait_for(lambda: len(server.wakes) == followers.count, 10, "the bare streams")
         sent: dict[int, float] = {}
-        for n in range(1, count + 1):
+        for n in range(1, plan.count + 1):
             sent[n] = time.time() * 1000
             server.push(n)
-            time.sleep(PACE_S / 2)
+            time.sleep(plan.pace_s)
         time.sleep(0.5)
-        found, _ = latencies(sent, shown(driver, handles))
-        close_pages(driver, handles)
-        return found
+        marks = followers.marks()
     finally:
+        followers.close()
         server.close()
+    reached, missed = latencies(sent, marks)
+    return Bare(reached, draws(marks, set(sent)), missed)
 
 
+@dataclass
 class Run:
     """One run's samples (ms), each from the command's start unless said."""
 
-    def __init__(self) -> None:
-        self.drawn: list[float] = []  # command -> page drawn (every page)
-        self.missed = 0
-        self.service: list[float] = []  # command + view build on the service's thread
-        self.command: list[float] = []  # the command alone (its durable commit included)
-        self.build: list[float] = []  # the views' build and encoding, after the command
-        self.written: list[float] = []  # command -> written on every stream
-        self.fan_out: list[float] = []  # build done -> written on every stream
-        self.arrived: list[float] = []  # written on every stream -> the page's event handler
-        self.draw: list[float] = []  # the page's event -> its frame drawn
-        self.after: list[float] = []  # the command done -> page drawn: the view's own share
-        self.sizes: list[int] = []  # bytes of the frame a page was sent, per command
+    reached: list[float] = field(default_factory=list)  # command -> drawn / received (each)
+    missed: int = 0
+    service: list[float] = field(default_factory=list)  # command + view build, service thread
+    command: list[float] = field(default_factory=list)  # the command (its durable commit)
+    build: list[float] = field(default_factory=list)  # the views' build and encoding, after it
+    fan_out: list[float] = field(default_factory=list)  # built -> written on every stream
+    delivered: list[float] = field(default_factory=list)  # built -> each follower's event
+    draw: list[float] = field(default_factory=list)  # a page's handler -> frame, per patch
+    after: list[float] = field(default_factory=list)  # command done -> drawn / received
+    sizes: list[int] = field(default_factory=list)  # bytes of the frame a page got, a command
+
+
+@dataclass
+class Timeline:
+    """Each view version's moments (ms since the epoch), and the versions sent as patches."""
+
+    began: dict[int, float] = field(default_factory=dict)  # the command began: the tap's moment
+    done: dict[int, float] = field(default_factory=dict)  # the command done
+    built: dict[int, float] = field(default_factory=dict)  # the views built and pushed
+    patched: set[int] = field(default_factory=set)
+
+
+def play(table: WebTable, plan: Plan, seed: int, run: Run) -> Timeline:
+    """Random legal commands on the service's thread, as the plan says."""
+    rng = random.Random(seed)
+    timeline = Timeline()
+
+    def one() -> tuple[int, float, float]:
+        session = table.service.session
+        assert session is not None
+        start = time.time()
+        table.service.execute(rng.choice(session.legal_commands()))
+        middle = time.time()
+        table.feed._build()  # at once: the build the command posted then finds it made
+        end = time.time()
+        version = table.feed.version
+        timeline.began[version] = start * 1000
+        timeline.done[version] = middle * 1000
+        timeline.built[version] = end * 1000
+        return version, (middle - start) * 1000, (end - middle) * 1000
+
+    for _ in range(plan.count):
+        if table.call(lambda: table.service.session.state.phase) == "over":  # type: ignore[union-attr]
+            break
+        version, command_ms, build_ms = table.call(one)
+        run.command.append(command_ms)
+        run.build.append(build_ms)
+        run.service.append(command_ms + build_ms)
+        snapshot = table.server.snapshot
+        if snapshot.version == version:
+            patch = snapshot.patches.get("en")
+            if patch is not None:
+                timeline.patched.add(version)
+            run.sizes.append(len(patch if patch is not None else snapshot.tables["en"]))
+        time.sleep(plan.pace_s)
+    return timeline
+
+
+def measure(run: Run, timeline: Timeline, written: dict[int, float], marks: list[Marks]) -> None:
+    """The run's samples from its timeline, the server's writes and the followers' marks."""
+    run.fan_out = [written[v] * 1000 - timeline.built[v] for v in timeline.began if v in written]
+    run.reached, run.missed = latencies(timeline.began, marks)
+    run.draw = draws(marks, timeline.patched)
+    for mark in marks:
+        reached = mark.reached()
+        for v in timeline.began:
+            if v in reached:
+                run.after.append(reached[v] - timeline.done[v])
+            if v in mark.arrived:
+                run.delivered.append(mark.arrived[v] - timeline.built[v])
 
 
 def table_run(
-    driver: webdriver.Chrome, viewers: int, count: int, seed: int, hostile: int = 0
+    followers: Followers | None,
+    plan: Plan,
+    seed: int,
+    hostile: int = 0,
+    limits: Limits = ONE_ADDRESS,
 ) -> Run:
-    """A scripted game of `count` commands with `viewers` pages following; with `hostile`
-    connections held open to the server the whole time (tests/flood.py: held and half-sent
-    requests from a hundred addresses, each reopened as soon as the server closes it)."""
+    """A scripted game of `plan.count` commands with `followers`; with `hostile` connections held
+    open to the server the whole time (tests/flood.py: held and half-sent requests from a
+    hundred addresses, each reopened as soon as the server closes it)."""
     run = Run()
     with (
         tempfile.TemporaryDirectory() as data,
-        WebTable(Path(data), limits=ONE_ADDRESS) as table,
+        WebTable(Path(data), limits=limits) as table,
         contextlib.ExitStack() as stack,
     ):
         table.call(lambda: table.service.new_game(seed=seed))
         table.settle()
-        handles = open_pages(driver, table.server.port, viewers) if viewers else []
-        wait_for(lambda: len(table.server._viewers) == viewers, 10, "the pages' streams")
+        expected = 0
+        if followers is not None:
+            stack.callback(followers.close)
+            followers.open(table.server.port)
+            expected = followers.count
+        wait_for(lambda: len(table.server._viewers) == expected, 10, "the streams")
         if hostile:
             held = hostile * 10 // 19
             flood = stack.enter_context(Flood(table.server.port, held, hostile - held))
             wait_for(lambda: flood.reopened > 0, 30, "the server refusing the flood")
-        rng = random.Random(seed)
-        sent: dict[int, float] = {}
-        done: dict[int, float] = {}  # version -> command done (ms since the epoch)
-        built: dict[int, float] = {}  # version -> views built and pushed
-
-        def one() -> tuple[int, float, float]:
-            session = table.service.session
-            assert session is not None
-            start = time.time()
-            table.service.execute(rng.choice(session.legal_commands()))
-            middle = time.time()
-            table.feed._build()  # at once: the build the command posted then finds it made
-            end = time.time()
-            done[table.feed.version] = middle * 1000
-            built[table.feed.version] = end * 1000
-            sent[table.feed.version] = start * 1000  # the command begins: the tap's moment
-            return table.feed.version, (middle - start) * 1000, (end - middle) * 1000
-
-        for _ in range(count):
-            if table.call(lambda: table.service.session.state.phase) == "over":  # type: ignore[union-attr]
-                break
-            version, command_ms, build_ms = table.call(one)
-            run.command.append(command_ms)
-            run.build.append(build_ms)
-            run.service.append(command_ms + build_ms)
-            snapshot = table.server.snapshot
-            if snapshot.version == version:
-                patch = snapshot.patches.get("en")
-                run.sizes.append(len(patch if patch is not None else snapshot.tables["en"]))
-            time.sleep(PACE_S)
+        timeline = play(table, plan, seed, run)
         table.settle()
         time.sleep(0.5)
-        written = table.server.written
-        run.written = [written[v] * 1000 - at for v, at in sent.items() if v in written]
-        run.fan_out = [written[v] * 1000 - built[v] for v in sent if v in written]
-        if viewers:
-            drawn = shown(driver, handles)
-            arrived = shown(driver, handles, "ArrivedAt")
-            run.drawn, run.missed = latencies(sent, drawn)
-            for page_drawn, page_arrived in zip(drawn, arrived, strict=True):
-                for v in sent:
-                    key = str(v)
-                    if key in page_drawn and key in page_arrived and v in written:
-                        run.arrived.append(page_arrived[key] - written[v] * 1000)
-                        run.draw.append(page_drawn[key] - page_arrived[key])
-                        run.after.append(page_drawn[key] - done[v])
-            close_pages(driver, handles)
+        marks = followers.marks() if followers is not None else []
+        measure(run, timeline, table.server.written, marks)
     return run
 
 
-def row(label: str, samples: list[float], extra: str = "") -> None:
-    print(
-        f"{label:46} p50 {statistics.median(samples):7.2f} ms  p99 "
-        f"{percentile(samples, 0.99):7.2f} ms  {extra}"
+# ----- the report ------------------------------------------------------------------------------
+def figures(samples: list[float]) -> str:
+    return (
+        f"p50 {statistics.median(samples):7.2f} ms  p90 {percentile(samples, 0.9):7.2f} ms  "
+        f"p99 {percentile(samples, 0.99):7.2f} ms"
     )
+
+
+def row(label: str, samples: list[float], extra: str = "") -> None:
+    print(f"{label:50} {figures(samples)}  {extra}".rstrip())
+
+
+def plural(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
+
+
+def split(run: Run, where: str) -> None:
+    """Where a run's time went; `where`: what the follower's event reached."""
+    row("  of which: the command (durable commit)", run.command)
+    row("  of which: the views built (4 languages)", run.build)
+    row("  of which: built -> written on every stream", run.fan_out)
+    row(f"  of which: built -> {where}", run.delivered)
+
+
+def sizes_row(run: Run) -> None:
+    print(
+        f"{'':50} bytes sent per command: p50 {statistics.median(run.sizes):.0f}, "
+        f"max {max(run.sizes)} (a patch; a follower that connects gets the whole view)"
+    )
+
+
+def clients_section(plan: Plan) -> dict[int, tuple[Run, Bare]]:
+    """Part 1: the lightweight clients, each count against the bare transport."""
+    print("1. lightweight SSE clients (asyncio + aiohttp in their own process, no browser)")
+    results: dict[int, tuple[Run, Bare]] = {}
+    for clients in CLIENT_COUNTS:
+        bare = bare_run(SseClients(clients), plan)
+        run = table_run(SseClients(clients), plan, seed=5, limits=MANY_CLIENTS)
+        results[clients] = (run, bare)
+        many = plural(clients, "SSE client")
+        row(
+            f"command -> event received, {many}",
+            run.reached,
+            f"({len(run.reached)} events received, {run.missed} missed)",
+        )
+        row(
+            f"  baseline: bare SSE push -> received, {clients}",
+            bare.reached,
+            f"({len(bare.reached)} events received, {bare.missed} missed)",
+        )
+        split(run, "event received (each client)")
+        sizes_row(run)
+    return results
+
+
+def page_row(label: str, run: Run, bare: Bare) -> None:
+    row(
+        label,
+        run.reached,
+        f"baseline: bare SSE push -> page drawn p50 {statistics.median(bare.reached):.2f} ms, "
+        f"p99 {percentile(bare.reached, 0.99):.2f} ms   "
+        f"({len(run.reached)} views drawn, {run.missed} missed)",
+    )
+
+
+def draw_row(label: str, run: Run, bare: Bare) -> float:
+    """The pages' handler -> frame against the bare page's; the ratio of the p99s."""
+    ratio = percentile(run.draw, 0.99) / max(percentile(bare.draw, 0.99), 0.001)
+    row(
+        label,
+        run.draw,
+        f"bare page: p50 {statistics.median(bare.draw):.2f} ms, "
+        f"p99 {percentile(bare.draw, 0.99):.2f} ms   p99 ratio {ratio:.2f}x",
+    )
+    return ratio
+
+
+def pages_section(driver: webdriver.Chrome, plan: Plan, viewers: int) -> tuple[Run, Bare, float]:
+    """Parts 2 and 3: `viewers` Chromium pages against bare pages; the draw ratio."""
+    bare = bare_run(Pages(driver, viewers), plan)
+    run = table_run(Pages(driver, viewers), plan, seed=5)
+    many = plural(viewers, "viewer")
+    page_row(f"command -> browser drawn, {many}", run, bare)
+    split(run, "the page's handler")
+    ratio = draw_row("  of which: the page's handler -> frame drawn", run, bare)
+    sizes_row(run)
+    row(f"command done -> browser drawn, {many}", run.after, "(the view's own share)")
+    return run, bare, ratio
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT MET"
+
+
+def goals(clients: dict[int, tuple[Run, Bare]], draw_ratio: float, one: Run, bare: Bare) -> None:
+    run, transport = clients[GOAL_CLIENTS]
+    p99 = percentile(run.reached, 0.99)
+    print(
+        f"goal: command -> event received by {GOAL_CLIENTS} SSE clients, p99 <= "
+        f"{GOAL_CLIENTS_MS:.0f} ms: {verdict(p99 <= GOAL_CLIENTS_MS)} (p99 {p99:.2f} ms; the "
+        f"bare transport's {percentile(transport.reached, 0.99):.2f} ms)"
+    )
+    print(
+        f"goal: one Chromium page's handler -> frame drawn per patch, p99 <= "
+        f"{GOAL_DRAW_RATIO}x the bare page's: {verdict(draw_ratio <= GOAL_DRAW_RATIO)} "
+        f"(p99 {percentile(one.draw, 0.99):.2f} ms against {percentile(bare.draw, 0.99):.2f} "
+        f"ms: {draw_ratio:.2f}x)"
+    )
+
+
+def others(plan: Plan, one: Run, ten: Run, hundred: Run, hostile: Run) -> None:
+    """The flood against the same page without it; the service's thread with followers
+    against none."""
+    row(
+        f"command -> browser drawn, 1 viewer, {HOSTILE:,} hostile connections",
+        hostile.reached,
+        f"baseline: the same without them p50 {statistics.median(one.reached):.2f} ms, "
+        f"p99 {percentile(one.reached, 0.99):.2f} ms   "
+        f"({len(hostile.reached)} views drawn, {hostile.missed} missed)",
+    )
+    row(
+        f"command + view build, service thread, {HOSTILE:,} hostile",
+        hostile.service,
+        f"baseline: the same without them p50 {statistics.median(one.service):.2f} ms, "
+        f"p99 {percentile(one.service, 0.99):.2f} ms",
+    )
+    alone = table_run(None, plan, seed=5)
+    for label, run in (("10 viewers", ten), (plural(GOAL_CLIENTS, "SSE client"), hundred)):
+        row(
+            f"command + view build, service thread, {label}",
+            run.service,
+            f"baseline: the same with no follower p50 {statistics.median(alone.service):.2f} "
+            f"ms, p99 {percentile(alone.service, 0.99):.2f} ms",
+        )
 
 
 def main() -> int:
@@ -296,60 +589,25 @@ def main() -> int:
     if not have_chromium():
         print("needs Debian's chromium and chromium-driver (./setup.sh test installs them)")
         return 1
-    count = 8 if args.quick else 120  # --quick: the smoke test, every figure printed
+    plan = QUICK if args.quick else FULL
     print(
         f"armata web benchmark - Python {platform.python_version()}, {platform.machine()}, "
-        f"headless Chromium, {count} commands a run, one every {PACE_S * 1000:.0f} ms, "
+        f"{plan.count} commands a run, one every {plan.pace_s * 1000:.0f} ms, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
+    clients = clients_section(plan)
     driver = chromium(1024, 768)
     try:
-        results: dict[int, Run] = {}
-        for viewers in (1, 10):
-            bare = bare_run(driver, viewers, count)
-            run = table_run(driver, viewers, count, seed=5)
-            results[viewers] = run
-            many = f"{viewers} viewer{'s' if viewers > 1 else ''}"
-            row(
-                f"command -> browser drawn, {many}",
-                run.drawn,
-                f"goal p99 <= {GOAL_MS:.0f} ms   baseline: bare SSE push -> page drawn "
-                f"p50 {statistics.median(bare):.2f} ms, p99 {percentile(bare, 0.99):.2f} ms   "
-                f"({len(run.drawn)} views drawn, {run.missed} missed)",
-            )
-            row("  of which: the command (durable commit)", run.command)
-            row("  of which: the views built (4 languages)", run.build)
-            row("  of which: built -> written on every stream", run.fan_out)
-            row("  of which: written -> the page's handler", run.arrived)
-            row("  of which: the page's handler -> frame drawn", run.draw)
-            row(f"command done -> browser drawn, {many}", run.after, "(the view's own share)")
-            print(
-                f"{'':46} bytes sent per command: p50 {statistics.median(run.sizes):.0f}, "
-                f"max {max(run.sizes)} (a patch; a page that connects gets the whole view)"
-            )
-        hostile = table_run(driver, 1, count, seed=5, hostile=HOSTILE)
-        row(
-            f"command -> browser drawn, 1 viewer, {HOSTILE:,} hostile connections",
-            hostile.drawn,
-            f"baseline: the same without them p50 {statistics.median(results[1].drawn):.2f} ms, "
-            f"p99 {percentile(results[1].drawn, 0.99):.2f} ms   "
-            f"({len(hostile.drawn)} views drawn, {hostile.missed} missed)",
-        )
-        row(
-            f"command + view build, service thread, {HOSTILE:,} hostile",
-            hostile.service,
-            f"baseline: the same without them p50 {statistics.median(results[1].service):.2f} ms, "
-            f"p99 {percentile(results[1].service, 0.99):.2f} ms",
-        )
-        alone = table_run(driver, 0, count, seed=5)
-        row(
-            "command + view build, service thread, 10 viewers",
-            results[10].service,
-            f"baseline: the same with no viewer p50 {statistics.median(alone.service):.2f} ms, "
-            f"p99 {percentile(alone.service, 0.99):.2f} ms",
-        )
+        print("2. one page of headless Chromium")
+        one, bare_one, ratio = pages_section(driver, plan, 1)
+        print("3. ten pages of headless Chromium, one browser (information: no goal)")
+        ten, _, _ = pages_section(driver, plan, 10)
+        print("also")
+        hostile = table_run(Pages(driver, 1), plan, seed=5, hostile=HOSTILE)
+        others(plan, one, ten, clients[GOAL_CLIENTS][0], hostile)
     finally:
         driver.quit()
+    goals(clients, ratio, one, bare_one)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Command line: `python -m companion [board show | scenario run | replay | export | check | sim |
-serve | native | demo]`; `python -m ui` starts the touchscreen app (`serve`: the same table, no
-screen).
+serve | nodes | native | demo | update | backup | restore | import | report | --version]`;
+`python -m ui` starts the touchscreen app (`serve`: the same table, no screen).
 
 Without arguments it shows the default fortress and resolves a demonstration Strigoi turn.
 """
@@ -176,11 +176,25 @@ def _export(path: Path, game_id: str, salvage: bool = False) -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """SQLite's quick_check (--full: integrity_check), the schema version and the tables of a
-    game log, read-only: the exit codes of a damaged, newer or unreadable log."""
+    game log, read-only: the exit codes of a damaged, newer or unreadable log. `--nodes`: also
+    the firmware of every USB node (1 when one differs or none answers)."""
+    nodes_ok = True
+    if args.nodes:
+        from companion.app.devices.node_check import check_nodes
+
+        nodes_ok = check_nodes(args.serial_glob, args.wait)
+    code = _check_log(args, quiet_when_missing=args.nodes)
+    return code if code or nodes_ok else 1
+
+
+def _check_log(args: argparse.Namespace, quiet_when_missing: bool = False) -> int:
     from companion.store.gamelog import GameLog
     from companion.store.location import default_database
 
     path = Path(args.db) if args.db else default_database()
+    if not path.exists() and quiet_when_missing and not args.db:
+        print(f"no game log at {path} yet")
+        return 0
     if not path.exists():
         print(f"error: no game log at {path}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -282,9 +296,14 @@ def cmd_native(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.product.cli import add_product_commands
+    from companion.version import version
+
     parser = Parser(prog="python -m companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"armata-companion {version()}")
     parser.set_defaults(func=cmd_demo)
     sub = parser.add_subparsers(dest="command")
+    add_product_commands(sub)  # update, backup, restore, import, report (companion/product)
     board = sub.add_parser("board", help="board files").add_subparsers(dest="board_command")
     show = board.add_parser("show", help="print a fortress in the terminal")
     show.add_argument("file", nargs="?", help="armata-board/1 file (default: the default fortress)")
@@ -332,7 +351,19 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check a game log (SQLite's quick_check, its version)")
     check.add_argument("--db", help="the game log (default: the app's, in $ARMATA_DATA_DIR)")
     check.add_argument("--full", action="store_true", help="SQLite's full integrity_check")
+    check.add_argument(
+        "--nodes",
+        action="store_true",
+        help="also check that every USB node runs the firmware this release ships",
+    )
+    check.add_argument("--serial-glob", default="/dev/ttyACM*", help="the nodes' ports (--nodes)")
+    check.add_argument(
+        "--wait", type=seconds, default=8.0, help="seconds to wait for the nodes' hellos (--nodes)"
+    )
     check.set_defaults(func=cmd_check)
+    from companion.nodes_cli import add_nodes_parser
+
+    add_nodes_parser(sub)
     native = sub.add_parser("native", help="the engine compiled with mypyc (companion/native.py)")
     native.add_argument("action", choices=("build", "status", "clean"), nargs="?", default="status")
     native.set_defaults(func=cmd_native)
@@ -386,7 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command in ("board", "scenario") and getattr(args, "func", None) in (None, cmd_demo):
+    if args.command in ("board", "scenario", "nodes") and getattr(args, "func", None) in (
+        None,
+        cmd_demo,
+    ):
         parser.parse_args([args.command, "--help"])
     try:
         return int(args.func(args))
@@ -408,9 +442,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _advice(exc: LogUnusable, command: str | None) -> str:
+    advice = ""
     if isinstance(exc, (LogDamaged, LogTooNew)) and command == "serve":
-        return " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
-    return ""
+        advice = " (serve --fresh-log keeps it aside and starts a fresh one; export reads it)"
+    if isinstance(exc, LogTooNew):
+        from companion.store.backup import folder_of, newest_readable
+
+        found = newest_readable(folder_of(Path(exc.path)))
+        if found is not None:
+            made = found.made.strftime("%Y-%m-%d %H:%M UTC")
+            advice += (
+                f"; this version can go back to the backup of {made} ({found.path}): "
+                f"`python -m companion restore {found.path}` keeps this log aside and puts "
+                "that backup in its place"
+            )
+    return advice
 
 
 if __name__ == "__main__":

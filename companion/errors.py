@@ -135,3 +135,45 @@ class LogReadOnly(StoreError):
 
 class LogFull(StoreError):
     """The disk is full: the write was rolled back, nothing is lost, it can be tried again."""
+
+
+class NodeError(CompanionError, RuntimeError):
+    """A board node cannot be reached, flashed or tested as asked (`python -m companion nodes`)."""
+
+
+class NodeNotFound(NodeError, LookupError):
+    """A node named on the command line said no hello on any port."""
+
+
+class FlashError(NodeError):
+    """Writing firmware to a node failed at `step`; the node keeps the firmware it had."""
+
+    def __init__(self, step: str, detail: str) -> None:
+        self.step = step
+        self.detail = detail
+        super().__init__(f"{step}: {detail}" if detail else step)
+
+
+class VersionError(CompanionError, ValueError):
+    """A release's version is missing or not a version (PEP 440)."""
+
+
+class ProductError(CompanionError, RuntimeError):
+    """The installed product (releases, the unit, backups) cannot do what was asked."""
+
+
+class BackupError(ProductError):
+    """A backup cannot be made, read or restored; the message names the file."""
+
+
+class UpdateError(ProductError):
+    """An update cannot be installed or checked; the running version stays (or is back)."""
+
+
+class ReportError(ProductError):
+    """The report archive cannot be written."""
+
+
+class InstallError(ProductError):
+    """The Pi install stopped: a command failed or the system is not one it installs on; the
+    message says which step and what to do."""

@@ -22,7 +22,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -40,6 +40,7 @@ LedKey = tuple[str, int | None]  # ("ring", None) or ("segment", direction)
 DEDUP_WINDOW = 4096  # recent seqs remembered per node (a replay after a flood is still caught)
 MAX_GAP = 10_000  # a bigger jump is a new series (a reset), not messages lost on the way
 MAX_REMEMBERED_MISSING = 256  # per node: the lost seqs that may still turn up late
+OUTCOMES = 256  # settled reliable commands remembered for `outcome()`
 
 
 def now_us() -> int:
@@ -51,6 +52,7 @@ class NodeHealth:
     node: str
     kind: str = "?"
     firmware: str = ""
+    version: str = ""  # the firmware version of its last hello; "" when it sent none (older)
     source: str | None = None
     online: bool = False
     last_seen: float | None = None  # time.monotonic() of the last valid message
@@ -117,6 +119,8 @@ class Bridge:
         self._pending: dict[tuple[str, int], _Pending] = {}
         self._leds: dict[str, dict[LedKey, p.Led]] = {}
         self._acked = threading.Condition(self._lock)
+        #: (node, seq) -> "" acknowledged, else the node's reason for refusing it
+        self._outcomes: OrderedDict[tuple[str, int], str] = OrderedDict()
         self._stopping = threading.Event()
         self._timer = threading.Thread(target=self._tick, name="bridge timer", daemon=True)
 
@@ -195,6 +199,18 @@ class Bridge:
         self._send_reliable(message)
         return message.seq
 
+    def open_repl(self, node: str, seconds: int) -> int:
+        """Ask a USB node to let mpremote in for `seconds` (before flashing). Returns the seq."""
+        message = p.OpenRepl(seq=self._next_seq(), node=node, s=seconds)
+        self._send_reliable(message)
+        return message.seq
+
+    def outcome(self, node: str, seq: int) -> str | None:
+        """A reliable command's answer: "" acknowledged, the reason when refused, None while
+        it waits (or was given up on: see `failed`)."""
+        with self._lock:
+            return self._outcomes.get((node, seq))
+
     def ping(self, node: str) -> bool:
         return self._send(p.Ping(seq=self._next_seq(), node=node, t=now_us()))
 
@@ -269,8 +285,9 @@ class Bridge:
                 health.rtt_ms = rtt
                 mean = health.rtt_mean_ms
                 health.rtt_mean_ms = rtt if mean is None else mean * 0.9 + rtt * 0.1
-            case p.Hello(kind=kind, firmware=firmware):
+            case p.Hello(kind=kind, firmware=firmware, version=version):
                 health.kind, health.firmware = kind, firmware
+                health.version = version if isinstance(version, str) else ""
                 self._came_online(node, health)  # even when online: a hello means a (re)start
                 self.on_event(message)
             case p.Status(state=state):
@@ -366,6 +383,9 @@ class Bridge:
             pending = self._pending.pop((node, seq), None)
             if pending is None:
                 return  # an ack for a repeat we had already settled
+            self._outcomes[(node, seq)] = refusal or ""
+            while len(self._outcomes) > OUTCOMES:
+                self._outcomes.popitem(last=False)
             health = self._health[node]
             if refusal is None:
                 health.acked += 1

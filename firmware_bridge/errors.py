@@ -29,3 +29,7 @@ class InvalidMessage(BridgeError, ValueError):
 
 class BadId(BridgeError, ValueError):
     """A table, node, room or login id that cannot become a topic, a file name or an ACL line."""
+
+
+class FirmwareFileError(BridgeError, ValueError):
+    """The shipped node firmware's files do not say their version (hardware/shipped_firmware.py)."""

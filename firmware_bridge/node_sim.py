@@ -27,13 +27,16 @@ import msgspec
 
 from firmware_bridge import protocol as p
 from firmware_bridge.framing import FrameDecoder, frame
+from hardware.shipped_firmware import firmware_version
 
 Send = Callable[[bytes], bool]
 FIRMWARE = "sim-1"
 HELLO_EVERY_S = 0.2
+#: like the firmware (SILENCE_MS): without a word from the Pi for this long it says hello again
+SILENCE_S = 6.0
 #: How the default fortress's room nodes and the card reader are named.
 CARD_READER = "cards"
-COMMANDS = ("led", "identify", "ping")  # what the Pi sends a node
+COMMANDS = ("led", "identify", "ping", "open_repl")  # what the Pi sends a node
 
 
 def _first_seq() -> itertools.count[int]:
@@ -43,10 +46,18 @@ def _first_seq() -> itertools.count[int]:
 
 
 class SimNode:
-    def __init__(self, node: str, kind: str = "room", readers: int = 1) -> None:
+    def __init__(
+        self, node: str, kind: str = "room", readers: int = 1, version: str | None = None
+    ) -> None:
         self.node = node
         self.kind = kind
         self.readers = readers
+        #: the firmware version its hello says: the shipped firmware's unless told ("": a node
+        #: whose firmware predates the field, and says none)
+        self.version = firmware_version() if version is None else version
+        self.repl_opened: list[int] = []  # the seconds of every open_repl it took
+        self.silence_s = SILENCE_S
+        self.last_heard = time.monotonic()
         self.send: Send = lambda payload: False
         self.drops = p.DropCounter()
         self.ring: p.Led | None = None
@@ -73,7 +84,8 @@ class SimNode:
         return self._encode(p.Status, state=state)
 
     def hello(self) -> bool:
-        return self._emit(p.Hello, kind=self.kind, firmware=FIRMWARE, readers=self.readers)
+        extra = {} if not self.version else {"version": self.version}
+        return self._emit(p.Hello, kind=self.kind, firmware=FIRMWARE, readers=self.readers, **extra)
 
     def connected(self) -> None:
         """The wire is (back) up: announce until the Pi answers."""
@@ -111,6 +123,7 @@ class SimNode:
         if message.node != self.node:
             self.drops.drop("not_for_me", message.node)
             return
+        self.last_heard = time.monotonic()
         if not self.greeted.is_set():
             self.greeted.set()
             self.report_tags()  # the Pi may have started after they were put down
@@ -128,6 +141,10 @@ class SimNode:
                 self.report_tags()
             case p.Ping(t=t):
                 self._emit(p.Pong, t=t)
+            case p.OpenRepl(s=seconds):
+                self._emit(p.Ack, ack=message.seq)
+                if not repeat:
+                    self.repl_opened.append(seconds)
             case _:
                 self._emit(p.Nack, ack=message.seq, reason=f"{type(message).__name__} not handled")
 
@@ -177,8 +194,11 @@ class SimNode:
         return {"ring": ring, "segments": segments}
 
     def announce_until_greeted(self, stop: threading.Event) -> None:
-        """Repeat the hello until the Pi answers (the Pi may start after the node)."""
+        """Repeat the hello until the Pi answers (the Pi may start after the node), and again
+        once the Pi has been silent for `silence_s` (it may have restarted)."""
         while not stop.wait(HELLO_EVERY_S):
+            if self.greeted.is_set() and time.monotonic() - self.last_heard >= self.silence_s:
+                self.greeted.clear()
             if not self.greeted.is_set():
                 self.hello()
 

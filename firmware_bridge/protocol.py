@@ -35,12 +35,19 @@ class Message(msgspec.Struct, tag_field="type", kw_only=True, forbid_unknown_fie
     node: NodeId
 
 
+#: a firmware version: "0.3", "1.12.2"
+Version = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{1,4}(\.[0-9]{1,4}){1,2}$")]
+
+
 class Hello(Message, tag="hello", kw_only=True):
-    """A node announces itself (on connect, and when asked to identify)."""
+    """A node announces itself (on connect, and when asked to identify). `firmware` is free
+    text for people; `version` (protocol 1, firmware 0.3 and later) is the firmware's version
+    the app compares with the one it ships. Left out by older firmware: unknown, so different."""
 
     kind: Literal["room", "card_reader"]
     firmware: Text
     readers: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1
+    version: Version | msgspec.UnsetType = msgspec.UNSET
 
 
 class Identify(Message, tag="identify", kw_only=True):
@@ -99,6 +106,18 @@ class Ping(Message, tag="ping", kw_only=True):
     t: Clock  # sender's clock, microseconds
 
 
+#: the longest a node lets Ctrl-C in (hardware/firmware/armata_node/check.py REPL_S_MAX)
+REPL_S_MAX = 600
+
+
+class OpenRepl(Message, tag="open_repl", kw_only=True):
+    """Pi -> node on USB: for `s` seconds Ctrl-C stops the node's loop and the REPL takes the
+    port, so mpremote can copy new firmware (`python -m companion nodes flash`). The node acks
+    first; on the wire a 0x03 byte is data again once the time is up."""
+
+    s: Annotated[int, msgspec.Meta(ge=1, le=REPL_S_MAX)]
+
+
 class Pong(Message, tag="pong", kw_only=True):
     t: Clock  # echoed from the ping
 
@@ -134,13 +153,14 @@ AnyMessage = (
     | Button
     | Led
     | Ping
+    | OpenRepl
     | Pong
     | Ack
     | Nack
     | Error
 )
 #: Messages that change what a node shows: acknowledged and retried until acked.
-NEEDS_ACK = (Led, Identify)
+NEEDS_ACK = (Led, Identify, OpenRepl)
 
 
 class _Envelope(msgspec.Struct):

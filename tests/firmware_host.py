@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,20 @@ from tests.processes import limit
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "hardware" / "firmware"
 FAKES = ROOT / "tests" / "micropython"
+
+
+def max_level() -> int:
+    """The firmware's brightness cap (armata_node/ring.py MAX_LEVEL), from its source."""
+    found = re.search(
+        r"^MAX_LEVEL = (\d+)$", (FIRMWARE / "armata_node" / "ring.py").read_text(), re.M
+    )
+    assert found is not None, "no MAX_LEVEL in armata_node/ring.py"
+    return int(found[1])
+
+
+def capped(level: int, brightness: int = 255) -> int:
+    """A colour channel at `level` as a ring under the firmware's cap shows it."""
+    return level * brightness * max_level() // 65025
 
 
 def micropython_path() -> str | None:

@@ -25,7 +25,9 @@ def timings(out: str, label: str, unit: str) -> tuple[float, float]:
     """(median, p99) of the row labelled `label`; both measured (> 0) and in order."""
     row = next((line for line in out.splitlines() if line.startswith(label)), None)
     assert row is not None, (label, out)
-    found = re.search(rf"(?:median|p50) +([\d.]+) {unit} +p99 +([\d.]+) {unit}", row)
+    found = re.search(
+        rf"(?:median|p50) +([\d.]+) {unit} +(?:p90 +[\d.]+ {unit} +)?p99 +([\d.]+) {unit}", row
+    )
     assert found is not None, row
     median, p99 = float(found.group(1)), float(found.group(2))
     assert 0 < median <= p99, row
@@ -136,9 +138,17 @@ def test_tracking_benchmark_prints_numbers_in_a_sane_range() -> None:
         assert -5 < float(p50) <= float(p99) < 2000, out  # the debounce is really subtracted
 
 
-def test_web_benchmark_prints_each_viewer_count_with_its_baseline() -> None:
+def test_web_benchmark_prints_our_part_and_the_pages_against_their_baselines() -> None:
     out = quick_run("benchmarks/web.py", 300)
     assert "headless Chromium" in out
+    # issue 41: 1, 10 and 100 lightweight SSE clients, each against the bare transport
+    for clients in ("1 SSE client", "10 SSE clients", "100 SSE clients"):
+        label = f"command -> event received, {clients}"
+        timings(out, label, "ms")
+        row = next(line for line in out.splitlines() if line.startswith(label))
+        assert " 0 missed" in row, row
+    bare = [line for line in out.splitlines() if "baseline: bare SSE push -> received" in line]
+    assert len(bare) == 3 and all(" 0 missed" in line for line in bare), out
     for label in ("command -> browser drawn, 1 viewer", "command -> browser drawn, 10 viewers"):
         timings(out, label, "ms")
         row = next(line for line in out.splitlines() if line.startswith(label))
@@ -146,11 +156,15 @@ def test_web_benchmark_prints_each_viewer_count_with_its_baseline() -> None:
     timings(out, "command + view build, service thread", "ms")
     for label in ("  of which: the command", "  of which: the page's handler -> frame drawn"):
         timings(out, label, "ms")
+    assert re.search(r"frame drawn .*bare page: p50 [\d.]+ ms, p99 [\d.]+ ms +p99 ratio", out)
+    for goal in ("by 100 SSE clients, p99 <= 50 ms: ", "p99 <= 1.5x the bare page's: "):
+        assert re.search(rf"^goal: .*{re.escape(goal)}(met|NOT MET) \(", out, re.M), out
     # issue 38: the same with a thousand hostile connections open, against the run without
     hostile = "command -> browser drawn, 1 viewer, 1,000 hostile connections"
     timings(out, hostile, "ms")
     row = next(line for line in out.splitlines() if line.startswith(hostile))
     assert "baseline: the same without them" in row and " 0 missed" in row
     timings(out, "command + view build, service thread, 1,000 hostile", "ms")
+    timings(out, "command + view build, service thread, 100 SSE clients", "ms")
     sizes = re.findall(r"bytes sent per command: p50 (\d+), max (\d+)", out)
-    assert len(sizes) == 2 and all(0 < int(p50) <= int(top) for p50, top in sizes), out
+    assert len(sizes) == 5 and all(0 < int(p50) <= int(top) for p50, top in sizes), out

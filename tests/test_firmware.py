@@ -37,6 +37,11 @@ def fw() -> types.SimpleNamespace:
     return types.SimpleNamespace(**modules)
 
 
+def shown(fw: Any, level: int, brightness: int = 255) -> int:
+    """A colour channel at `level` as the ring shows it: under the firmware's brightness cap."""
+    return int(level * brightness * fw.ring.MAX_LEVEL // 65025)
+
+
 # ----- fakes -----------------------------------------------------------------------------------
 class FakeNeoPixel:
     def __init__(self, pin: object, count: int) -> None:
@@ -167,7 +172,8 @@ def test_the_node_announces_until_greeted_and_answers_like_the_simulator(fw: Any
     node.poll(5000)  # greeted: no more hellos
     assert not [m for m in messages(sent) if isinstance(m, p.Hello)]
     assert node.dropped == 2
-    assert pixels.pixels == [(255, 0, 0)] * 24
+    assert pixels.pixels == [(shown(fw, 255), 0, 0)] * 24
+    assert fw.ring.MAX_LEVEL < 255  # capped: a full white ring never draws the LEDs' full current
 
 
 def test_acks_pongs_and_nacks(fw: Any) -> None:
@@ -200,11 +206,12 @@ def test_segments_and_patterns_on_the_ring(fw: Any) -> None:
     node.poll(0)
     span = node.ring.segment_pixels(2)
     assert span == [8, 9, 10, 11]
-    lit = [i for i in span if pixels.pixels[i] == (255, 255, 255)]
+    white = (shown(fw, 255),) * 3
+    lit = [i for i in span if pixels.pixels[i] == white]
     assert lit == [8]  # one pixel of the segment runs
     node.poll(80)
-    assert [i for i in span if pixels.pixels[i] == (255, 255, 255)] == [9]
-    assert pixels.pixels[0] == (0, 0, 255)  # the rest of the ring keeps its colour
+    assert [i for i in span if pixels.pixels[i] == white] == [9]
+    assert pixels.pixels[0] == (0, 0, shown(fw, 255))  # the rest of the ring keeps its colour
     node.on_payload(
         p.encode_message(
             p.Led(seq=3, node="room-ne", pattern="pulse", colour="#ff0000", brightness=200)
@@ -214,7 +221,8 @@ def test_segments_and_patterns_on_the_ring(fw: Any) -> None:
     dark = pixels.pixels[0]
     node.poll(600)
     bright = pixels.pixels[0]
-    assert dark == (0, 0, 0) and bright == (200, 0, 0)  # a ring command clears the segments
+    # a ring command clears the segments
+    assert dark == (0, 0, 0) and bright == (shown(fw, 255, 200), 0, 0)
 
 
 def reads(node: Any, start: int, count: int) -> int:

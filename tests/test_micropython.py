@@ -20,6 +20,7 @@ from firmware_bridge.framing import FrameDecoder, frame
 from tests.firmware_host import (
     FAKES,
     MicroPythonNode,
+    capped,
     micropython,
     micropython_env,
     run_micropython,
@@ -224,7 +225,7 @@ def test_main_py_answers_at_once_with_two_readers_that_see_no_tag(node: MicroPyt
     node.send(led)
     node.expect(p.Ack, 1.0, ack=led.seq)
     deadline = time.monotonic() + limit(1.0)
-    while node.pixels() != [[255, 128, 0]] * 24:
+    while node.pixels() != [[capped(255), capped(128), 0]] * 24:
         assert time.monotonic() < deadline, node.pixels()
         time.sleep(0.01)
 

@@ -20,14 +20,14 @@ from cobs import cobs
 from firmware_bridge import protocol as p
 from firmware_bridge.framing import crc16, frame
 from tests.conftest import needs_micropython
-from tests.firmware_host import MicroPythonNode
+from tests.firmware_host import MicroPythonNode, capped
 from tests.hardware_helpers import wait_for
 
 pytestmark = [pytest.mark.usefixtures("micropython_binary"), pytest.mark.slow]
 
 NODE = "room-ne"
 SHOWN = {"colour": "#102030", "brightness": 255, "pattern": "steady"}  # lit before every case
-SHOWN_PIXELS = [[16, 32, 48]] * 24
+SHOWN_PIXELS = [[capped(16), capped(32), capped(48)]] * 24  # under the cap: [5, 10, 16]
 
 # (case id, message type, fields, the field the nack must name). Every one is refused whole.
 BAD: list[tuple[str, str, dict[str, Any], str]] = [
@@ -200,5 +200,6 @@ def test_a_fault_in_any_part_of_the_loop_is_caught_counted_and_reported(tmp_path
         (tmp_path / "pixels-broken").unlink()
         node.place_tag(0, "0a0b0c0d")  # every part works again: reader 0 reads, the ring shows
         node.expect(p.TagPresent, 2.0, reader=0, uid="0a0b0c0d")
-        wait_for(lambda: node.pixels() == [[0, 255, 0]] * 24, 2.0, "the ring after the fault")
+        green = [[0, capped(255), 0]] * 24
+        wait_for(lambda: node.pixels() == green, 2.0, "the ring after the fault")
     assert "Traceback" not in node.errors, node.errors

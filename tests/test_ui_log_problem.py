@@ -152,3 +152,41 @@ def test_a_read_only_folder_is_said_and_the_games_are_shown_not_played(tmp_path:
     table = reports[1]  # the table ran on the read-only log and reported (no traceback)
     assert "game" in table
     assert (data / "companion.db").read_bytes() == content
+
+
+def test_a_newer_log_offers_the_backup_this_version_can_read(tmp_path: Path) -> None:
+    """Issue 42: an update went back (or an older release was installed) after the newer one
+    migrated the log: the screen offers the backup made before the migration; choosing it
+    keeps the newer log aside and the table starts on the backup's games."""
+    import sqlite3
+
+    from companion.store.backup import make_backup
+    from companion.transcript import dumps, export_game
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with GameLog(data / "companion.db") as log:
+        session = GameSession.start(log, 4, SEATS)
+        for _ in range(10):
+            session.execute(session.legal_commands()[0])
+        games = {g.id: dumps(export_game(log, g.id)) for g in log.games()}
+    backup = make_backup(data / "companion.db", "update", from_version="1.0.0")
+    with sqlite3.connect(data / "companion.db") as conn:
+        conn.execute(
+            "insert into _sqlite_migrations (migration_set, name, applied_at) "
+            "values ('armata-companion', 'm099_from_the_future', '2030-01-01')"
+        )
+    conn.close()
+    code, reports, out = app("restore", data, ARTIFACTS / "log-problem-backup")
+    assert code == 0, out[-2000:]
+    screen = reports[0]["screens"]["log-problem"]
+    check_layout(screen)
+    assert any(t.startswith("Backup of ") and backup.name in t for t in screen["texts"])
+    assert reports[0]["pressed"] == "restore"
+    [aside] = data.glob("companion.db.replaced-*")
+    with sqlite3.connect(aside) as conn:
+        found = conn.execute("select count(*) from _sqlite_migrations where name like 'm099%'")
+        assert found.fetchone()[0] == 1
+    conn.close()
+    with GameLog(data / "companion.db", read_only=True) as log:
+        assert {g.id: dumps(export_game(log, g.id)) for g in log.games()} == games

@@ -8,7 +8,6 @@ systemd unit uses it, hardware/pi/README.md). The tests drive the same app throu
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -54,11 +53,12 @@ def web_address(
 def log_as_the_unit_says() -> None:
     """With KIVY_LOG_MODE=PYTHON (the kiosk's unit) Kivy keeps no files of its own under
     ~/.kivy/logs: the app's and Kivy's lines go to standard error, which systemd puts in the
-    journal (bounded by journald's own size limits)."""
+    journal, a repeated line held to a few a minute (companion/logs.py), the rest bounded by
+    journald's own limits."""
     if os.environ.get("KIVY_LOG_MODE") == "PYTHON":
-        logging.basicConfig(
-            stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s"
-        )
+        from companion.logs import log_to_the_journal
+
+        log_to_the_journal()
 
 
 def configure_window(args: argparse.Namespace) -> None:
@@ -95,7 +95,9 @@ def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | No
     screen.run()
     if screen.choice == "fresh":
         print(f"the damaged game log was kept as {screen.kept_as}", flush=True)
-    return None if screen.choice in ("fresh", "continue") else problem.exit_code or 3
+    if screen.choice == "restored":
+        print(f"the newer game log was kept as {screen.kept_as}; restored {problem.backup}")
+    return None if screen.choice in ("fresh", "restored", "continue") else problem.exit_code or 3
 
 
 def make_app(

@@ -23,6 +23,7 @@ from companion.app.glance import data_dir, glance, table_board
 from companion.app.stopping import stop_on_signals
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
+from companion.version import version
 from ui import theme
 from ui.collector import MainThreadCollector
 from ui.fortress_view import FortressView
@@ -123,6 +124,8 @@ class ArmataApp(App):
     #: a window taller than wide (the Touch Display 2 upright, 720x1280): the screens stack
     #: board above panel instead of side by side; follows the window at runtime
     portrait = BooleanProperty(False)
+    #: this release's version (pyproject.toml), on Home and the Hardware screen
+    version = StringProperty(version())
 
     def __init__(
         self,

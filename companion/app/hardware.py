@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from companion.app.devices.firmware import shipped_version
 from companion.app.i18n import N_, capital_first, decimal, ngettext, tr
 from companion.app.labels import room_name
 from companion.engine.fortress import Fortress
@@ -44,6 +45,7 @@ class NodeRow:
     last_refusal: str = ""  # the newest command the node refused, and why
     faults: int = 0  # exceptions the node's loop caught (and survived) since its boot
     last_fault: str = ""
+    version: str = ""  # the firmware version of its hello ("" when it named none)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class HealthView:
     nodes: list[NodeRow]
     dropped: dict[str, int] = field(default_factory=dict)  # refused input, by reason
     broker: str = ""
+    shipped: str = ""  # the firmware version this app ships ("": not compared)
 
     def lines(self) -> list[str]:
         """What the Hardware screen shows, in the players' language: each node named by what
@@ -73,6 +76,9 @@ class HealthView:
                 parts.append(tr("round trip {ms} ms").format(ms=decimal(row.rtt_ms, 2)))
             parts.append(_counts(row.errors, tr("no errors"), tr("errors: {counts}")))
             out.append(", ".join(parts))
+            outdated = firmware_line(row, self.shipped)
+            if outdated:
+                out.append("    " + outdated)
             if not row.online and row.offline_reason:
                 out.append("    " + tr("offline: {reason}").format(reason=row.offline_reason))
             if row.last_refusal:
@@ -88,6 +94,21 @@ class HealthView:
                 )
         out.append(_counts(self.dropped, tr("Refused input: none"), tr("Refused input: {counts}")))
         return out
+
+
+def firmware_line(row: NodeRow, shipped: str) -> str:
+    """ "" when the node runs the firmware this app ships (or has not said hello yet), else
+    the words naming the difference (issue 43)."""
+    if not shipped or row.kind == "?" or row.version == shipped:
+        return ""
+    if not row.version:
+        return tr(
+            "firmware too old to name its version, this app ships {shipped}: update the node "
+            "(hardware/BUILD.md)"
+        ).format(shipped=shipped)
+    return tr(
+        "firmware {version}, this app ships {shipped}: update the node (hardware/BUILD.md)"
+    ).format(version=row.version, shipped=shipped)
 
 
 #: error counters and refused input the players may meet, in words (others keep the bridge's
@@ -231,6 +252,7 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
             last_refusal=h.last_refusal,
             faults=h.faults,
             last_fault=h.last_fault,
+            version=h.version,
         )
         for h in bridge.health()
     ]
@@ -244,7 +266,7 @@ def health_view(bridge: Bridge, broker: str = "") -> HealthView:
         shared = _login_words(publisher, publisher.address)
         if shared not in broker:
             broker = "\n".join(x for x in (broker, shared) if x)
-    return HealthView(rows, dict(dropped), broker)
+    return HealthView(rows, dict(dropped), broker, shipped_version())
 
 
 class BoardHardware:

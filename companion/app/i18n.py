@@ -25,6 +25,9 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "fr": "Françai
 VOICES = {"en": "en-gb", "de": "de", "it": "it", "fr": "fr-fr"}
 
 _compiled = Path(tempfile.gettempdir()) / "armata-locale"
+#: catalogs compiled when the release was installed (hardware/pi/install): read from here, so a
+#: table never needs Babel at its start; a catalog not found there is compiled into `_compiled`
+INSTALLED = LOCALE_DIR.with_name("locale-compiled")
 #: part of the compiled catalog's key: a change to how a .po is compiled (French spacing) is a
 #: new catalog even when the .po is not
 COMPILED_FORM = b"3: French no-break spaces, units kept with their number\n"
@@ -45,7 +48,29 @@ def catalog(language: str) -> gettext.NullTranslations:
     # compiled once per content of the .po: two checkouts (or a catalog edited while another
     # process runs) never share a stale .mo, as a cache keyed by language and time could
     text = source.read_bytes()
-    root = _compiled / hashlib.sha256(COMPILED_FORM + text).hexdigest()[:16]
+    key = hashlib.sha256(COMPILED_FORM + text).hexdigest()[:16]
+    root = INSTALLED / key
+    if not (root / language / "LC_MESSAGES" / f"{DOMAIN}.mo").exists():
+        root = _compiled / key
+        _compile(language, text, root)
+    return gettext.translation(DOMAIN, root, languages=[language])
+
+
+def compile_installed() -> int:
+    """Compile every language's catalog into `INSTALLED` (the install does, once per release);
+    how many were compiled (0: all were there)."""
+    made = 0
+    for language in LANGUAGES:
+        source = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if source.exists():
+            text = source.read_bytes()
+            key = hashlib.sha256(COMPILED_FORM + text).hexdigest()[:16]
+            made += _compile(language, text, INSTALLED / key)
+    return made
+
+
+def _compile(language: str, text: bytes, root: Path) -> bool:
+    """The .po's `text` compiled under `root`, unless there; whether it was compiled."""
     target = root / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not target.exists():
         # Babel only here: a compiled catalog (every start but the first) needs none of it
@@ -70,7 +95,8 @@ def catalog(language: str) -> gettext.NullTranslations:
         with partial.open("wb") as mo:
             write_mo(mo, messages)
         partial.replace(target)  # atomic: a reader never sees half a catalog
-    return gettext.translation(DOMAIN, root, languages=[language])
+        return True
+    return False
 
 
 #: French sets a space before ? ! : ; » and after «; a line must never break there (a lone "?"

@@ -3,7 +3,9 @@ damaged, written by a newer version, impossible to open, or read-only. The touch
 shows it before the table starts (ui/screens/log_problem.py); `serve` prints it.
 
 Choices: keep the log aside (renamed, never deleted) and start a fresh one; export what can
-still be read as transcripts; quit. A read-only log: go on without playing, or quit.
+still be read as transcripts; quit. A read-only log: go on without playing, or quit. A log from
+a newer version (an update went back, or an older release was installed): also go back to the
+newest backup this version can read (the one made before the update migrated the log).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from companion.errors import (
     LogTooNew,
     LogUnusable,
 )
+from companion.store.backup import folder_of, newest_readable, restore
 from companion.store.gamelog import GameLog
 from companion.store.settings import Settings
 
@@ -33,6 +36,8 @@ class LogProblem:
     reason: str  # SQLite's or the check's own words (English), for the details line
     exit_code: int  # the app's exit code when the players quit (README, Exit codes)
     language: str = "en"  # the table's language, when its settings can still be read
+    backup: Path | None = None  # a newer log: the newest backup this version can read
+    backup_made: str = ""  # when that backup was made ("2026-11-25 20:14 UTC")
 
     @property
     def headline(self) -> str:
@@ -80,7 +85,13 @@ def check_log(data: Path) -> LogProblem | None:
             if isinstance(problem, LogTooNew)
             else "unreadable"
         )
-        return LogProblem(kind, Path(problem.path), problem.reason, problem.exit_code)
+        path = Path(problem.path)
+        found = newest_readable(folder_of(path)) if kind == "newer" else None
+        if found is None:
+            return LogProblem(kind, path, problem.reason, problem.exit_code)
+        made = found.made.strftime("%Y-%m-%d %H:%M UTC")
+        return LogProblem(kind, path, problem.reason, problem.exit_code, backup=found.path,
+                          backup_made=made)  # fmt: skip
     try:
         if log.read_only:
             language = str(Settings(log.db).get("language") or "en")
@@ -88,6 +99,13 @@ def check_log(data: Path) -> LogProblem | None:
         return None
     finally:
         log.close()
+
+
+def go_back_to_the_backup(problem: LogProblem) -> Path | None:
+    """The newer log kept aside (renamed, never deleted), the backup put back in its place;
+    where the newer log was kept."""
+    assert problem.backup is not None
+    return restore(problem.backup, problem.path)
 
 
 def keep_aside_and_start_fresh(problem: LogProblem) -> Path:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from companion.app import i18n
 from companion.app.announce import Announcement, Announcer
+from companion.app.backups import back_up_after_game
 from companion.app.cards import spoken
 from companion.app.controls import Controls, open_controls
 from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
@@ -429,11 +430,14 @@ class TableService:
         self._web_changed(announced, events)
         if any(a.kind == "strigoi_step" for a in announced):
             self.controls.beep()
+        over = next((x for x in events if isinstance(x, e.GameOver)), None)
+        if over is not None:
+            back_up_after_game(self.log)  # a rotating backup beside the log (issue 42)
         return Outcome(
             events,
             announced,
             revealed=reveal_text(session.state, events, self.catalog),
-            over=next((x for x in events if isinstance(x, e.GameOver)), None),
+            over=over,
         )
 
     def showing(self, announcement: Announcement | None) -> None:

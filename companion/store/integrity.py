@@ -248,16 +248,17 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
     return StoreError(f"game log {path}: {exc}")
 
 
-def keep_aside(path: Path) -> Path:
+def keep_aside(path: Path, label: str = "damaged") -> Path:
     """Rename a damaged log (and SQLite's files next to it) out of the way, never deleting
-    anything; returns the new name. The next open starts a fresh log at `path`."""
+    anything; returns the new name (`<name>.<label>-<time>`). The next open starts a fresh log
+    at `path`."""
     path = Path(path)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    aside = path.with_name(f"{path.name}.{label}-{stamp}")
     n = 1
     while aside.exists():
         n += 1
-        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+        aside = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
     try:
         path.rename(aside)
         for suffix in ("-wal", "-shm", "-journal"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -80,7 +81,18 @@ def replay_bytes(raw: bytes, file: str, folder: Path | None = None) -> Outcome:
         return Outcome(file, None, problems=[Problem(None, error=error)])
 
 
-def _replay(raw: bytes, file: str, folder: Path | None) -> Outcome:
+#: told each accepted command, its events and the state after it (`record`)
+Recorder = Callable[[c.Command, list[e.Event], GameState], None]
+
+
+def _replay(
+    raw: bytes,
+    file: str,
+    folder: Path | None,
+    record: Callable[[Opened], Recorder] | None = None,
+) -> Outcome:
+    """`record`: given the opened transcript, returns what is told every accepted command
+    (companion/transcript/into_log.py stores the game that way)."""
     try:
         transcript = decode(raw)
         opened = Opened(transcript, folder)
@@ -88,6 +100,8 @@ def _replay(raw: bytes, file: str, folder: Path | None) -> Outcome:
         return Outcome(file, None, problems=[Problem(None, error=str(exc))])
     outcome = Outcome(file, transcript.name)
     game = Game(opened.rules, [opened.started])
+    if record is not None:
+        _recorded(game, record(opened))
     for room, rotation in opened.turns:  # the table's platforms as set up (the wizard's fixes)
         game.execute(c.SetRotation(room=room, rotation=rotation))
     player = _Player(game, StepReader(opened.rules, opened.names), opened)
@@ -105,6 +119,18 @@ def _replay(raw: bytes, file: str, folder: Path | None) -> Outcome:
             outcome.problems = problems
             break
     return outcome
+
+
+def _recorded(game: Game, recorder: Recorder) -> None:
+    """Tell `recorder` every command `game` accepts, as it accepts it."""
+    execute = game.execute
+
+    def recorded(command: c.Command) -> list[e.Event]:
+        events = execute(command)
+        recorder(command, events, game.state)
+        return events
+
+    game.execute = recorded  # type: ignore[method-assign]
 
 
 #: event kinds a `during` entry may name: the event's tag in words ("strigoi moved")

@@ -139,14 +139,38 @@ class Reconnects:
         return self.quick >= QUICK_CUTS
 
 
-def quiet_interrupt_char():
-    """On the USB port a 0x03 byte is data inside a COBS frame, not Ctrl-C."""
+def interrupt_char(code):
+    """-1: on the USB port a 0x03 byte is data inside a COBS frame, not Ctrl-C. 3: Ctrl-C stops
+    the loop (main.py ends, the REPL takes the port: how mpremote gets in)."""
     try:
         import micropython
 
-        micropython.kbd_intr(-1)
+        micropython.kbd_intr(code)
     except (ImportError, AttributeError):
         pass
+
+
+def quiet_interrupt_char():
+    interrupt_char(-1)
+
+
+class ReplWindow:
+    """The Pi's `open_repl` command (before `nodes flash`): Ctrl-C stops the loop for a while,
+    so mpremote can take the port; when nothing came, 0x03 is data again."""
+
+    def __init__(self):
+        self.opened = None
+        self.ms = 0
+
+    def open(self, seconds):
+        self.opened = ticks_ms()
+        self.ms = seconds * 1000
+        interrupt_char(3)
+
+    def check(self, now_ms):
+        if self.opened is not None and ticks_diff(now_ms, self.opened) >= self.ms:
+            self.opened = None
+            quiet_interrupt_char()
 
 
 def run_usb(config, machine, neopixel):
@@ -156,12 +180,15 @@ def run_usb(config, machine, neopixel):
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     link = UsbLink(inp, out)
     node = build(config, machine, neopixel, link.send)
+    window = ReplWindow()
+    node.open_repl = window.open
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     while True:
         try:
             if not usb_turn(poll, inp, link, node):
                 return  # end of input (the Unix port when the Pi side closes the pipe)
+            window.check(ticks_ms())
         except Exception as exc:  # MemoryError, a port error...: counted, reported, go on
             node.fault("loop", exc)
 

@@ -258,6 +258,7 @@ PROBLEM_BUTTONS = {
     "fresh": "Keep it aside and start a fresh log",
     "export": "Export what can be read",
     "continue": "View the games without playing",
+    "restore": "Go back to the last backup this version can read",
     "quit": "Quit",
 }
 

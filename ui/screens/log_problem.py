@@ -20,6 +20,7 @@ from companion.app import i18n
 from companion.app.log_problem import (
     LogProblem,
     export_what_can_be_read,
+    go_back_to_the_backup,
     keep_aside_and_start_fresh,
 )
 
@@ -37,7 +38,8 @@ class LogProblemScreen(Screen):
 
 class LogProblemApp(App):
     """Shows the problem; `choice` says how it ended: "fresh" (a fresh log: the table starts
-    next), "continue" (read-only: the table starts, nothing is played), "quit"."""
+    next), "restored" (a newer log kept aside, a backup back in its place: the table starts),
+    "continue" (read-only: the table starts, nothing is played), "quit"."""
 
     lang = StringProperty("en")
     text_scale = NumericProperty(1.0)
@@ -68,6 +70,13 @@ class LogProblemApp(App):
         if problem.kind != "read_only":
             screen.details = i18n.tr("Details: {reason}").format(reason=problem.reason)
         choices = screen.ids.choices
+        if problem.backup is not None:
+            screen.result = i18n.tr("Backup of {time}: {file}").format(
+                time=problem.backup_made, file=problem.backup.name
+            )
+            self._button(
+                choices, i18n.tr("Go back to the last backup this version can read"), self.restore
+            )
         if problem.can_start_fresh:
             self._button(choices, i18n.tr("Keep it aside and start a fresh log"), self.fresh)
         if problem.can_export:
@@ -90,6 +99,11 @@ class LogProblemApp(App):
     def fresh(self) -> None:
         self.kept_as = keep_aside_and_start_fresh(self.problem)
         self.choice = "fresh"
+        self.stop()
+
+    def restore(self) -> None:
+        self.kept_as = go_back_to_the_backup(self.problem)
+        self.choice = "restored"
         self.stop()
 
     def export(self) -> None:

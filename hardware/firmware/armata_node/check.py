@@ -7,6 +7,7 @@ TARGETS = ("ring", "segment")
 PATTERNS = ("steady", "pulse", "chase", "off")
 HEX = "0123456789abcdef"
 T_MAX = 2**63 - 1  # the Pi's clock in µs: far beyond any uptime, small enough for any int
+REPL_S_MAX = 600  # the longest a node lets Ctrl-C in for flashing (open_repl)
 SHOWN_CHARS = 24  # of a refused value, in the reason (a nack's reason is at most 120 characters)
 
 
@@ -89,7 +90,18 @@ def _identify(message):
     return _unknown(message, ())
 
 
-CHECKS = {"led": _led, "ping": _ping, "identify": _identify}
+def _open_repl(message):
+    unknown = _unknown(message, ("s",))
+    if unknown:
+        return unknown
+    if "s" not in message:
+        return "s: missing"
+    if not _int(message["s"], 1, REPL_S_MAX):
+        return "s: a whole number of seconds 1-%d, not %s" % (REPL_S_MAX, shown(message["s"]))
+    return None
+
+
+CHECKS = {"led": _led, "ping": _ping, "identify": _identify, "open_repl": _open_repl}
 
 
 def problem(message):

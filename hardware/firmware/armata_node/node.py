@@ -1,6 +1,7 @@
 # The node's protocol logic, independent of the board it runs on (tested under CPython and under
 # the MicroPython Unix port).
 from armata_node import check, wire
+from armata_node.version import VERSION
 
 try:
     from time import ticks_diff
@@ -10,7 +11,7 @@ except ImportError:  # CPython (tests): plain integers, no wrap-around
         return a - b
 
 
-FIRMWARE = "armata-node 0.2"
+FIRMWARE = "armata-node " + VERSION
 HELLO_EVERY_MS = 1000
 #: Without a word from the Pi for this long (it pings every 2 s), the node says hello again: the
 #: app may have restarted and not know this node yet.
@@ -45,6 +46,9 @@ class Node:
         self.last_fault_report = None
         self.started = None  # now_ms of the first poll (uptime in the status)
         self.log = None  # log(text): where faults are written as well (not on the USB port)
+        #: open_repl(seconds): let Ctrl-C stop the loop for that long (main.py sets it on USB;
+        #: None: the node cannot, and refuses the command)
+        self.open_repl = None
 
     def next_seq(self):
         self.seq = (self.seq + 1) & 0xFFFFFFFF
@@ -55,7 +59,13 @@ class Node:
 
     def hello(self, now_ms=0):
         self.last_hello = now_ms
-        self._emit("hello", kind=self.kind, firmware=FIRMWARE, readers=max(1, len(self.readers)))
+        self._emit(
+            "hello",
+            kind=self.kind,
+            firmware=FIRMWARE,
+            readers=max(1, len(self.readers)),
+            version=VERSION,
+        )
 
     def on_payload(self, payload, now_ms=None):
         message = wire.decode(payload)
@@ -89,6 +99,9 @@ class Node:
             self._report_tags()
         elif kind == "ping":
             self._emit("pong", t=message["t"])
+        elif kind == "open_repl" and self.open_repl is not None:
+            self._emit("ack", ack=seq)  # before: once the REPL is in, nothing more is sent
+            self.open_repl(message["s"])
         else:
             self._emit("nack", ack=seq, reason="not handled: " + kind)
 

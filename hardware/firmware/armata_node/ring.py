@@ -2,6 +2,10 @@
 # `pixels` is a neopixel.NeoPixel (or anything with item assignment and write()).
 
 PULSE_PERIOD_MS = 1200
+#: The brightness cap: a command's brightness 0-255 is scaled to 0-MAX_LEVEL of each colour
+#: channel, so a whole ring at full white draws at most MAX_LEVEL/255 of the LEDs' full current
+#: (the power budget of hardware/BUILD.md is worked out from this number).
+MAX_LEVEL = 85
 CHASE_STEP_MS = 80
 
 
@@ -47,7 +51,7 @@ class Ring:
         colour = parse_colour(led.get("colour", "#000000"))
         for index, pixel in enumerate(pixels):
             level = self._level(led, now_ms, index, len(pixels))
-            self.pixels[pixel] = tuple(c * level // 255 for c in colour)
+            self.pixels[pixel] = tuple(c * level * MAX_LEVEL // 65025 for c in colour)
 
     def render(self, now_ms):
         everything = list(range(self.count))

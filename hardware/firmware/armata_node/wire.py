@@ -12,7 +12,7 @@ MAX_FRAME = MAX_PAYLOAD + 2 + MAX_PAYLOAD // 254 + 2
 
 # Field order of each message type, as the bridge's schema declares them.
 FIELDS = {
-    "hello": ("kind", "firmware", "readers"),
+    "hello": ("kind", "firmware", "readers", "version"),
     "identify": (),
     "status": ("state", "uptime_s", "faults", "fault"),
     "tag_present": ("reader", "uid"),
@@ -20,6 +20,7 @@ FIELDS = {
     "button": ("button", "pressed"),
     "led": ("target", "direction", "colour", "pattern", "brightness"),
     "ping": ("t",),
+    "open_repl": ("s",),
     "pong": ("t",),
     "ack": ("ack",),
     "nack": ("ack", "reason"),
