@@ -16,7 +16,7 @@ from companion.engine.game.state import GameState
 from companion.errors import TranscriptError
 from companion.store.gamelog import GameLog
 from companion.transcript.model import Opened
-from companion.transcript.replay import Recorder, _replay
+from companion.transcript.replay import Recorder, replay_recorded
 
 
 def import_transcript(raw: bytes, log: GameLog, source: str, folder: Path | None = None) -> str:
@@ -42,7 +42,7 @@ def import_transcript(raw: bytes, log: GameLog, source: str, folder: Path | None
         return append
 
     with log.db.atomic():
-        outcome = _replay(raw, source, folder, record)
+        outcome = replay_recorded(raw, source, folder, record)
         if not outcome.ok or not stored:
             first = outcome.problems[0].line(source) if outcome.problems else source
             raise TranscriptError(f"not imported: {first}")

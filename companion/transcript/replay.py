@@ -73,7 +73,7 @@ def replay_file(path: Path) -> Outcome:
 def replay_bytes(raw: bytes, file: str, folder: Path | None = None) -> Outcome:
     """One transcript, played: never raises (a broken transcript is this file's problem only)."""
     try:
-        return _replay(raw, file, folder)
+        return replay_recorded(raw, file, folder)
     except CompanionError as exc:
         return Outcome(file, None, problems=[Problem(None, error=str(exc))])
     except Exception as exc:  # a bug of this program: reported for this file, the run goes on
@@ -85,7 +85,7 @@ def replay_bytes(raw: bytes, file: str, folder: Path | None = None) -> Outcome:
 Recorder = Callable[[c.Command, list[e.Event], GameState], None]
 
 
-def _replay(
+def replay_recorded(
     raw: bytes,
     file: str,
     folder: Path | None,
