@@ -57,4 +57,8 @@ def test_a_crowded_fortress_in_every_language_and_the_board_following_the_turn(
         wanted = one[0] if one else seen["room"]
         assert seen["shown"] == wanted, seen
     undone = report["after_undo"]
-    assert undone["shown"] in (undone["room"], *undone["rooms_to_choose"]), undone
+    todo = undone["todo_rooms"]  # an undone Strigoi step leaves the table to put back first
+    if todo:
+        assert undone["shown"] == (todo[0] if len(todo) == 1 else None), undone
+    else:
+        assert undone["shown"] in (undone["room"], *undone["rooms_to_choose"]), undone

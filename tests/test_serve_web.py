@@ -190,9 +190,9 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
         mark = len(served.lines)
         seat.find_elements(By.CSS_SELECTOR, ".hand-card button.choose")[0].click()
         wait_for(
-            lambda: not seat.find_elements(By.CSS_SELECTOR, "button.choose"),
+            lambda: bool(seat.find_elements(By.CSS_SELECTOR, ".hand-card.picked")),
             20.0,
-            "the choice taken",
+            "the choice taken",  # the chosen card marked; the others offered until the reveal
         )
         wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the table page follows")
         assert not any(

@@ -114,6 +114,7 @@ def follows(driver: Driver, commands: int = 60) -> None:
             "room": room,
             "rooms_to_choose": rooms,
             "shown": app.game_view.zoom_room,
+            "todo_rooms": sorted({str(action.room) for action in screen.table.actions}),
         }
         if key is None:
             seen.append(entry)
@@ -128,8 +129,23 @@ def follows(driver: Driver, commands: int = 60) -> None:
 
     for _ in range(commands):
         driver.then(one)
+    undone: list[int] = []
+
+    def undo_to_a_hero() -> None:
+        """Undo until the game waits for a hero (the last command may have been the Strigoi's
+        token, whose undone state waits for the token again): the board must show that hero."""
+        while len(undone) < 6:
+            app.undo()
+            undone.append(1)
+            if _waiting(app)[1] is not None:
+                return
+
+    def redo_all() -> None:
+        for _ in undone:
+            app.redo()
+
     driver.then(note)
-    driver.then(app.undo)
+    driver.then(undo_to_a_hero)
     driver.then(lambda: note("after_undo"))
-    driver.then(app.redo)
+    driver.then(redo_all)
     driver.then(lambda: note("after_redo"))

@@ -610,7 +610,7 @@ class Driver:
         elif commits:
             self.touch_button(commits[0])
         elif not self._touch_board(screen):
-            self.touch_button(buttons[0])
+            self.touch_button(next((b for b in buttons if not changes_a_choice(b)), buttons[0]))
         self.report["steps"].append(
             {"waiting": session.waiting_text(), "events": session.state.event_count - before}
         )
@@ -696,3 +696,9 @@ class Driver:
         )
         print(json.dumps(self.report), flush=True)
         self.holding = True
+
+
+def changes_a_choice(button: Any) -> bool:
+    """ "Roel has chosen a card: change it": a player who has chosen plays on, never back."""
+    tail = i18n.tr("{hero} has chosen a card: change it").split("{hero}")[-1]
+    return str(getattr(button, "text", "")).endswith(tail)
