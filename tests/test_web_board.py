@@ -6,16 +6,19 @@ wide as it was measured. The same in Chromium: tests/test_web_board_browser.py."
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 import ui.board_layout
-from companion.app import board_geometry, i18n
+from companion.app import board_geometry, i18n, web_board
 from companion.app.board_geometry import Box, Circle, intersects, overlaps
 from companion.app.text_widths import text_width
 from companion.app.web_board import NAME_SIZE, NAMES_APART, misread, reach, room_labels
 from companion.app.web_view import board_view, names_view
+from companion.engine.fortress import Cell
+from companion.engine.game import commands as c
 from companion.engine.game.context import situation
 from tests.table import CROWD, FORTRESS, Table
 
@@ -157,3 +160,82 @@ def test_text_widths_follow_the_letters() -> None:
         2 * text_width("chambre nord-ouest", 1.0)
     )
     assert text_width("Südwest", 1.0) > text_width("Sudwest", 1.0) - 1e-9  # an umlaut is known
+
+
+# ----- the names' ground kept between commands (issue 41: the views' build) --------------------
+def scene(moves: Sequence[tuple[str, Cell]] = (), command: c.Command | None = None) -> Table:
+    """The crowd, then each (hero, space) move, then `command` (a platform turned...)."""
+    table = Table(seats=[(hero, f"L{i + 1}") for i, hero in enumerate(CROWD)])
+    for hero, cell in [*CROWD.items(), *moves]:
+        table.place(hero, cell)
+    if command is not None:
+        table.do(command)
+    return table
+
+
+def both_ways(table: Table, language: str) -> tuple[list[Json], list[Json]]:
+    """The labels placed on the kept ground (web_board._ground) and on one made for them alone."""
+    here = situation(table.rules, table.state)
+    board = board_view(FORTRESS, here, {})
+    with i18n.translating(i18n.catalog(language)):
+        names = names_view(FORTRESS, here)
+    return web_board._place(FORTRESS, board, names), web_board._place(
+        FORTRESS, board, names, keep=False
+    )
+
+
+def scenes() -> list[Table]:
+    """A game's worth of figures moving about the fortress (the crowd scattered, heroes in the
+    margins of their rooms, at the ladders, in the centre), then a platform turned and more
+    moves after it, another turned."""
+    return [
+        scene(),
+        scene([("roel", (3, -10)), ("attila", (-2, -8))]),
+        scene([("charles", (0, 0)), ("falk_maria", (4, -4)), ("matthew", (-4, 4))]),
+        scene([("roel", (-11, 0)), ("matthew", (11, 0)), ("attila", (7, -11))]),
+        scene(command=c.SetRotation(room="NW", rotation=4)),
+        scene([("roel", (8, -6)), ("charles", (-8, 2))], c.SetRotation(room="NW", rotation=4)),
+        scene([("roel", (1, 1)), ("charles", (-6, 6))], c.SetRotation(room="SW", rotation=1)),
+    ]
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_names_on_the_kept_ground_are_those_placed_afresh(language: str) -> None:
+    """Board after board of one game (figures moved, a platform turned), on the ground kept
+    from the board before: the same labels, to the last digit, as placed from nothing."""
+    web_board._ground.cache_clear()
+    for number, table in enumerate(scenes()):
+        kept, afresh = both_ways(table, language)
+        assert kept == afresh, (language, number)
+    grounds = web_board._ground.cache_info()
+    assert grounds.hits >= 4, grounds  # the kept ground was used: moves placed on it
+    assert grounds.misses == 3, grounds  # one ground a board: as made, and each turn
+
+
+def test_a_changed_board_is_given_its_own_names_never_the_last() -> None:
+    """A platform turned or a ladder taken away is another board: placed on its own ground,
+    the labels it would get afresh, not the board before's."""
+    web_board._ground.cache_clear()
+    for language in sorted(i18n.LANGUAGES):
+        before, _ = both_ways(scene(), language)
+        turned, turned_afresh = both_ways(scene(command=c.SetRotation(room="NE", rotation=3)),
+                                          language)  # fmt: skip
+        assert turned == turned_afresh
+        ladders = [ladder for ladder in sorted(FORTRESS.ladders) if ladder != "L1"]
+        taken, taken_afresh = both_ways(scene(command=c.SetLadders(ladders=ladders)), language)
+        assert taken == taken_afresh
+        assert taken != before, language  # the stairs space gone: the names move
+    assert web_board._ground.cache_info().misses == 3 * len(i18n.LANGUAGES)
+
+
+def test_the_kept_grounds_are_bounded() -> None:
+    """However many boards a game has (each platform turned every way, in two languages), only
+    the last GROUNDS grounds are kept."""
+    web_board._ground.cache_clear()
+    assert web_board._ground.cache_info().maxsize == web_board.GROUNDS <= 16
+    for rotation in range(6):
+        for language in ("en", "de"):
+            both_ways(scene(command=c.SetRotation(room="E", rotation=rotation)), language)
+    grounds = web_board._ground.cache_info()
+    assert grounds.misses == 12, grounds  # twelve boards and languages, each its own ground
+    assert grounds.currsize == web_board.GROUNDS, grounds

@@ -16,8 +16,9 @@ goes further out into the margin, ring after ring, with a short leader line to i
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -321,6 +322,7 @@ def place_names(
     blocked: Sequence[Item] = (),
     lead: float = BESIDE,
     stop: Callable[[list[Placed]], bool] | None = None,
+    ground: Ground | None = None,
 ) -> list[Placed]:
     """Each name at its best place: inside `bounds`, clear of every figure (and of whatever
     else covers the board: a button over it) and of the names
@@ -332,17 +334,23 @@ def place_names(
     screen draws over the board: it would hide the name) a name costs as much as outside.
     `stop(placed)`, asked after each name: True ends the placing there (a caller that only asks
     whether every name is clear stops at the first that is not; the names before it are as
-    they would be in the whole placing)."""
+    they would be in the whole placing). `ground`: what the board alone makes of each place
+    (`Ground`, made for these `names`, `soft` and `lead`, and `bounds` for a zoomed name),
+    kept from an earlier placing on the same board: the same places as without it, found with
+    less work."""
+    if ground is None:
+        ground = Ground(names, soft, lead, bounds if any(n.zoomed for n in names) else None)
+    else:
+        assert ground.made_for(names, soft, lead, bounds), "a ground made for another board"
     placed: list[Placed] = []
-    index = _Grid(soft)
-    centres = {n.room: (n.cx, n.cy) for n in names}
-    rooms = room_spaces(soft)
     drawn_lines: list[tuple[float, float, float, float]] = []  # placed: no name over them
+    hidden = [(*_extent(f, gap), f, gap) for f in figures]  # and the names placed (`_hits`)
     for name in names:
         best: tuple[float, Placed] | None = None
-        for rank, (lines, box) in enumerate(candidates(name, bounds)):
+        for rank, place in enumerate(ground.places(name)):
             if best is not None and RANK * rank >= best[0]:
                 break  # every cost adds to its rank's: no later place can be cheaper
+            lines, box = place.lines, place.box
             inside = (
                 box.x >= bounds.x
                 and box.right <= bounds.right
@@ -350,49 +358,38 @@ def place_names(
                 and box.top <= bounds.top
             )
             cost = (0.0 if inside else OUTSIDE) + RANK * rank
-            cost += OUTSIDE * sum(intersects(box, b, gap) for b in blocked)
+            if blocked:
+                cost += OUTSIDE * sum(intersects(box, b, gap) for b in blocked)
             if best is not None and cost >= best[0]:
                 continue
-            if not name.anywhere and _astray(name.room, box, centres):
-                cost += ASTRAY
-            elif name.anywhere:  # straight above or below: between two rooms, toward its own
-                bx, by = box.x + box.w / 2 - name.cx, box.y + box.h / 2 - name.cy
-                cost += SIDEWAYS * abs(bx) / (math.hypot(bx, by) or 1.0)
+            cost += place.astray
             if best is not None and cost >= best[0]:
                 continue
-            hard = (
-                sum(intersects(box, f, gap) for f in figures)
-                + sum(intersects(box, p.box, apart) for p in placed)
-                + any(_on_line(box, line) for line in drawn_lines)
-            )
+            line = place.line if place.led else ground.leader(name, place)
+            if best is not None and cost + place.least > best[0] + SURE:
+                continue  # what the board alone adds (known from an earlier placing) is too much
+            hard = _hits(box, hidden) + any(_on_line(box, line) for line in drawn_lines)
             cost += HARD * hard
             if best is not None and cost >= best[0]:
                 continue
-            line = leader(name, box, lines[0][2] * NEAR)
             if line is not None:
-                x0, y0, x1, y1 = line
-                cost += LENGTH * math.hypot(x1 - x0, y1 - y0) / lines[0][2]
+                cost += place.length
                 cost += HARD * _things_on_line(line, [*(p.box for p in placed), *figures])
                 if best is not None and cost >= best[0]:
                     continue
                 # crossings counted only as far as they can leave this place the cheapest
                 most = None if best is None else math.floor((best[0] - cost) / CROSSING) + 1
-                cost += CROSSING * _crossings(line, index, f"space:{name.room}", most)
+                cost += CROSSING * ground.crossings(name, place, most)
                 if best is not None and cost >= best[0]:
                     continue
-            own = f"space:{name.room}"
-            for thing, weight in index.near(box):
-                if intersects(box, thing):
-                    if name.zoomed:  # a heading over the room: over none of its spaces, when
-                        cost += HARD  # some place (two lines, a corner) covers none (S3)
-                    else:
-                        cost += weight * (OWN if thing.name == own else 1.0)
-                    if best is not None and cost >= best[0]:
-                        break  # no better than the best so far
+            for weight in ground.covers(name, place):
+                cost += weight
+                if best is not None and cost >= best[0]:
+                    break  # no better than the best so far
             if best is not None and cost >= best[0]:
                 continue
             if not name.zoomed and (
-                reads_as(name, box, line, rooms, centres, lead) is not None
+                ground.misread(name, place)
                 or (name.anywhere and beside_name(name, box, placed) is not None)
             ):
                 cost += MISREAD
@@ -403,11 +400,184 @@ def place_names(
         slack = chosen.lines[0][2] * NEAR  # within a line of its room: beside it
         line = leader(name, chosen.box, slack)
         placed.append(Placed(chosen.room, chosen.lines, chosen.box, line))
+        hidden.append((*_extent(chosen.box, apart), chosen.box, apart))
         if line is not None:
             drawn_lines.append(line)
         if stop is not None and stop(placed):
             break
     return placed
+
+
+#: how much more than the best so far a place's known least cost must come to for it to be
+#: passed over unweighed (`Ground`: the sums differ from the placing's own by rounding only)
+SURE = 1e-6
+
+
+class _Place:
+    """One candidate place of a name and what the board alone makes of it (`Ground`): known at
+    once, what standing astray costs; found when first
+    asked, its leader line, the spaces, letters and ladders it covers, whether it reads as
+    another room's; `least`, what these add to its cost at least (by what is known of them)."""
+
+    __slots__ = ("astray", "box", "complete", "covers", "crossings", "least", "led", "length",
+                 "line", "lines", "misread")  # fmt: skip
+
+    def __init__(
+        self, lines: tuple[tuple[str, float, float], ...], box: Box, astray: float
+    ) -> None:
+        self.lines, self.box, self.astray = lines, box, astray
+        self.led = False  # whether `line` is known
+        self.line: tuple[float, float, float, float] | None = None
+        self.length = 0.0
+        self.crossings = 0
+        self.complete = False  # `crossings` is the whole count (else: at least that many)
+        self.covers: tuple[float, ...] | None = None
+        self.misread: bool | None = None
+        self.least = 0.0
+
+
+class Ground:
+    """What the board alone (not its figures, not the names placed before) makes of every place
+    a name may take (`place_names`): its candidates, whether each stands astray, its leader
+    line and what that crosses, what it covers and whether it reads as another room's. Each
+    found when first asked and kept, so that placing the same names on the same board again (a
+    figure moved) weighs only what the figures change. A value of its inputs (`names`, `soft`,
+    `lead`; `bounds`, the view, only for a zoomed name: the others' candidates do not depend on
+    it): a board turned or collapsed, other names or another language is another ground."""
+
+    def __init__(
+        self,
+        names: Sequence[Name],
+        soft: Sequence[tuple[Circle, float]],
+        lead: float = BESIDE,
+        bounds: Box | None = None,
+    ) -> None:
+        self.names = tuple(names)
+        self.soft = tuple(soft)
+        self.bounds = bounds
+        self.lead = lead
+        self.index = _Grid(soft)
+        self.centres = {n.room: (n.cx, n.cy) for n in names}
+        self.rooms = room_spaces(soft)
+        self._places: dict[Name, tuple[list[_Place], Iterator[_Place]]] = {}
+
+    def made_for(
+        self,
+        names: Sequence[Name],
+        soft: Sequence[tuple[Circle, float]],
+        lead: float,
+        bounds: Box,
+    ) -> bool:
+        """Whether this is the ground of these names on this board."""
+        return (
+            self.names == tuple(names)
+            and self.soft == tuple(soft)
+            and self.lead == lead
+            and self.bounds in (None, bounds)
+        )
+
+    def places(self, name: Name) -> Iterator[_Place]:
+        """The name's candidates (`candidates`), best first, each made once."""
+        if name not in self._places:
+            self._places[name] = ([], self._make(name))
+        known, more = self._places[name]
+        for rank in itertools.count():
+            if rank == len(known):
+                place = next(more, None)
+                if place is None:
+                    return
+                known.append(place)
+            yield known[rank]
+
+    def _make(self, name: Name) -> Iterator[_Place]:
+        assert self.bounds is not None or not name.zoomed, "a zoomed name's ground needs its view"
+        for lines, box in candidates(name, self.bounds or Box("view", 0.0, 0.0, 0.0, 0.0)):
+            astray = 0.0
+            if not name.anywhere and _astray(name.room, box, self.centres):
+                astray = ASTRAY
+            elif name.anywhere:  # straight above or below: between two rooms, toward its own
+                bx, by = box.x + box.w / 2 - name.cx, box.y + box.h / 2 - name.cy
+                astray = SIDEWAYS * abs(bx) / (math.hypot(bx, by) or 1.0)
+            yield _Place(lines, box, astray)
+
+    def leader(self, name: Name, place: _Place) -> tuple[float, float, float, float] | None:
+        """The place's leader line to its room (`leader`), None beside it."""
+        if not place.led:
+            line = leader(name, place.box, place.lines[0][2] * NEAR)
+            place.led, place.line = True, line
+            if line is not None:
+                x0, y0, x1, y1 = line
+                place.length = LENGTH * math.hypot(x1 - x0, y1 - y0) / place.lines[0][2]
+            self._settle(name, place)
+        return place.line
+
+    def crossings(self, name: Name, place: _Place, most: int | None) -> int:
+        """How many points of its leader line lie over another room's things (`_crossings`),
+        counted up to `most` at most."""
+        line = self.leader(name, place)
+        assert line is not None
+        if place.complete or (most is not None and place.crossings >= most):
+            return place.crossings if most is None else min(place.crossings, most)
+        found = _crossings(line, self.index, f"space:{name.room}", most)
+        place.crossings, place.complete = found, most is None or found < most
+        self._settle(name, place)
+        return found
+
+    def covers(self, name: Name, place: _Place) -> tuple[float, ...]:
+        """What each soft thing under the place costs, in the index's order."""
+        if place.covers is None:
+            own, box = f"space:{name.room}", place.box
+            x0, x1, y0, y1 = box.x, box.x + box.w, box.y, box.y + box.h
+            place.covers = tuple(
+                HARD if name.zoomed else weight * (OWN if thing.name == own else 1.0)
+                for thing, weight in self.index.near(box)
+                if x0 <= thing.x + thing.r
+                and thing.x - thing.r <= x1  # within reach: then
+                and y0 <= thing.y + thing.r
+                and thing.y - thing.r <= y1  # looked at closely
+                and intersects(box, thing)
+            )  # a zoomed name is a heading over the room: over none of its spaces, when some
+            self._settle(name, place)  # place (two lines, a corner) covers none (S3)
+        return place.covers
+
+    def misread(self, name: Name, place: _Place) -> bool:
+        """Whether the place reads as another room's (`reads_as`)."""
+        if place.misread is None:
+            line = self.leader(name, place)
+            found = reads_as(name, place.box, line, self.rooms, self.centres, self.lead)
+            place.misread = found is not None
+            self._settle(name, place)
+        return place.misread
+
+    def _settle(self, name: Name, place: _Place) -> None:
+        """What the place adds to a cost at least, by what is known of it so far."""
+        least = 0.0
+        if place.line is not None:  # its crossings: as many as counted, at least
+            least += place.length + CROSSING * place.crossings
+        if place.covers is not None:
+            least += sum(place.covers)
+        place.least = least + (MISREAD if place.misread else 0.0)
+
+
+def _extent(thing: Item, gap: float) -> tuple[float, float, float, float]:
+    """The thing's bounds grown by `gap` (left, right, bottom, top): a box beyond them comes no
+    closer to it than `gap` (`intersects`)."""
+    if isinstance(thing, Circle):
+        reach = thing.r + gap
+        return thing.x - reach, thing.x + reach, thing.y - reach, thing.y + reach
+    return thing.x - gap, thing.right + gap, thing.y - gap, thing.top + gap
+
+
+def _hits(box: Box, things: Sequence[tuple[float, float, float, float, Item, float]]) -> int:
+    """How many of the things the box comes within their gap of (`intersects`), each with its
+    `_extent`: looked at closely only when the box reaches into that (the same count as
+    `intersects` with each, for a fraction of the work: every candidate place asks it)."""
+    x0, x1, y0, y1 = box.x, box.x + box.w, box.y, box.y + box.h
+    return sum(
+        1
+        for left, right, low, high, thing, gap in things
+        if x0 <= right and left <= x1 and y0 <= high and low <= y1 and intersects(box, thing, gap)
+    )
 
 
 def _points(line: tuple[float, float, float, float]) -> list[Circle]:

@@ -21,6 +21,7 @@ measure of the text.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,7 @@ from companion.app.board_geometry import (
     GAP,
     Box,
     Circle,
+    Ground,
     Item,
     Name,
     place_names,
@@ -172,7 +174,8 @@ def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> li
     """Each room's name where it reads as that room's and covers no disc and no other name
     (board_geometry.place_names), inside the view: `room`, `box` (x, y of its top-left corner,
     width, height) and its `lines`, each [text, x of its middle, y of its baseline, width].
-    Made anew only when the names or what they avoid changed (most commands move nothing)."""
+    Made anew only when the names or what they avoid changed (most commands move nothing); when
+    only figures moved, on the ground kept for this board and language (`_ground`)."""
     key = (
         id(fortress),
         tuple(sorted(names.items())),
@@ -194,7 +197,26 @@ _made: dict[tuple[object, ...], str] = {}
 _KEEP = 16
 
 
-def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JSON]:
+#: how many boards' grounds are kept (`_ground`): in each of the four languages, the board now
+#: and the one before (a platform turned back, an undo)
+GROUNDS = 8
+
+
+@functools.lru_cache(maxsize=GROUNDS)
+def _ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> Ground:
+    """What the board alone makes of each name's places (board_geometry.Ground), by its value:
+    the names in a language (their texts and widths, where their rooms are) and what they had
+    better not cover (spaces, letters and ladders: a platform's turn, a collapse, a ladder
+    taken away). A command that only moves figures places the names on the same ground again,
+    weighing only what the figures change; a new board or language costs one placing."""
+    return Ground(names, soft, LEAD)
+
+
+def _place(
+    fortress: Fortress, board: JSON, names: Mapping[str, str], keep: bool = True
+) -> list[JSON]:
+    """The labels (`room_labels`), on a ground kept for this board and language (`_ground`),
+    or with `keep` False on one made for this placing alone: the same labels."""
     x, y, w, h = board["view"]
     wide, high = ROOM_FOR_NAMES
     bounds = Box(
@@ -233,10 +255,11 @@ def _place(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JS
                 anywhere=centre,
             )
         )
+    soft = _soft(fortress, board)
+    ground = _ground(tuple(wanted), tuple(soft)) if keep else None
     placed = place_names(
-        wanted, figures, _soft(fortress, board), bounds, NAME_GAP * PX, NAMES_APART * PX,
-        lead=LEAD,
-    )  # fmt: skip
+        wanted, figures, soft, bounds, NAME_GAP * PX, NAMES_APART * PX, lead=LEAD, ground=ground
+    )
     labels = []
     for p in placed:
         bx, bw, bh = p.box.x / PX, p.box.w / PX, p.box.h / PX
