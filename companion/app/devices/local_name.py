@@ -20,7 +20,8 @@ SUFFIX = ".local"
 
 
 def name_on_the_network(hostname: str) -> str:
-    """`armata` becomes `armata.local`; a name that already has a domain keeps only its first label."""
+    """`armata` becomes `armata.local`; a name that already has a domain keeps only its first
+    label."""
     first = hostname.strip().split(".", 1)[0]
     return f"{first}{SUFFIX}" if first else ""
 
