@@ -11,6 +11,7 @@ thread (Kivy's clock, or the headless loop's queue).
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import threading
@@ -76,6 +77,8 @@ if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up (node_op
 
 #: The heroes a new game's wizard starts with (players change them on its first page).
 FIRST_HEROES = ("roel", "matthew", "attila")
+log_aside = logging.getLogger(__name__)
+
 #: A node not heard for this long makes the Pi's status LED blink (the bridge pings every 2 s).
 SILENT_NODE_S = 5.0
 #: How long closing waits for the nodes to acknowledge "ring off" (seconds).
@@ -240,6 +243,15 @@ def usb_words(kind: str, detail: str = "") -> str:
     if text is None:
         return _nothing_changed(detail or kind)
     return i18n.tr(text).format(reason=detail, version=detail)
+
+
+def _backup_name(path: Path) -> str:
+    """A backup as the players know it: when it was made (local time)."""
+    from companion.store.backup import Backup
+
+    backup = Backup.of(path)
+    made = backup.made.astimezone().strftime("%Y-%m-%d %H:%M") if backup else path.name
+    return i18n.tr("Backup of {time}").format(time=made)
 
 
 def _nothing_changed(reason: str) -> str:
@@ -824,14 +836,8 @@ class TableService:
     def usb_backups(self) -> list[UsbChoice]:
         """The table's backups on the sticks, newest first, by the time they were made."""
         from companion.app.devices.usb import backups_on
-        from companion.store.backup import Backup
 
-        found = []
-        for path in backups_on(self.usb_drives()):
-            backup = Backup.of(path)
-            made = backup.made.astimezone().strftime("%Y-%m-%d %H:%M") if backup else path.name
-            found.append(UsbChoice(path, i18n.tr("Backup of {time}").format(time=made)))
-        return found
+        return [UsbChoice(p, _backup_name(p)) for p in backups_on(self.usb_drives())]
 
     def usb_importable(self) -> list[UsbChoice]:
         from companion.app.devices.usb import importable_on
@@ -855,8 +861,8 @@ class TableService:
         def finished(result: object) -> None:
             if isinstance(result, Path):
                 done(UsbOutcome(True, i18n.tr(
-                    "The games are backed up on the USB stick {stick}: {file}."
-                ).format(stick=drive.name, file=result.name)))  # fmt: skip
+                    "The games are backed up on the USB stick {stick}, in its folder {folder}."
+                        ).format(stick=drive.name, folder=result.parent.name)))  # fmt: skip
 
         self._usb_job(lambda: back_up_to(log_path, drive), finished, done)
 
@@ -886,10 +892,11 @@ class TableService:
                 self.tags.refresh()
                 self.set_language(str(self.settings.get("language")))
                 self._web_changed()
+                log_aside.info("restored %s; the log it replaced is kept as %s", backup, aside)
                 done(UsbOutcome(True, i18n.tr(
-                    "The games are restored from the backup {file}. The games they replaced "
-                    "are kept on the table as {aside}."
-                ).format(file=backup.name, aside=aside.name)))  # fmt: skip
+                    "Restored: {backup}. The games it replaced are kept aside on the table, "
+                    "never deleted."
+                ).format(backup=_backup_name(backup))))  # fmt: skip
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
 

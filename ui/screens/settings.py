@@ -11,7 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from kivy.clock import Clock
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
@@ -174,8 +176,17 @@ class SettingsScreen(PageScreen):
         self.ids.content.add_widget(self._status)
 
     def usb_status(self, text: str) -> None:
-        if self._status is not None:
-            self._status.text = escape_markup(printable(text))
+        """Say it under the buttons, and bring it into sight once the finger is off (the
+        USB part ends the page: its buttons stay in sight above it)."""
+        status = self._status
+        if status is None:
+            return
+        status.text = escape_markup(printable(text))
+        Clock.schedule_once(lambda _dt: self._bring_into_sight(status), 0.05)
+
+    def _bring_into_sight(self, status: Widget) -> None:
+        if status is self._status and status.parent is not None:
+            self.ids.scroll.scroll_to(status, padding=dp(6), animate=False)
 
     def _usb_backup(self) -> None:
         assert self.usb is not None
