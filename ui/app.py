@@ -34,12 +34,14 @@ from ui.screens.lazy import LazyScreens
 from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
 
 if TYPE_CHECKING:  # imported when the table starts, in the frame after the first (`_start_table`)
+    from pathlib import Path
+
     from companion.app.announce import Announcement
     from companion.app.controls import Controls
     from companion.app.devices.hotspot import WifiState
     from companion.app.differences import Difference
     from companion.app.hardware import BoardHardware, GamePublisher, SimulatedBoard
-    from companion.app.service import Outcome, TableService
+    from companion.app.service import Outcome, TableService, UsbOutcome
     from companion.app.session import GameSession
     from companion.app.setup_plan import SetupPlan
     from companion.app.taps import Tap
@@ -101,6 +103,33 @@ def ring_legend(
         if colour in meanings:
             entries.append(("ring", theme.hex_colour(colour), i18n.tr(meanings[colour])))
     return entries, {strigoi[c] for c in colours if c in strigoi}
+
+
+class UsbForSettings:
+    """The table service's USB actions as the Settings page gets them; a restore that worked
+    also tells the app (`replaced`), whose screens follow the restored settings."""
+
+    def __init__(self, service: TableService, replaced: Callable[[], None]) -> None:
+        self.service = service
+        self.replaced = replaced
+        self.usb_backups = service.usb_backups
+        self.usb_importable = service.usb_importable
+        self.usb_releases = service.usb_releases
+        self.usb_backup = service.usb_backup
+        self.usb_import = service.usb_import
+        self.usb_update = service.usb_update
+
+    @property
+    def usb_busy(self) -> bool:
+        return self.service.usb_busy
+
+    def usb_restore(self, backup: Path, done: Callable[[UsbOutcome], None]) -> None:
+        def restored(outcome: UsbOutcome) -> None:
+            if outcome.ok:
+                self.replaced()
+            done(outcome)
+
+        self.service.usb_restore(backup, restored)
 
 
 def on_kivy_thread(call: Callable[[], None]) -> None:
@@ -242,6 +271,8 @@ class ArmataApp(App):
                 self._home()
             self.manager.current = name
             if name == "hardware":
+                screen = cast("HardwareScreen", self.manager.get_screen("hardware"))
+                screen.save_report = self.service.usb_report  # the archive onto a USB stick
                 self._poll_hardware()  # fresh figures at once, then every 0.25 s
 
     def switch_language(self, language: str) -> None:
@@ -269,8 +300,20 @@ class ArmataApp(App):
 
     def open_settings(self) -> None:
         screen = cast("SettingsScreen", self.manager.get_screen("settings"))
-        screen.show(self.service.settings, self._setting_changed, self.service.troubles.voice)
+        screen.show(
+            self.service.settings,
+            self._setting_changed,
+            self.service.troubles.voice,
+            usb=UsbForSettings(self.service, self._games_replaced),
+        )
         self.show("settings")
+
+    def _games_replaced(self) -> None:
+        """A restore from a USB stick replaced the games (and the settings they carry): the
+        table follows their language and text size; Home offers the restored game."""
+        self.switch_language(str(self.service.settings.get("language")))
+        self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
+        self.can_resume = self.service.can_resume()
 
     def _setting_changed(self, key: str) -> None:
         if key == "language":

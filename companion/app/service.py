@@ -11,6 +11,7 @@ thread (Kivy's clock, or the headless loop's queue).
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import threading
@@ -26,6 +27,8 @@ from companion.app.cards import spoken
 from companion.app.controls import Controls, open_controls
 from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
 from companion.app.devices.local_name import local_name
+from companion.app.devices.usb import Drive, UsbWorker
+from companion.app.devices.usb import finder as usb_finder
 from companion.app.differences import Difference, expected_from_game
 from companion.app.faults import ThreadFault, ThreadFaults
 from companion.app.feed import GameFeed
@@ -74,6 +77,8 @@ if TYPE_CHECKING:  # paho-mqtt is imported only when a broker is set up (node_op
 
 #: The heroes a new game's wizard starts with (players change them on its first page).
 FIRST_HEROES = ("roel", "matthew", "attila")
+log_aside = logging.getLogger(__name__)
+
 #: A node not heard for this long makes the Pi's status LED blink (the bridge pings every 2 s).
 SILENT_NODE_S = 5.0
 #: How long closing waits for the nodes to acknowledge "ring off" (seconds).
@@ -196,6 +201,63 @@ def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> st
     return text
 
 
+@dataclass(frozen=True)
+class UsbChoice:
+    """A file on a USB stick as a screen lists it: its path and its printed name."""
+
+    path: Path
+    name: str
+
+
+@dataclass(frozen=True)
+class UsbOutcome:
+    """How a USB task ended, in plain words (`ok`: done; else nothing was changed)."""
+
+    ok: bool
+    text: str
+
+
+#: told the outcome of a USB task, on the service's thread
+UsbDone = Callable[[UsbOutcome], None]
+
+
+def usb_words(kind: str, detail: str = "") -> str:
+    """What a USB problem (companion/app/devices/usb.py `UsbProblem.kind`) means, in words."""
+    words = {
+        "missing": N_("No USB stick was found (or it was taken out). Put one in and try again: "
+                      "nothing was changed."),
+        "read_only": N_("The USB stick is read-only: nothing was written to it."),
+        "full": N_("The USB stick is full: nothing was written to it. Free some space on it "
+                   "and try again."),
+        "bad_backup": N_("This file is not a backup this version can read ({reason}): nothing "
+                         "was changed."),
+        "bad_file": N_("No game could be read from this file ({reason}): nothing was "
+                       "imported."),
+        "no_games": N_("This backup holds no game: nothing was imported."),
+        "bad_archive": N_("This file is not a release of the table companion ({reason}): "
+                          "nothing was installed."),
+        "not_newer": N_("Version {version} is not newer than the one running: nothing was "
+                        "installed."),
+    }  # fmt: skip
+    text = words.get(kind)
+    if text is None:
+        return _nothing_changed(detail or kind)
+    return i18n.tr(text).format(reason=detail, version=detail)
+
+
+def _backup_name(path: Path) -> str:
+    """A backup as the players know it: when it was made (local time)."""
+    from companion.store.backup import Backup
+
+    backup = Backup.of(path)
+    made = backup.made.astimezone().strftime("%Y-%m-%d %H:%M") if backup else path.name
+    return i18n.tr("Backup of {time}").format(time=made)
+
+
+def _nothing_changed(reason: str) -> str:
+    return i18n.tr("That did not work ({reason}): nothing was changed.").format(reason=reason)
+
+
 class TableService:
     """One table: its game, its log, its nodes, its voice and its buttons."""
 
@@ -209,8 +271,15 @@ class TableService:
         publisher: GamePublisher | None = None,
         controls: Controls | None = None,
         web: WebFeed | None = None,
+        usb: Callable[[], list[Drive]] | None = None,
+        report_root: Path = Path("/"),
     ) -> None:
         self.post = post
+        #: the mounted USB sticks (companion/app/devices/usb.py); a folder of them in tests
+        self.usb_drives = usb or usb_finder()
+        self.report_root = report_root  # the system a report reads ("/"; a staging folder)
+        self._usb = UsbWorker()
+        self._usb_busy = False
         self.listener: TableListener = Unheard()
         self.fortress = load_board_file()
         self.catalog = load_catalog()
@@ -332,6 +401,7 @@ class TableService:
             self.web.stop()
         if self._wifi is not None:
             self._wifi.stop()
+        self._usb.stop()
         self.faults.uninstall()
         self.log.close()
 
@@ -757,6 +827,222 @@ class TableService:
         self.wifi_state = state
         self.listener.wifi_changed(state)
 
+    # ----- USB sticks (companion/app/devices/usb.py; Settings and Hardware) -----------------
+    @property
+    def usb_busy(self) -> bool:
+        """A USB task is under way (one at a time)."""
+        return self._usb_busy
+
+    def usb_backups(self) -> list[UsbChoice]:
+        """The table's backups on the sticks, newest first, by the time they were made."""
+        from companion.app.devices.usb import backups_on
+
+        return [UsbChoice(p, _backup_name(p)) for p in backups_on(self.usb_drives())]
+
+    def usb_importable(self) -> list[UsbChoice]:
+        from companion.app.devices.usb import importable_on
+
+        return [UsbChoice(p, p.name) for p in importable_on(self.usb_drives())]
+
+    def usb_releases(self) -> list[UsbChoice]:
+        from companion.app.devices.usb import releases_on
+
+        return [UsbChoice(p, p.name) for p in releases_on(self.usb_drives())]
+
+    def usb_backup(self, done: UsbDone) -> None:
+        """Back the game log up onto the first stick (its rotating backups' folder)."""
+        from companion.app.devices.usb import back_up_to
+
+        drive = self._first_drive(done)
+        if drive is None:
+            return
+        log_path = self.log.path
+
+        def finished(result: object) -> None:
+            if isinstance(result, Path):
+                done(UsbOutcome(True, i18n.tr(
+                    "The games are backed up on the USB stick {stick}, in its folder {folder}."
+                        ).format(stick=drive.name, folder=result.parent.name)))  # fmt: skip
+
+        self._usb_job(lambda: back_up_to(log_path, drive), finished, done)
+
+    def usb_restore(self, backup: Path, done: UsbDone) -> None:
+        """Put a backup from a stick in place of the table's games: checked off the stick
+        first (the worker), then swapped in on this thread; the games it replaces are kept
+        aside beside the log (`companion.db.replaced-<time>`), never deleted."""
+        import shutil
+
+        from companion.app.devices.usb import prepare_restore
+        from companion.store.backup import restore_open
+
+        if not self._can_write(done):
+            return
+        scratch = Path(tempfile.mkdtemp(prefix="armata-usb-"))
+
+        def finished(result: object) -> None:
+            try:
+                if not isinstance(result, Path):
+                    return
+                self._stop_playing()
+                try:
+                    aside = restore_open(result, self.log.db.conn, self.log.path)
+                except CompanionError as problem:
+                    done(UsbOutcome(False, _nothing_changed(str(problem))))
+                    return
+                self.tags.refresh()
+                self.set_language(str(self.settings.get("language")))
+                self._web_changed()
+                log_aside.info("restored %s; the log it replaced is kept as %s", backup, aside)
+                done(UsbOutcome(True, i18n.tr(
+                    "Restored: {backup}. The games it replaced are kept aside on the table, "
+                    "never deleted."
+                ).format(backup=_backup_name(backup))))  # fmt: skip
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+        self._usb_job(lambda: prepare_restore(backup, scratch), finished, done, scratch)
+
+    def usb_import(self, source: Path, done: UsbDone) -> None:
+        """Add the games of a file on a stick (a backup, a game export, a transcript) to the
+        log as new games; read off the stick by the worker, stored on this thread."""
+        import shutil
+
+        from companion.app.devices.usb import Prepared, prepare_import
+
+        if not self._can_write(done):
+            return
+        scratch = Path(tempfile.mkdtemp(prefix="armata-usb-"))
+
+        def finished(result: object) -> None:
+            try:
+                if isinstance(result, Prepared):
+                    done(self._import(result))
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+        self._usb_job(lambda: prepare_import(source, scratch), finished, done, scratch)
+
+    def _import(self, prepared: object) -> UsbOutcome:
+        from companion.app.devices.usb import Prepared
+
+        assert isinstance(prepared, Prepared)
+        try:
+            if prepared.transcript is not None:
+                from companion.transcript.into_log import import_transcript
+
+                import_transcript(prepared.transcript, self.log, prepared.source, prepared.folder)
+                count = 1
+            else:
+                for lines in prepared.exports:  # each game whole or not at all
+                    self.log.import_jsonl(list(lines), source=prepared.source)
+                count = len(prepared.exports)
+        except StoreError as problem:
+            return UsbOutcome(False, _nothing_changed(store_refusal(problem)))
+        except CompanionError as problem:
+            return UsbOutcome(False, i18n.tr(
+                "No game could be read from {file} ({reason}): nothing was imported."
+            ).format(file=prepared.source, reason=problem))  # fmt: skip
+        return UsbOutcome(True, i18n.ngettext(
+            "{count} game imported from {file}: History lists it.",
+            "{count} games imported from {file}: History lists them.",
+            count,
+        ).format(count=count, file=prepared.source))  # fmt: skip
+
+    def usb_update(self, archive: Path, done: UsbDone) -> None:
+        """Check a release archive on a stick and hand it to the update (the same path as
+        `python -m companion update`, with its roll-back), which root runs off this unit:
+        the archive is copied into the data folder's `updates/` and requested there."""
+        from companion.app.devices.usb import check_release, hand_over_release
+        from companion.version import version
+
+        running = version()
+        updates = self.data / "updates"
+        found: list[str] = []
+
+        def work() -> Path:
+            found.append(check_release(archive, running))
+            return hand_over_release(archive, updates)
+
+        def finished(result: object) -> None:
+            if isinstance(result, Path):
+                done(UsbOutcome(True, i18n.tr(
+                    "Version {version} is being installed beside this one ({running}). The "
+                    "table restarts by itself in a few minutes; if the new version does not "
+                    "start, the table goes back to this one."
+                ).format(version=found[0], running=running)))  # fmt: skip
+
+        self._usb_job(work, finished, done)
+
+    def usb_report(self, done: UsbDone) -> None:
+        """`python -m companion report`'s archive onto the first stick (no secret in it)."""
+        from companion.app.devices.usb import save_report
+
+        drive = self._first_drive(done)
+        if drive is None:
+            return
+        data, root = self.data, self.report_root
+
+        def finished(result: object) -> None:
+            if isinstance(result, Path):
+                done(UsbOutcome(True, i18n.tr(
+                    "The report is saved on the USB stick {stick}: {file}. Send that file."
+                ).format(stick=drive.name, file=result.name)))  # fmt: skip
+
+        self._usb_job(lambda: save_report(data, drive, root), finished, done)
+
+    def _first_drive(self, done: UsbDone) -> Drive | None:
+        drives = self.usb_drives()
+        if not drives:
+            done(UsbOutcome(False, usb_words("missing")))
+        return drives[0] if drives else None
+
+    def _can_write(self, done: UsbDone) -> bool:
+        if self.read_only:
+            done(UsbOutcome(False, i18n.tr(
+                "The game log is read-only: nothing can be restored or imported."
+            )))  # fmt: skip
+        return not self.read_only
+
+    def _usb_job(
+        self,
+        work: Callable[[], object],
+        finished: Callable[[object], None],
+        done: UsbDone,
+        scratch: Path | None = None,
+    ) -> None:
+        """`work` on the USB worker; `finished` with its result on this thread (a problem is
+        said through `done` in plain words, and nothing is changed)."""
+        import shutil
+
+        if self._usb_busy:
+            done(UsbOutcome(False, i18n.tr("Another USB task is under way: wait for its end.")))
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+            return
+        self._usb_busy = True
+
+        def back(result: object) -> None:  # the service's thread
+            self._usb_busy = False
+            if self._closed:
+                return
+            from companion.app.devices.usb import UsbProblem
+
+            if isinstance(result, UsbProblem):
+                if scratch is not None:
+                    shutil.rmtree(scratch, ignore_errors=True)
+                done(UsbOutcome(False, usb_words(result.kind, result.detail)))
+            else:
+                finished(result)
+
+        self._usb.run(work, lambda result: self.post(lambda: back(result)))
+
+    def _stop_playing(self) -> None:
+        """No game on the table (its log's content is about to be replaced)."""
+        self.session = None
+        self.announcements = []
+        self.speaker.interrupt()
+        self.watch.game(NO_GAME)
+
     # ----- announcement outputs ------------------------------------------------------------------
     def _announce(self, announcement: Announcement, words: str) -> None:
         self.listener.announced(announcement, words)
@@ -784,6 +1070,8 @@ __all__ = [
     "TableListener",
     "TableService",
     "Unheard",
+    "UsbChoice",
+    "UsbOutcome",
     "data_dir",
     "reveal_text",
 ]

@@ -21,7 +21,11 @@ def add_product_commands(sub: Any) -> None:
     update = sub.add_parser(
         "update", help="install a release archive beside this one, check it, switch to it"
     )
-    update.add_argument("archive", type=Path, metavar="ARCHIVE")
+    update.add_argument("archive", type=Path, metavar="ARCHIVE", nargs="?")
+    update.add_argument(
+        "--requested", action="store_true",
+        help="the archive the touchscreen asked for (DATA/updates/request; its path unit)",
+    )  # fmt: skip
     update.add_argument("--root", type=Path, default=Path("/"), help="(tests) a staging folder")
     update.add_argument(
         "--watch", type=float, default=60.0, metavar="SECONDS",
@@ -69,15 +73,56 @@ def cmd_update(args: argparse.Namespace) -> int:
     from companion.product.releases import Installed
     from companion.product.update import update
 
+    installed = Installed(args.root.resolve())
+    if args.requested:
+        return _requested(args, installed)
+    if args.archive is None:
+        print("error: update: ARCHIVE or --requested", file=sys.stderr)
+        return 2
     outcome = update(
         args.archive,
-        Installed(args.root.resolve()),
+        installed,
         watch_s=args.watch,
         packages_from=args.packages_from,
         allow_older=args.allow_older,
         say=lambda text: print(f"update: {text}", flush=True),
     )
     return 0 if outcome.switched and not outcome.rolled_back else 1
+
+
+def _requested(args: argparse.Namespace, installed: Any) -> int:
+    """The update the touchscreen asked for (Settings, "Update from a USB stick"): the archive
+    named in `updates/request`, which is removed first (a failing update never runs again by
+    itself); what it said goes to `updates/last-update.txt` too; the archive is removed after."""
+    from companion.errors import CompanionError
+    from companion.product.update import update
+
+    updates = installed.data / "updates"
+    request = updates / "request"
+    try:
+        archive = Path(request.read_text().strip())
+        request.unlink()
+    except OSError:
+        print("update: no update was asked for", flush=True)
+        return 0
+    told: list[str] = []
+
+    def say(text: str) -> None:
+        told.append(text)
+        print(f"update: {text}", flush=True)
+
+    code = 1
+    try:
+        outcome = update(archive, installed, watch_s=args.watch,
+                         packages_from=args.packages_from, say=say)  # fmt: skip
+        code = 0 if outcome.switched and not outcome.rolled_back else 1
+    except CompanionError as problem:
+        say(f"not updated: {problem}")
+    finally:
+        (updates / "last-update.txt").write_text("".join(f"{t}\n" for t in told))
+        if archive.parent == updates:
+            archive.unlink(missing_ok=True)
+    return code
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -176,3 +176,28 @@ def restore(backup: Path, log: Path) -> Path | None:
         raise BackupError(f"cannot restore {backup} to {log}: {exc}") from None
     _owned_like(log, log.parent)
     return aside
+
+
+def restore_open(backup: Path, live: sqlite3.Connection, log: Path) -> Path:
+    """Put `backup` (a log this version opened: migrated, checked) in place of the content of
+    the log open on `live` (the table running: its connection and every object on it stay
+    valid, no restart). The log's content is first copied aside whole
+    (`companion.db.replaced-<time>`, never deleted); where it was kept. Run on the thread that
+    owns `live`, with no game being played on it."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    aside = log.with_name(f"{log.name}.replaced-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = log.with_name(f"{log.name}.replaced-{stamp}-{n}")
+    try:
+        _copy(live, aside)
+    except (sqlite3.Error, OSError) as exc:
+        raise BackupError(f"cannot keep {log} aside as {aside.name}: {exc}") from None
+    _owned_like(aside, log.parent)
+    try:
+        with contextlib.closing(read_untouched(backup)) as source:
+            source.backup(live)
+    except (sqlite3.Error, OSError) as exc:
+        raise BackupError(f"cannot restore {backup} to {log}: {exc}") from None
+    return aside

@@ -49,6 +49,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   stale              Redo brings its card back; New game over an unfinished one asks first
                      and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
+  usb [LANG]         Settings' and Hardware's USB stick buttons by touch, the stick a folder
+                     in $ARMATA_USB_ROOT: back up, restore, import, report (usb_script.py)
   wizard DIR [RUN..] the setup wizard in every language at normal and large text, or in the
                      runs given ("de", "fr-large"): five players, a room tapped, three ladders
                      by touch, stacks and languages as check boxes (wizard_script.py)
@@ -238,6 +240,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         languages = [a for a in rest[1:] if a in i18n.LANGUAGES] or ["fr"]
         why_session(driver, seed, languages[0], "large" in rest[1:])
         driver.then(driver.summary)
+    elif name == "usb":
+        from tests.ui_driver.usb_script import usb_session
+
+        usb_session(driver, rest[0] if rest else "en")
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":

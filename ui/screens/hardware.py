@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from kivy.factory import Factory
@@ -10,12 +11,28 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.app.hardware import HealthView
+from companion.app.i18n import tr
+from companion.app.service import UsbOutcome
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class HardwareScreen(Screen):
     table_text = StringProperty("")
+    #: under the report's button: what it does, how it ended (the button never moves)
+    report_text = StringProperty("")
+    #: the table service's `usb_report` (None: no button's action yet)
+    save_report: Callable[[Callable[[UsbOutcome], None]], None] | None = None
+
+    def report_to_usb(self) -> None:
+        """`python -m companion report`'s archive onto the USB stick."""
+        if self.save_report is None:
+            return
+        self.report_text = tr("Saving the report to the USB stick...")
+        self.save_report(self._reported)
+
+    def _reported(self, outcome: UsbOutcome) -> None:
+        self.report_text = outcome.text
 
     def show_health(
         self, view: HealthView, troubles: list[str] | None = None, notes: list[str] | None = None

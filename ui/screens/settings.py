@@ -1,15 +1,78 @@
 """Settings: language (the voice follows it), text size (normal or large), voice on/off,
 volume and speed, when the table opens its own Wi-Fi for the phones; stored in the database so
-they come back after a restart."""
+they come back after a restart. Then the USB stick: back the games up onto one, restore them
+from one, import a game from one, update from a release archive on one (the table service does
+the work; this page shows what is under way and how it ended, below the buttons, so nothing
+moves under a finger)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.app.i18n import LANGUAGES, N_, tr
-from companion.app.service import Settings
+from companion.app.service import Settings, UsbChoice, UsbOutcome
 from ui.check_row import CheckRow
+from ui.glyphs import printable
 from ui.screens.page import PageScreen
+
+Done = Callable[[UsbOutcome], None]
+
+
+class UsbActions(Protocol):
+    """What the page may ask of the table service about USB sticks."""
+
+    @property
+    def usb_busy(self) -> bool: ...
+
+    def usb_backups(self) -> list[UsbChoice]: ...
+
+    def usb_importable(self) -> list[UsbChoice]: ...
+
+    def usb_releases(self) -> list[UsbChoice]: ...
+
+    def usb_backup(self, done: Done) -> None: ...
+
+    def usb_restore(self, backup: Path, done: Done) -> None: ...
+
+    def usb_import(self, source: Path, done: Done) -> None: ...
+
+    def usb_update(self, archive: Path, done: Done) -> None: ...
+
+
+#: each choice page: its title, what it says above the files, when none is found, what the
+#: status line says while it works
+USB_PAGES = {
+    "restore": (
+        N_("Restore from a USB stick"),
+        N_("Choose a backup. The games on the table are replaced by the backup's; the games "
+           "they replace are kept aside on the table, never deleted."),
+        N_("No backup of the table is on the USB stick (Back up to a USB stick makes one)."),
+        N_("Restoring the games from the USB stick..."),
+    ),
+    "import": (
+        N_("Import a game from a USB stick"),
+        N_("Choose a file: a backup, a game export or a transcript. Its games are added to "
+           "the table's games (History lists them); nothing is replaced."),
+        N_("No backup, game export or transcript is on the USB stick."),
+        N_("Importing from the USB stick..."),
+    ),
+    "update": (
+        N_("Update from a USB stick"),
+        N_("Choose a release (armata-companion-<version>.tar.gz). It is installed beside "
+           "this version and tried on a copy of the games first; if it does not start, the "
+           "table goes back to this version by itself."),
+        N_("No release archive (armata-companion-<version>.tar.gz) is on the USB stick."),
+        N_("Checking the release on the USB stick..."),
+    ),
+}  # fmt: skip
 
 VOLUME_STEP, SPEED_STEP = 20, 20
 #: when the table opens its own Wi-Fi (companion/app/devices/hotspot.py)
@@ -23,19 +86,35 @@ HOTSPOT_CHOICES = (
 class SettingsScreen(PageScreen):
     voice_problem: str | None = None  # why the voice cannot speak, told by the table service
     settings: Settings | None = None  # None until first shown
+    usb: UsbActions | None = None
+    usb_page: str | None = None  # a USB choice page ("restore", "import", "update") is shown
+    _status: Widget | None = None  # the USB status line of the page shown
 
     def show(
-        self, settings: Settings, changed: Callable[[str], None], voice_problem: str | None = None
+        self,
+        settings: Settings,
+        changed: Callable[[str], None],
+        voice_problem: str | None = None,
+        usb: UsbActions | None = None,
     ) -> None:
         self.settings, self.changed = settings, changed
         self.voice_problem = voice_problem
+        self.usb = usb
+        self.usb_page = None
         self.fill()
+
+    def go_back(self) -> None:
+        if self.usb_page is not None:  # from a choice page back to the settings
+            self.usb_page = None
+            self.fill()
+            return
+        super().go_back()
 
     def voice_trouble(self, problem: str | None) -> None:
         """The voice stopped (or went back to) speaking while this screen is open."""
         if problem != self.voice_problem:
             self.voice_problem = problem
-            if self.settings is not None:
+            if self.settings is not None and self.usb_page is None:
                 self.fill()
 
     def fill(self) -> None:
@@ -84,6 +163,68 @@ class SettingsScreen(PageScreen):
                 lambda mode=mode: self._set("hotspot", mode),
                 radio=True,
             )
+        if self.usb is not None:
+            self.text(tr("USB stick"))
+            self.button(tr("Back up to a USB stick"), self._usb_backup)
+            for page in USB_PAGES:
+                self.button(tr(USB_PAGES[page][0]), lambda page=page: self.usb_choices(page))
+            self._status_line()
+
+    def _status_line(self) -> None:
+        """Last on the page: what a USB task does or how it ended (nothing below it moves)."""
+        self._status = Factory.PageText(text="")
+        self.ids.content.add_widget(self._status)
+
+    def usb_status(self, text: str) -> None:
+        """Say it under the buttons, and bring it into sight once the finger is off (the
+        USB part ends the page: its buttons stay in sight above it)."""
+        status = self._status
+        if status is None:
+            return
+        status.text = escape_markup(printable(text))
+        Clock.schedule_once(lambda _dt: self._bring_into_sight(status), 0.05)
+
+    def _bring_into_sight(self, status: Widget) -> None:
+        if status is self._status and status.parent is not None:
+            self.ids.scroll.scroll_to(status, padding=dp(6), animate=False)
+
+    def _usb_backup(self) -> None:
+        assert self.usb is not None
+        if not self.usb.usb_busy:
+            self.usb_status(tr("Backing up to the USB stick..."))
+        self.usb.usb_backup(self._usb_done)
+
+    def _usb_done(self, outcome: UsbOutcome) -> None:
+        self.usb_status(outcome.text)
+
+    def usb_choices(self, page: str) -> None:
+        """The files on the stick for `page`, each a button (its printed name)."""
+        assert self.usb is not None
+        self.usb_page = page
+        title, intro, none, _working = USB_PAGES[page]
+        found = {
+            "restore": self.usb.usb_backups,
+            "import": self.usb.usb_importable,
+            "update": self.usb.usb_releases,
+        }[page]()
+        self.clear(tr(title))
+        self.text(tr(intro) if found else tr(none))
+        for choice in found:
+            self.button(choice.name, lambda path=choice.path: self._usb_chosen(path))
+        if not found:
+            self.button(tr("Look again"), lambda: self.usb_choices(page))
+        self._status_line()
+
+    def _usb_chosen(self, path: Path) -> None:
+        assert self.usb is not None and self.usb_page is not None
+        if not self.usb.usb_busy:
+            self.usb_status(tr(USB_PAGES[self.usb_page][3]))
+        action = {
+            "restore": self.usb.usb_restore,
+            "import": self.usb.usb_import,
+            "update": self.usb.usb_update,
+        }[self.usb_page]
+        action(path, self._usb_done)
 
     def check(
         self, text: str, active: bool, action: Callable[[], None], radio: bool = False

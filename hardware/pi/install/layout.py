@@ -16,6 +16,10 @@ GROUPS = ("video", "render", "input", "dialout", "audio", "gpio", "netdev")
 UNIT = "armata-companion.service"
 BACKUP_UNIT = "armata-companion-backup.service"
 BACKUP_TIMER = "armata-companion-backup.timer"
+#: an update asked for on the touchscreen: the path unit watches UPDATES/request
+UPDATE_UNIT = "armata-companion-update.service"
+UPDATE_PATH = "armata-companion-update.path"
+UPDATES = f"{DATA}/updates"
 SYSTEMD = "/etc/systemd/system"
 DEFAULTS = "/etc/default/armata-companion"
 JOURNALD = "/etc/systemd/journald.conf.d/armata-companion.conf"

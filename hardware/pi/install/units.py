@@ -45,7 +45,8 @@ def defaults_text(broker_table: str | None) -> str:
 def install_units(system: System, release: Path, broker_table: str | None) -> bool:
     """Unit files and the system's settings; whether a unit file changed."""
     changed = False
-    for name in (layout.UNIT, layout.BACKUP_UNIT, layout.BACKUP_TIMER):
+    for name in (layout.UNIT, layout.BACKUP_UNIT, layout.BACKUP_TIMER, layout.UPDATE_UNIT,
+                 layout.UPDATE_PATH):  # fmt: skip
         text = (release / "hardware" / "pi" / name).read_text()
         changed |= system.write(f"{layout.SYSTEMD}/{name}", text)
     if not system.path(layout.DEFAULTS).exists():
@@ -78,20 +79,22 @@ def unblank(system: System) -> None:
 
 
 def enable_and_start(system: System, restart: bool) -> None:
-    for unit in (layout.UNIT, layout.BACKUP_TIMER):
+    for unit in (layout.UNIT, layout.BACKUP_TIMER, layout.UPDATE_PATH):
         if not system.ok("systemctl", "is-enabled", "--quiet", unit):
             system.run("systemctl", "enable", unit)
             system.changed(f"enabled {unit}")
-    if not system.ok("systemctl", "is-active", "--quiet", layout.BACKUP_TIMER):
-        system.run("systemctl", "start", layout.BACKUP_TIMER)
-        system.changed(f"started {layout.BACKUP_TIMER}")
+    for waiting in (layout.BACKUP_TIMER, layout.UPDATE_PATH):
+        if not system.ok("systemctl", "is-active", "--quiet", waiting):
+            system.run("systemctl", "start", waiting)
+            system.changed(f"started {waiting}")
     if restart or not system.ok("systemctl", "is-active", "--quiet", layout.UNIT):
         system.run("systemctl", "restart", layout.UNIT)
         system.changed(f"started {layout.UNIT}")
 
 
 def remove_units(system: System) -> None:
-    units = (layout.UNIT, layout.BACKUP_TIMER, layout.BACKUP_UNIT)
+    units = (layout.UNIT, layout.BACKUP_TIMER, layout.BACKUP_UNIT, layout.UPDATE_PATH,
+             layout.UPDATE_UNIT)  # fmt: skip
     if any(system.path(f"{layout.SYSTEMD}/{u}").exists() for u in units):
         system.run("systemctl", "disable", "--now", *units, check=False)
     for name in units:
