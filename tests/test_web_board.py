@@ -17,9 +17,9 @@ from companion.app.board_geometry import Box, Circle, intersects, overlaps
 from companion.app.text_widths import text_width
 from companion.app.web_board import NAME_SIZE, NAMES_APART, misread, reach, room_labels
 from companion.app.web_view import board_view, names_view
-from companion.engine.fortress import Cell
 from companion.engine.game import commands as c
 from companion.engine.game.context import situation
+from companion.engine.hexgrid import Cell
 from tests.table import CROWD, FORTRESS, Table
 
 Json = dict[str, Any]
@@ -174,12 +174,12 @@ def scene(moves: Sequence[tuple[str, Cell]] = (), command: c.Command | None = No
 
 
 def both_ways(table: Table, language: str) -> tuple[list[Json], list[Json]]:
-    """The labels placed on the kept ground (web_board._ground) and on one made for them alone."""
+    """The labels placed on the kept ground (web_board.kept_ground) and on one made alone."""
     here = situation(table.rules, table.state)
     board = board_view(FORTRESS, here, {})
     with i18n.translating(i18n.catalog(language)):
         names = names_view(FORTRESS, here)
-    return web_board._place(FORTRESS, board, names), web_board._place(
+    return web_board.place_labels(FORTRESS, board, names), web_board.place_labels(
         FORTRESS, board, names, keep=False
     )
 
@@ -203,11 +203,11 @@ def scenes() -> list[Table]:
 def test_names_on_the_kept_ground_are_those_placed_afresh(language: str) -> None:
     """Board after board of one game (figures moved, a platform turned), on the ground kept
     from the board before: the same labels, to the last digit, as placed from nothing."""
-    web_board._ground.cache_clear()
+    web_board.kept_ground.cache_clear()
     for number, table in enumerate(scenes()):
         kept, afresh = both_ways(table, language)
         assert kept == afresh, (language, number)
-    grounds = web_board._ground.cache_info()
+    grounds = web_board.kept_ground.cache_info()
     assert grounds.hits >= 4, grounds  # the kept ground was used: moves placed on it
     assert grounds.misses == 3, grounds  # one ground a board: as made, and each turn
 
@@ -215,7 +215,7 @@ def test_names_on_the_kept_ground_are_those_placed_afresh(language: str) -> None
 def test_a_changed_board_is_given_its_own_names_never_the_last() -> None:
     """A platform turned or a ladder taken away is another board: placed on its own ground,
     the labels it would get afresh, not the board before's."""
-    web_board._ground.cache_clear()
+    web_board.kept_ground.cache_clear()
     for language in sorted(i18n.LANGUAGES):
         before, _ = both_ways(scene(), language)
         turned, turned_afresh = both_ways(scene(command=c.SetRotation(room="NE", rotation=3)),
@@ -225,17 +225,17 @@ def test_a_changed_board_is_given_its_own_names_never_the_last() -> None:
         taken, taken_afresh = both_ways(scene(command=c.SetLadders(ladders=ladders)), language)
         assert taken == taken_afresh
         assert taken != before, language  # the stairs space gone: the names move
-    assert web_board._ground.cache_info().misses == 3 * len(i18n.LANGUAGES)
+    assert web_board.kept_ground.cache_info().misses == 3 * len(i18n.LANGUAGES)
 
 
 def test_the_kept_grounds_are_bounded() -> None:
     """However many boards a game has (each platform turned every way, in two languages), only
     the last GROUNDS grounds are kept."""
-    web_board._ground.cache_clear()
-    assert web_board._ground.cache_info().maxsize == web_board.GROUNDS <= 16
+    web_board.kept_ground.cache_clear()
+    assert web_board.kept_ground.cache_info().maxsize == web_board.GROUNDS <= 16
     for rotation in range(6):
         for language in ("en", "de"):
             both_ways(scene(command=c.SetRotation(room="E", rotation=rotation)), language)
-    grounds = web_board._ground.cache_info()
+    grounds = web_board.kept_ground.cache_info()
     assert grounds.misses == 12, grounds  # twelve boards and languages, each its own ground
     assert grounds.currsize == web_board.GROUNDS, grounds

@@ -175,7 +175,7 @@ def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> li
     (board_geometry.place_names), inside the view: `room`, `box` (x, y of its top-left corner,
     width, height) and its `lines`, each [text, x of its middle, y of its baseline, width].
     Made anew only when the names or what they avoid changed (most commands move nothing); when
-    only figures moved, on the ground kept for this board and language (`_ground`)."""
+    only figures moved, on the ground kept for this board and language (`kept_ground`)."""
     key = (
         id(fortress),
         tuple(sorted(names.items())),
@@ -184,7 +184,7 @@ def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> li
     )
     found = _made.get(key)
     if found is None:
-        found = _made[key] = json.dumps(_place(fortress, board, names))
+        found = _made[key] = json.dumps(place_labels(fortress, board, names))
         while len(_made) > _KEEP:
             del _made[next(iter(_made))]  # the oldest
     labels: list[JSON] = json.loads(found)
@@ -197,13 +197,13 @@ _made: dict[tuple[object, ...], str] = {}
 _KEEP = 16
 
 
-#: how many boards' grounds are kept (`_ground`): in each of the four languages, the board now
+#: how many boards' grounds are kept (`kept_ground`): in each of the four languages, the board now
 #: and the one before (a platform turned back, an undo)
 GROUNDS = 8
 
 
 @functools.lru_cache(maxsize=GROUNDS)
-def _ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> Ground:
+def kept_ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> Ground:
     """What the board alone makes of each name's places (board_geometry.Ground), by its value:
     the names in a language (their texts and widths, where their rooms are) and what they had
     better not cover (spaces, letters and ladders: a platform's turn, a collapse, a ladder
@@ -212,10 +212,10 @@ def _ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> 
     return Ground(names, soft, LEAD)
 
 
-def _place(
+def place_labels(
     fortress: Fortress, board: JSON, names: Mapping[str, str], keep: bool = True
 ) -> list[JSON]:
-    """The labels (`room_labels`), on a ground kept for this board and language (`_ground`),
+    """The labels (`room_labels`), on a ground kept for this board and language (`kept_ground`),
     or with `keep` False on one made for this placing alone: the same labels."""
     x, y, w, h = board["view"]
     wide, high = ROOM_FOR_NAMES
@@ -256,7 +256,7 @@ def _place(
             )
         )
     soft = _soft(fortress, board)
-    ground = _ground(tuple(wanted), tuple(soft)) if keep else None
+    ground = kept_ground(tuple(wanted), tuple(soft)) if keep else None
     placed = place_names(
         wanted, figures, soft, bounds, NAME_GAP * PX, NAMES_APART * PX, lead=LEAD, ground=ground
     )
@@ -313,8 +313,10 @@ __all__ = [
     "MARK_SIZE",
     "NAME_SIZE",
     "STRIGOI_R",
+    "kept_ground",
     "misread",
     "place_figures",
+    "place_labels",
     "reach",
     "room_labels",
     "sizes",
