@@ -28,7 +28,7 @@ from pathlib import Path
 from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
 
 from companion import native
-from companion.app.session import GameSession, fortress_of
+from companion.app.session.game import GameSession, fortress_of
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game.commands import SetBlood
@@ -186,7 +186,7 @@ def main() -> int:
         events = long.state.event_count
         # A resume once built the game's fortress from its stored board document every time
         # (several ms, more than the state); a Fortress is immutable, so it is now built once
-        # per board and process (companion/app/session.py). The first resume still builds it.
+        # per board and process (companion/app/session/game.py). The first resume still builds it.
         fortress_of.cache_clear()
         resume, replay, state_only = [], [], []
         for _ in range(5 if args.quick else 20):

@@ -26,13 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bridge import mqtt_bare  # benchmarks/bridge.py: the same bare round trip
 from stats import percentile
 
-from companion.app.differences import expected_from_game
-from companion.app.hardware import register_stickers
-from companion.app.leds import LedSync
-from companion.app.session import GameSession
-from companion.app.taps import TagIndex
-from companion.app.tracking import Origin, TableStatus, TableTracker
-from companion.app.watch import GameView, TableWatch, game_view
+from companion.app.devices.leds import LedSync
+from companion.app.devices.nodes import register_stickers
+from companion.app.devices.watch import GameView, TableWatch, game_view
+from companion.app.session.game import GameSession
+from companion.app.table.differences import expected_from_game
+from companion.app.table.taps import TagIndex
+from companion.app.table.tracking import Origin, TableStatus, TableTracker
 from companion.boardfile import load_board_file
 from companion.store.gamelog import GameLog
 from companion.store.nfc import NfcRegistry

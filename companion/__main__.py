@@ -208,12 +208,12 @@ def _check_log(args: argparse.Namespace, quiet_when_missing: bool = False) -> in
 def cmd_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The table service without a screen: buttons, card reader, voice and LEDs; the game on
     the broker for a second screen (companion/app/headless.py)."""
+    from companion.app.devices.node_options import hardware_from_args
+    from companion.app.devices.voice import Silent, Speaker
     from companion.app.headless import HeadlessTable
-    from companion.app.node_options import hardware_from_args
     from companion.app.service import TableService, open_log, start_fresh_log
     from companion.app.stopping import stop_on_signals
-    from companion.app.voice import Silent, Speaker
-    from companion.app.web_feed import WebFeed, parse_web_address
+    from companion.app.web.feed import WebFeed, parse_web_address
     from companion.boardfile import load_board_file
     from companion.store.location import data_dir
 
@@ -370,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser(
         "serve", help="the table without a screen: buttons, card reader, voice and LEDs"
     )
-    from companion.app.node_options import SERVE_APP, add_node_arguments
+    from companion.app.devices.node_options import SERVE_APP, add_node_arguments
 
     add_node_arguments(serve, SERVE_APP)  # its own login: never the touchscreen app's
     serve.add_argument("--data", help="the data folder (default: $ARMATA_DATA_DIR)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from companion.app.hardware import health_view, node_name, ring_words
+from companion.app.devices.nodes import health_view, node_name, ring_words
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.demo import demo_situation, most_telling_step

@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.app.devices.voice import Silent
 from companion.app.headless import HeadlessTable
 from companion.app.service import TableService
-from companion.app.voice import Silent
 from tests.processes import limit
 
 

@@ -163,7 +163,7 @@ def compiled_engine(scratch: Path) -> Path:
 def play_games(log_path: Path, games: int = 3) -> dict[str, str]:
     """`games` games stored in the log at `log_path` (a few dozen moves each, one left
     unfinished); their transcripts by id."""
-    from companion.app.session import GameSession
+    from companion.app.session.game import GameSession
     from companion.store.gamelog import GameLog
 
     log_path.parent.mkdir(parents=True, exist_ok=True)

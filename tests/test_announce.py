@@ -11,7 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.announce import (
+from companion.app.story.announce import (
     Announcement,
     Announcer,
     LedCue,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.voice import Silent
+from companion.app.devices.voice import Silent
 from companion.store.backup import MAX_BYTES, backups, due, make_backup, prune
 from companion.store.gamelog import GameLog
 from tests.conftest import PYTHON, ROOT

@@ -20,8 +20,8 @@ os.environ["KIVY_NO_ARGS"] = "1"
 language, width, height, scale, density = sys.argv[1:6]
 os.environ["KIVY_METRICS_DENSITY"] = density
 from companion.app import i18n
-from companion.app.labels import room_name
-from companion.app.setup_plan import SetupPlan, site_cell
+from companion.app.words.labels import room_name
+from companion.app.session.setup_plan import SetupPlan, site_cell
 from companion.boardfile import load_board_file
 from companion.engine.situation import Situation
 from ui.board_layout import Box, covered, misread
@@ -85,7 +85,7 @@ import json, math, os, sys
 os.environ["KIVY_NO_ARGS"] = "1"
 language, width, height, scale = sys.argv[1:5]
 from companion.app import i18n
-from companion.app.labels import room_name
+from companion.app.words.labels import room_name
 from companion.boardfile import load_board_file
 from companion.engine.situation import HeroFigure, Situation
 from ui.board_layout import Box, covered

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.hardware import health_view
+from companion.app.devices.nodes import health_view
 from firmware_bridge import protocol as p
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.errors import BridgeError, InvalidMessage

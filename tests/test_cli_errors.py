@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.store.gamelog import GameLog
 from tests.conftest import PYTHON, ROOT, SCENARIOS
 from tests.processes import limit

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.errors import CompanionError

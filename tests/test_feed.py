@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.feed import GameFeed
-from companion.app.hardware import broker_status
-from companion.app.session import GameSession
+from companion.app.devices.mqtt_feed import GameFeed
+from companion.app.devices.nodes import broker_status
+from companion.app.session.game import GameSession
 from companion.engine.game import commands as c
 from companion.engine.game.public import public_event_data, public_state_data
 from companion.store.gamelog import GameLog

@@ -8,8 +8,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService
-from companion.app.voice import Silent
 from companion.engine.game.state import GameState
 from tests.processes import limit
 

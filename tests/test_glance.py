@@ -1,5 +1,5 @@
 """The touchscreen's first frame reads the language, text size and whether a game can be resumed
-straight from the log (companion/app/glance.py), before the service opens it: the values must be
+straight from the log (session/glance.py), before the service opens it: the values must be
 the ones the service's Settings and GameLog give a frame later, and a missing or unreadable log
 gives the defaults without an error (the service then says what is wrong)."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.glance import LOG_FILE, Glance, glance
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
+from companion.app.session.glance import LOG_FILE, Glance, glance
 from companion.store.gamelog import GameLog
 from companion.store.settings import Settings
 

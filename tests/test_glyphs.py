@@ -45,7 +45,7 @@ def test_texts_in_the_code_and_data_are_in_the_font(path: Path) -> None:
 
 @pytest.mark.parametrize("language", ["en", "de", "it", "fr"])
 def test_every_translation_is_in_the_font(language: str) -> None:
-    with (ROOT / "companion" / "app" / "locale" / language / "LC_MESSAGES" / "armata.po").open(
+    with (ROOT / "companion/app/words/locale" / language / "LC_MESSAGES" / "armata.po").open(
         "rb"
     ) as po:
         catalog = read_po(po)

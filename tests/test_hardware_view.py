@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import re
 
-from companion.app import i18n
-from companion.app.hardware import broker_status, health_view
+from companion.app.devices.nodes import broker_status, health_view
+from companion.app.words import i18n
 from firmware_bridge.board import SimulatedBoard, node_ids
 from tests.hardware_helpers import wait_for
 from tests.processes import limit

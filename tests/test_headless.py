@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from companion.app.headless import HeadlessTable
-from companion.app.labels import item_name
-from companion.app.spoken_menu import SPACES_READ_ONE_BY_ONE
+from companion.app.story.spoken_menu import SPACES_READ_ONE_BY_ONE
+from companion.app.words.labels import item_name
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from firmware_bridge.node_sim import CARD_READER

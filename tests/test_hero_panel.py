@@ -1,4 +1,4 @@
-"""The hero panel as a value (companion/app/hero_panel.py), on states the engine reaches: the
+"""The hero panel as a value (companion/app/story/hero_panel.py), on states the engine reaches: the
 secret hand (R-RND-1), the card facts as the catalog prints them (R-CMP-4), reward cards and
 tokens (R-REW), wounds (R-WND), and the abilities legal now (R-ABL) — every one of them, and
 nothing the engine would refuse. The reveal's initiatives (R-RND-2)."""
@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.app import i18n
-from companion.app.hero_panel import ABILITY_COMMANDS, HeroPanel, hero_panel, wound_effect
-from companion.app.labels import ability_name, item_name
 from companion.app.service import reveal_text
+from companion.app.story.hero_panel import ABILITY_COMMANDS, HeroPanel, hero_panel, wound_effect
+from companion.app.words import i18n
+from companion.app.words.labels import ability_name, item_name
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.state import GameState

@@ -18,7 +18,7 @@ from companion.app.devices.hotspot import (
     WifiWorker,
     terse_fields,
 )
-from companion.app.qr import phone_word, qr_rgba, wifi_words
+from companion.app.web.qr import phone_word, qr_rgba, wifi_words
 from tests.nmcli_standin import Nmcli
 from tests.processes import limit
 from tests.qr_reader import scanned

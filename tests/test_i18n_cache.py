@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import i18n
+from companion.app.words import i18n
 
 PO = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'

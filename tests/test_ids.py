@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.node_options import SERVE_APP, add_node_arguments, hardware_from_args
+from companion.app.devices.node_options import SERVE_APP, add_node_arguments, hardware_from_args
 from companion.boardfile import load_board_file
 from companion.errors import BoardFormatError
 from firmware_bridge.bridge import Bridge

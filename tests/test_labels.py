@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.app import i18n
-from companion.app.labels import (
+from companion.app.words import i18n
+from companion.app.words.labels import (
     command_label,
     render,
     set_ladder_owners,

@@ -1,25 +1,20 @@
-"""The layers of ARCHITECTURE.md hold: imports only point downwards, and no module imports one
-that imports it back (issue 17). Read from the sources, imports inside functions included for
-the layers; only module-level imports make a cycle (a deferred import is how one is avoided)."""
+"""The layers of ARCHITECTURE.md hold: import-linter's contracts in pyproject.toml (issue 39),
+and no module imports one that imports it back (issue 17). Read from the sources, imports inside
+functions included; only module-level imports make a cycle (a deferred import avoids one)."""
 
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
-#: what each layer must never import (by module prefix)
-FORBIDDEN = {
-    "companion.engine": ("companion.app", "companion.store", "companion.transcript", "ui",
-                         "firmware_bridge", "hardware", "companion.scenario"),
-    "companion.store": ("companion.app", "ui", "firmware_bridge"),
-    "companion.app": ("ui",),
-    "firmware_bridge": ("companion", "ui"),
-    "hardware.pi": ("ui",),
-    # the UI sees only the table service (and the words): never the nodes, the store or pins
-    "ui": ("firmware_bridge", "companion.store", "hardware"),
-}  # fmt: skip
 PACKAGES = ("companion", "firmware_bridge", "hardware", "ui")
 
 
@@ -60,16 +55,54 @@ def _module_level(body: list[ast.stmt]):  # type: ignore[no-untyped-def]
             yield node
 
 
-def test_imports_only_point_downwards() -> None:
-    found = modules()
-    wrong = []
-    for name, path in found.items():
-        for layer, banned in FORBIDDEN.items():
-            if name == layer or name.startswith(layer + "."):
-                wrong += [
-                    f"{name} imports {m}" for m in imports(path, False) if m.startswith(banned)
-                ]
-    assert not wrong, wrong
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter's check of the contracts in pyproject.toml, on the sources under `root`."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    command = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_contracts_hold() -> None:
+    """The layers (ui over the service over web | devices over the players' files over the
+    stories, the session, the words, the table and board, the log and the rules) and the
+    forbidden imports of pyproject.toml's [tool.importlinter], every import counted."""
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout or "broken" not in result.stdout.split("Contracts:")[-1]
+
+
+@pytest.mark.parametrize(
+    ("where", "back_import", "broken"),
+    [
+        # deferred, inside a function: how the old circles hid from a module-level reading
+        ("companion/app/board/back_door.py",
+         "def tell() -> None:\n    from companion.app.service import TableService  # noqa\n",
+         "companion.app.board is not allowed to import companion.app.service"),
+        # for the type checker only
+        ("companion/app/words/back_door.py",
+         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+         "    from companion.app.story.cards import Card  # noqa\n",
+         "companion.app.words is not allowed to import companion.app.story"),
+        ("companion/app/web/back_door.py", "import companion.app.devices.usb  # noqa\n",
+         "companion.app.web is not allowed to import companion.app.devices"),
+        ("companion/engine/back_door.py", "import sqlite_utils  # noqa\n",
+         "companion.engine is not allowed to import sqlite_utils"),
+    ],
+)  # fmt: skip
+def test_a_back_import_breaks_a_contract(
+    tmp_path: Path, where: str, back_import: str, broken: str
+) -> None:
+    """The same check on a copy of the sources with one import added against the layers: it
+    fails, naming the layers it crossed."""
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "locale*", "static", "firmware")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    assert lint_imports(tmp_path).returncode == 0  # the copy alone keeps them
+    (tmp_path / where).write_text(back_import)
+    result = lint_imports(tmp_path)
+    assert result.returncode != 0
+    assert broken in result.stdout, result.stdout
 
 
 def test_the_web_server_imports_only_companion_app() -> None:

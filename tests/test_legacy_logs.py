@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.engine.game import Game, GameRules, commands, new_game
 from companion.engine.game.tasks import EncounterTask, ProtectTask, StrigoiResolveTask
 from companion.store.gamelog import GameLog

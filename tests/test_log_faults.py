@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService, open_log, start_fresh_log
-from companion.app.session import GameSession
-from companion.app.voice import Silent
+from companion.app.session.game import GameSession
 from companion.errors import (
     CompanionError,
     LogDamaged,

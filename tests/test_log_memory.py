@@ -8,7 +8,7 @@ import ctypes
 import random
 from pathlib import Path
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.store.gamelog import GameLog
 
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]

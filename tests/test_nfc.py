@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from companion.app.taps import AlreadyBound, Registered, Registration, TapFilter
+from companion.app.table.taps import AlreadyBound, Registered, Registration, TapFilter
 from companion.errors import TagError
 from companion.store.gamelog import GameLog
 from companion.store.nfc import Binding, NfcRegistry
@@ -110,7 +110,7 @@ def test_a_rim_tag_tells_the_platform_and_its_rotation(
 ) -> None:
     """Edge k is the sticker beside book k; turned r steps it faces direction k + r (the books'
     rule of BOARD-FORMAT.md), so the sticker over the reader names the rotation."""
-    from companion.app.taps import PlatformReading, platform_reading
+    from companion.app.table.taps import PlatformReading, platform_reading
     from companion.boardfile import load_board_file
     from firmware_bridge.tags import rim_edge
 
@@ -130,7 +130,7 @@ def test_a_rim_tag_tells_the_platform_and_its_rotation(
 
 
 def test_tags_that_are_no_rim_tag_read_as_nothing() -> None:
-    from companion.app.taps import platform_reading
+    from companion.app.table.taps import platform_reading
 
     assert platform_reading(Binding("x", "platform", "p3")) is None
     assert platform_reading(Binding("x", "platform", "p3:7")) is None
@@ -138,7 +138,7 @@ def test_tags_that_are_no_rim_tag_read_as_nothing() -> None:
 
 
 def test_the_rim_edges_still_missing_are_listed_in_order(registry: NfcRegistry) -> None:
-    from companion.app.taps import rim_edges_missing, rim_target
+    from companion.app.table.taps import rim_edges_missing, rim_target
 
     assert rim_edges_missing(registry, "p2") == [0, 1, 2, 3, 4, 5]
     registry.bind("66000000", "platform", rim_target("p2", 0))

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from companion.__main__ import main
-from companion.app import i18n
 from companion.app.devices.bringup import SEGMENT_COLOURS, bring_up
-from companion.app.hardware import health_view
+from companion.app.devices.nodes import health_view
+from companion.app.words import i18n
 from firmware_bridge import protocol as p
 from firmware_bridge.board import SimulatedBoard
 from firmware_bridge.node_sim import CARD_READER, PtyWire, SimNode

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import i18n
+from companion.app.words import i18n
 from tests.test_ui import ARTIFACTS, ui
 
 pytestmark = pytest.mark.slow  # the app under Xvfb

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.app.qr import phone_word, qr_modules, qr_rgba
+from companion.app.web.qr import phone_word, qr_modules, qr_rgba
 from tests.browser import have_chromium
 from tests.conftest import IN_CI, ROOT
 from tests.netns import give_address, inside, namespace

@@ -66,7 +66,7 @@ def test_status_led_and_buzzer(factory: MockFactory) -> None:
 def test_the_simulated_pins_remember_only_their_last_changes() -> None:
     """The embedded default's status LED blinks on mock pins while a node is silent: their
     history stays bounded however long the table runs."""
-    from companion.app.controls import KEEP_STATES, open_controls
+    from companion.app.devices.controls import KEEP_STATES, open_controls
 
     controls = open_controls(lambda name: None, mock=True)
     try:

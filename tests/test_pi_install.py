@@ -69,7 +69,7 @@ def test_the_install_places_the_release_its_unit_and_its_user(staged: Staged) ->
         cwd=release, capture_output=True, text=True, timeout=limit(60),
     )  # fmt: skip
     assert status.stdout.strip().endswith("compiled"), status.stdout
-    compiled = release / "companion/app/locale-compiled"
+    compiled = release / "companion/app/words/locale-compiled"
     catalogs = sorted(p.parts[-3] for p in compiled.rglob("*.mo"))
     assert catalogs == ["de", "en", "fr", "it"]
     # the unit: the current release, open files, the journal, no blanking; enabled and started

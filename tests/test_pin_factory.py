@@ -11,9 +11,9 @@ import pytest
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.controls import open_controls
+from companion.app.devices.controls import open_controls
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService
-from companion.app.voice import Silent
 from hardware.pi.pin_factory import (
     PinFactoryUnavailable,
     board_model,

@@ -10,13 +10,13 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.app import i18n
-from companion.app.wording import describe, waiting_sentence
+from companion.app.words import i18n
+from companion.app.words.wording import describe, waiting_sentence
 from companion.engine.explain import Reason
 from companion.engine.game.tasks import ProtectTask
 from tests.conftest import ROOT
 
-LOCALE = ROOT / "companion" / "app" / "locale"
+LOCALE = ROOT / "companion" / "app" / "words" / "locale"
 #: a word with its plural ending in brackets or after a slash: wound(s), Wunde(n), ferita/e
 BRACKETED = re.compile(r"\w\((?:s|n|en|e|es|i)\)|\w/(?:e|i|s|n)\b")
 

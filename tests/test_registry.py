@@ -9,7 +9,7 @@ import random
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.app.wording import TASK_TEXTS, WAITING_TEXTS
+from companion.app.words.wording import TASK_TEXTS, WAITING_TEXTS
 from companion.engine.game import REGISTRY, TASK_TYPES, TaskKind, legal_commands
 from companion.engine.game.rules.base import no_commands
 from companion.rules_text import section_of
@@ -61,7 +61,7 @@ def test_each_kind_cites_rules_that_exist(kind: TaskKind) -> None:
 def test_each_kind_has_a_text_in_every_language() -> None:
     assert set(TASK_TEXTS) == set(TaskKind) == set(WAITING_TEXTS)
     for language in ("de", "it", "fr"):
-        path = ROOT / "companion" / "app" / "locale" / language / "LC_MESSAGES" / "armata.po"
+        path = ROOT / "companion/app/words/locale" / language / "LC_MESSAGES" / "armata.po"
         with path.open("rb") as po:
             catalog = read_po(po, locale=language)
         for kind, text in WAITING_TEXTS.items():

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.hardware import BoardHardware
-from companion.app.leds import LedSync, Light, RingShow, table_leds
-from companion.app.session import GameSession
-from companion.app.tracking import Origin, TableTracker
-from companion.app.watch import TableWatch, game_view
+from companion.app.devices.leds import LedSync, Light, RingShow, table_leds
+from companion.app.devices.nodes import BoardHardware
+from companion.app.devices.watch import TableWatch, game_view
+from companion.app.session.game import GameSession
+from companion.app.table.tracking import Origin, TableTracker
 from companion.boardfile import load_board_file
 from companion.store.gamelog import GameLog
 from firmware_bridge.board import node_ids, room_node

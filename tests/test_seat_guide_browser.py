@@ -14,8 +14,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from companion.app import i18n
 from companion.app.web.seat_guide import GUIDE_WORDS
+from companion.app.words import i18n
 from companion.engine.game import commands as c
 from companion.engine.hexgrid import Cell
 from tests.browser import chromium, have_chromium, page_state
@@ -187,7 +187,7 @@ def test_a_seat_page_guides_its_player_and_takes_the_private_decisions(
         legal = t.call(session.legal_commands)
         blocking = c.Protect(hero="roel", sources=["card"])
         assert blocking in legal
-        from companion.app.labels import command_label
+        from companion.app.words.labels import command_label
 
         with i18n.translating(i18n.catalog(language)):
             label = command_label(blocking, t.service.catalog, session.rules.fortress)

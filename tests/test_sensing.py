@@ -7,16 +7,16 @@ from dataclasses import replace
 
 import pytest
 
-from companion.app.differences import (
+from companion.app.table.differences import (
     Kind,
     RoomExpected,
     compare,
     expected_from_game,
     expected_from_layout,
 )
-from companion.app.sensing import CENTRE_READER, RIM_READER, UNKNOWN, SensedTable
-from companion.app.taps import rim_target
-from companion.app.tracking import Origin, Step, TableTracker
+from companion.app.table.sensing import CENTRE_READER, RIM_READER, UNKNOWN, SensedTable
+from companion.app.table.taps import rim_target
+from companion.app.table.tracking import Origin, Step, TableTracker
 from companion.boardfile import load_board_file
 from companion.store.nfc import Binding
 from firmware_bridge import protocol as p
@@ -365,7 +365,7 @@ def test_the_watch_never_misses_a_reading_that_settles_between_two_clock_reads()
     import itertools
     import time as real_time
 
-    from companion.app.watch import GameView, TableWatch
+    from companion.app.devices.watch import GameView, TableWatch
 
     ticks = itertools.count()
     clock = lambda: next(ticks) * 0.3  # noqa: E731

@@ -12,21 +12,21 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.app import i18n
-from companion.app.announce import Announcement
-from companion.app.cards import card_of, spoken, why_rows
-from companion.app.i18n import LOCALE_DIR
-from companion.app.labels import (
+from companion.app.story.announce import Announcement
+from companion.app.story.cards import card_of, spoken, why_rows
+from companion.app.story.spoken_menu import by_room, choose_in_secret, items
+from companion.app.web.seat_guide import ONE_PLAYER
+from companion.app.web.views import announcement_view, why_line
+from companion.app.words import i18n
+from companion.app.words.i18n import LOCALE_DIR
+from companion.app.words.labels import (
     GAME_OVER_SENTENCES,
     defeated_times,
     game_over_reason,
     item_name,
     site_label,
 )
-from companion.app.labels import waiting_label as status_line
-from companion.app.spoken_menu import by_room, choose_in_secret, items
-from companion.app.web.seat_guide import ONE_PLAYER
-from companion.app.web_view import announcement_view, why_line
+from companion.app.words.labels import waiting_label as status_line
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -207,8 +207,8 @@ def test_the_setup_wizards_ladder_sides_start_with_a_capital(language: str) -> N
 def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
     """The first difference is its own sentence (not glued after "The table differs:"), then
     how many more, counted, and what to do."""
-    from companion.app.differences import Difference, Kind
-    from companion.app.labels import differences_alert
+    from companion.app.table.differences import Difference, Kind
+    from companion.app.words.labels import differences_alert
     from firmware_bridge.tags import RIM_READER
 
     one = Difference("NE", RIM_READER, Kind.NO_PLATFORM, None, "NE")
@@ -222,7 +222,7 @@ def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
 
 
 def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
-    from companion.app.labels import SITE_REFUSALS, site_refusal
+    from companion.app.words.labels import SITE_REFUSALS, site_refusal
 
     for reason in SITE_REFUSALS:
         text = site_refusal("NE", 2, reason, "roel")
@@ -231,7 +231,7 @@ def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
 
 
 def test_the_round_line_is_one_message_per_phase(language: str) -> None:
-    from companion.app.labels import ROUND_LINES, round_line
+    from companion.app.words.labels import ROUND_LINES, round_line
 
     lines = {round_line(3, phase) for phase in ROUND_LINES}
     assert len(lines) == len(ROUND_LINES)  # each phase its own words
@@ -240,7 +240,7 @@ def test_the_round_line_is_one_message_per_phase(language: str) -> None:
 
 def test_protection_names_what_blocks(language: str) -> None:
     """Not "block with the chosen" nor "block with card": the played card's icon in words."""
-    from companion.app.labels import command_label
+    from companion.app.words.labels import command_label
 
     label = command_label(c.Protect(hero="roel", sources=["card"]), RULES.catalog)
     assert label.startswith("Roel") and label.split()[-1] != "card", (language, label)
@@ -331,7 +331,7 @@ def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
 def test_a_failed_bounce_names_both_directions(language: str) -> None:
     """R-TEL-3: "Neither that direction nor the opposite one leads to a platform" never said
     which way; the voice and the phone name both ("neither north-east nor south-west")."""
-    from companion.app.labels import direction_name
+    from companion.app.words.labels import direction_name
 
     bounced = [
         (item, reason)
@@ -372,7 +372,7 @@ def test_a_skipped_curse_says_no_curse_once(language: str) -> None:
 def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
     """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
     glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
-    from companion.app.cards import wound_effects
+    from companion.app.story.cards import wound_effects
 
     wounds = [item for item in STORIES if item.kind == "wound"]
     assert wounds
@@ -391,7 +391,7 @@ def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: st
 def test_a_drawn_double_wound_is_told_as_the_token_that_weighs_two(language: str) -> None:
     """R-WND-1: "Attila takes 1 wound. The double wound counts as 2 wounds." sounded like 1 and
     2 for one hit (play-test); the drawn token is named as the one that counts 2."""
-    from companion.app.cards import wound_effects
+    from companion.app.story.cards import wound_effects
 
     alone = wound_effects(RULES.catalog, "Roel", ["wound-double"])
     among = wound_effects(RULES.catalog, "Roel", ["wound-1", "wound-double"])
@@ -415,7 +415,7 @@ def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     """Not "Undo: Attila: move: …": "Undo Attila's move to the stairs in the north room", one
     message per kind of command; the voice of a table without a screen says "Attila's move to
     … is undone." (not "Undone: Attila: move to …"); a card chosen is never named (R-RND-1)."""
-    from companion.app.labels import undo_label, undone_sentence
+    from companion.app.words.labels import undo_label, undone_sentence
 
     seen: set[str] = set()
     for command in COMMANDS[:400]:
@@ -482,7 +482,7 @@ def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
     "Wiederholen"/"Ripeti" for both Repeat (say it again) and Redo. In every language the four
     buttons read apart, and no Undo or Redo sentence starts with (or holds) the Cancel or the
     Repeat word."""
-    from companion.app.labels import UNDO_TEXTS
+    from companion.app.words.labels import UNDO_TEXTS
 
     cancel, repeat = i18n.tr("Cancel"), i18n.tr("Repeat")
     undo, redo = i18n.tr("Undo"), i18n.tr("Redo")
@@ -573,7 +573,7 @@ def test_german_puts_no_gendered_word_before_an_ability() -> None:
         assert not re.search(r"\b(?:kein\w*|d[eia][rnms]|eine?\w*)\s+\{ability\}", text), text
     i18n.set_language("de")
     try:
-        from companion.app.labels import token_name
+        from companion.app.words.labels import token_name
 
         names = [token_name(RULES.catalog, w.id) for w in RULES.catalog.wound_tokens]
     finally:
@@ -683,7 +683,7 @@ def test_german_says_the_centre_and_a_side_as_german_does(
     """German says "mitten in den Raum Ost" and "an der Seite nach Nordosten", never the
     word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum
     Ost". Rendered with the game's room and direction names."""
-    from companion.app.labels import direction_name, room_name
+    from companion.app.words.labels import direction_name, room_name
 
     i18n.set_language("de")
     try:
@@ -709,7 +709,7 @@ def test_a_heros_rewards_on_the_phone_are_sentences(language: str) -> None:
     ("Attila n'a aucun jeton récompense.")."""
     from pathlib import Path
 
-    from companion.app.cards import held_rewards
+    from companion.app.story.cards import held_rewards
 
     said = set()
     i18n.set_language(language)
@@ -763,7 +763,7 @@ def test_the_setup_wizards_ladder_list_says_a_sentence_per_hero(language: str) -
     """The wizard's list said "Roel: Chambre ouest, côté sud-ouest" (a capital mid-line, no
     French space before the colon): each hero's line is a sentence naming the room in lower
     case, for every outer side of the fortress and for a hero with no ladder yet."""
-    from companion.app.labels import ladder_seat_line, room_name
+    from companion.app.words.labels import ladder_seat_line, room_name
 
     i18n.set_language(language)
     try:
@@ -787,7 +787,7 @@ def test_the_hero_panels_header_is_whole_sentences(language: str) -> None:
     """The panel's header said "0 Verletzungen von 3 · ein Feld im Raum Ost" (two fragments
     joined by a dot): it says sentences naming the hero ("Roel hat keine Verletzungen. Roel
     steht auf einem Feld im Raum Ost."), in the real games' states."""
-    from companion.app.hero_panel import summary
+    from companion.app.story.hero_panel import summary
 
     said = set()
     i18n.set_language(language)
@@ -811,7 +811,7 @@ def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
     """The game-over screen said "Manches : 9 · Autel 0 · Enfer 3" and "Matthew : 0 blessure,
     une défaite, 0 récompense" ("une défaite" read as the player's own defeat): each line is
     whole sentences, with the real games' final counts and plurals."""
-    from companion.app.labels import game_over_summary
+    from companion.app.words.labels import game_over_summary
 
     ends = [state for state, _story in PLAYED if state.phase == "over"]
     assert ends
@@ -843,8 +843,8 @@ def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
 def test_a_sensed_table_line_is_whole_sentences_without_two_brackets(language: str) -> None:
     """The round screen's table list said "…faces east (the lit edge). (the readers will see
     it)": two brackets in a row. Each thing is its own sentence, in every language."""
-    from companion.app.labels import table_line
-    from companion.app.tracking import Action, Step
+    from companion.app.table.tracking import Action, Step
+    from companion.app.words.labels import table_line
 
     room = next(iter(RULES.fortress.platforms))
     for step in (Step.TURN, Step.SET_UP, Step.RESTORE_PLATFORM):
@@ -861,7 +861,7 @@ def test_the_rules_pages_show_no_rule_codes(language: str) -> None:
     """The Rules screen led each paragraph with "R-TEL-1…8" and its texts cited "R-TEL-4",
     "(R-CUR)": players see "Rule 4" and section titles, never a code, in every section; the
     phone's Why? rule text likewise."""
-    from companion.app.rules_words import RULE_CODE, readable, rule_heading
+    from companion.app.words.rules_words import RULE_CODE, readable, rule_heading
     from companion.rules_text import rules_reference
 
     code = re.compile(r"\bR-[A-Z]{2,5}\b")
@@ -889,7 +889,7 @@ def test_a_ladder_in_a_reason_is_named_once(language: str, code: str, owned: boo
     """Why? said "Roel was on ladder a ladder" in English: the engine's phrase says "ladder
     {ladder}" and the table names the ladder whole ("a ladder", "Roel's ladder"), so every
     language's text puts the name in the ladder's place alone."""
-    from companion.app.labels import LADDER_OWNERS, render
+    from companion.app.words.labels import LADDER_OWNERS, render
     from companion.engine.explain import Reason
 
     saved = dict(LADDER_OWNERS)
@@ -913,7 +913,7 @@ def test_a_step_of_the_game_log_is_a_sentence(language: str) -> None:
     """The German game log read "13. Attila: Marker ziehen", "Roel: Son of the Wolf spielen":
     the buttons' forms. A step in the log (the touchscreen's, the phones') is a sentence:
     "Roel spielt Son of the Wolf."; a correction keeps its "Fix:" heading."""
-    from companion.app.labels import log_sentence
+    from companion.app.words.labels import log_sentence
 
     heroes = {hero_name(hero) for hero, _ladder in SEATS}
     said = set()
@@ -954,7 +954,7 @@ def test_game_terms_are_the_rulebooks(language: str) -> None:
 def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
     """The hero panel read "Used this round: wound_icon": the engine marks the card's wound
     icon used like an ability. Everything it marks used is named in the players' words."""
-    from companion.app.labels import ability_name
+    from companion.app.words.labels import ability_name
 
     used = {a for state, _ in PLAYED for h in state.heroes for a in h.used}
     assert "wound_icon" in used and len(used) > 3, used
@@ -966,7 +966,7 @@ def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
 def test_an_icon_printed_twice_is_counted_not_repeated(language: str) -> None:
     """The hero panel and the phones listed "Schutz, Schutz" for a card with two Protection
     icons: an icon printed twice reads "Schutz ×2", on every card."""
-    from companion.app.labels import ability_name, ability_names
+    from companion.app.words.labels import ability_name, ability_names
 
     doubled = 0
     for card in [*RULES.catalog.action_cards, *RULES.catalog.advanced_cards]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from companion.app.qr import qr_terminal
+from companion.app.web.qr import qr_terminal
 from tests.browser import chromium, have_chromium, page_state, refused_by_policy
 from tests.conftest import IN_CI, PYTHON, ROOT
 from tests.hardware_helpers import wait_for

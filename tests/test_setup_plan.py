@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.session import GameSession
-from companion.app.setup_plan import SetupPlan, ladder_sites
+from companion.app.session.game import GameSession
+from companion.app.session.setup_plan import SetupPlan, ladder_sites
 from companion.boardfile import load_board_file
 from companion.engine.board_build import load_board
 from companion.engine.game.context import GameOptions

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import i18n
+from companion.app.words import i18n
 from tests import sweeps
 from tests.test_ui import ARTIFACTS, ui
 from ui.screens.settings import HOTSPOT_CHOICES

@@ -21,8 +21,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.hardware import broker_status, health_view
-from companion.app.node_options import SERVE_APP, add_node_arguments, hardware_from_args
+from companion.app.devices.node_options import SERVE_APP, add_node_arguments, hardware_from_args
+from companion.app.devices.nodes import broker_status, health_view
 from companion.boardfile import load_board_file
 from firmware_bridge import mqtt_link
 from firmware_bridge import protocol as p

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService
-from companion.app.tracking import TableStatus
-from companion.app.voice import Silent
+from companion.app.table.tracking import TableStatus
 from tests.processes import limit
 
 pytestmark = pytest.mark.slow  # the simulated board's nodes on pseudo-terminals, debounce waits

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.app import i18n
-from companion.app.announce import Announcement
-from companion.app.cards import card_of
-from companion.app.labels import command_label, ladder_name, render, set_ladder_owners
-from companion.app.spoken_menu import by_room, items, read
+from companion.app.story.announce import Announcement
+from companion.app.story.cards import card_of
+from companion.app.story.spoken_menu import by_room, items, read
+from companion.app.words import i18n
+from companion.app.words.labels import command_label, ladder_name, render, set_ladder_owners
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import Reason, hero_name

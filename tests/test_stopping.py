@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService
-from companion.app.voice import Silent
 from firmware_bridge.node_sim import SimNode
 from tests.conftest import PYTHON, ROOT
 from tests.hardware_helpers import wait_for

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.engine.game import commands as c
 from companion.errors import IllegalCommand
 from companion.store.gamelog import SNAPSHOT_EVERY, GameLog, StoreCorrupt, StoreError

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.announce import STRIGOI_COLOUR
-from companion.app.controls import open_controls
-from companion.app.differences import Difference, Kind
-from companion.app.leds import ALERT_COLOUR, GUIDE_COLOUR, Light, RingShow, table_leds
-from companion.app.play_taps import commands_with, holder_of, registration_choices
-from companion.app.resync import missing_hero, strigoi_of_figure, table_is_right
-from companion.app.tracking import Action, Step, TableStatus
+from companion.app.devices.controls import open_controls
+from companion.app.devices.leds import ALERT_COLOUR, GUIDE_COLOUR, Light, RingShow, table_leds
+from companion.app.story.announce import STRIGOI_COLOUR
+from companion.app.table.differences import Difference, Kind
+from companion.app.table.play_taps import commands_with, holder_of, registration_choices
+from companion.app.table.resync import missing_hero, strigoi_of_figure, table_is_right
+from companion.app.table.tracking import Action, Step, TableStatus
 from companion.engine.game import commands as c
 from firmware_bridge.board import room_node
 from firmware_bridge.tags import CENTRE_READER, RIM_READER

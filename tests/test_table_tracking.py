@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.announce import announcements
-from companion.app.hardware import BoardHardware, register_stickers
-from companion.app.leds import LedSync, Light, RingShow, table_leds
-from companion.app.session import GameSession
-from companion.app.taps import TagIndex
-from companion.app.tracking import Origin, Step, TableStatus, TableTracker
-from companion.app.watch import TableWatch, game_view, origin_of
+from companion.app.devices.leds import LedSync, Light, RingShow, table_leds
+from companion.app.devices.nodes import BoardHardware, register_stickers
+from companion.app.devices.watch import TableWatch, game_view, origin_of
+from companion.app.session.game import GameSession
+from companion.app.story.announce import announcements
+from companion.app.table.taps import TagIndex
+from companion.app.table.tracking import Origin, Step, TableStatus, TableTracker
 from companion.boardfile import load_board_file
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
@@ -263,7 +263,7 @@ def test_the_rings_follow_a_strigoi_step_undo_redo_and_a_new_game(live: LiveTabl
     implies, read back from what the simulated nodes really show: a Strigoi's landing pulses
     in its colour; undo takes it back, redo brings the state (not the stale pulse) back; a new
     game leaves nothing of the old one lit."""
-    from companion.app.announce import STRIGOI_COLOUR
+    from companion.app.story.announce import STRIGOI_COLOUR
 
     until_set_up(live)
     rng = random.Random(11)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.__main__ import main
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.game import commands as c

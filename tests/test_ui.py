@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.app.announce import STRIGOI_COLOUR
-from companion.app.catalogs import KEYWORDS
-from companion.app.hardware import node_name
+from companion.app.devices.nodes import node_name
+from companion.app.story.announce import STRIGOI_COLOUR
+from companion.app.words.catalogs import KEYWORDS
 from firmware_bridge.board import DEFAULT_ROOMS, node_ids
 from tests import sweeps
 from tests.conftest import PYTHON, ROOT
@@ -57,7 +57,7 @@ def ui(
     return report
 
 
-LOCALE = ROOT / "companion" / "app" / "locale"
+LOCALE = ROOT / "companion" / "app" / "words" / "locale"
 
 
 def test_every_message_is_translated_in_each_catalog() -> None:
@@ -74,22 +74,22 @@ def test_every_message_is_translated_in_each_catalog() -> None:
 
 
 def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> None:
-    """companion/app/locale/armata.pot is extracted again from the sources (as babel.cfg beside
+    """words/locale/armata.pot is extracted again from the sources (as babel.cfg beside
     it says): a new message nobody extracted would show untranslated, failing no other test."""
     fresh = tmp_path / "armata.pot"
     subprocess.run(
-        [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "companion/app/babel.cfg",
+        [PYTHON, "-m", "babel.messages.frontend", "extract", "-F", "companion/app/words/babel.cfg",
          *KEYWORDS, "-o", str(fresh), "."],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     extracted = {m.id for m in read_po(fresh.open("rb")) if m.id}
     committed = {m.id for m in read_po((LOCALE / "armata.pot").open("rb")) if m.id}
-    assert extracted - committed == set(), "run python -m companion.app.catalogs"
+    assert extracted - committed == set(), "run python -m companion.app.words.catalogs"
 
 
 def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
-    from companion.app import i18n
-    from companion.app.labels import command_label, item_name
+    from companion.app.words import i18n
+    from companion.app.words.labels import command_label, item_name
     from companion.catalog import load_catalog
     from companion.engine.game import commands as c
 
@@ -117,7 +117,7 @@ def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
 
 
 def test_language_switch_at_runtime() -> None:
-    from companion.app import i18n
+    from companion.app.words import i18n
 
     heard: list[str] = []
     i18n.on_change(heard.append)
@@ -136,7 +136,7 @@ def test_language_switch_at_runtime() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_espeak_speaks_each_language(tmp_path: Path, lang: str) -> None:
-    from companion.app.voice import Espeak
+    from companion.app.devices.voice import Espeak
 
     wav = tmp_path / f"{lang}.wav"
     speaker = Espeak(to_file=wav)
@@ -750,7 +750,7 @@ def test_translations_keep_every_placeholder() -> None:
     import re
 
     for lang in ("en", "de", "it", "fr"):
-        with (ROOT / f"companion/app/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
+        with (ROOT / f"companion/app/words/locale/{lang}/LC_MESSAGES/armata.po").open("rb") as po:
             catalog = read_po(po, locale=lang)
         for message in catalog:
             if message.id and message.string:  # English overrides only a few of its own
@@ -980,7 +980,7 @@ def test_the_hero_panel_by_touch_in_every_language(
     they do; an ability legal now, used from the panel, changes the game; the hero's figure on
     the card reader opens the panel. Screenshots in tests/artifacts/<size>/, layout checked.
     Walked in every language at 800x480 and in German at 1024x600 (issue 44)."""
-    from companion.app import i18n
+    from companion.app.words import i18n
     from companion.catalog import load_catalog
 
     catalog = load_catalog()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.store.gamelog import GameLog
 from companion.store.settings import Settings
 from tests.conftest import PYTHON, ROOT

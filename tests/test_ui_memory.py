@@ -111,7 +111,7 @@ def test_games_played_back_to_back_leave_nothing_behind(tmp_path: Path) -> None:
 PROBE_IMPORTS = """
 import os, sys
 os.environ["KIVY_NO_ARGS"] = "1"
-import ui.__main__, ui.app, companion.app.node_options, companion.app.voice
+import ui.__main__, ui.app, companion.app.devices.node_options, companion.app.devices.voice
 parser = ui.__main__.build_parser()
 ui.__main__.make_app(parser, parser.parse_args([]), silent=True)  # the app, not run
 later = ("aiohttp", "paho", "markdown_it", "segno", "sqlite_utils", "gpiozero", "babel")

@@ -20,8 +20,8 @@ from unittest import mock
 import pytest
 
 from companion.app.devices.usb import BACKUP_FOLDER, Drive, folder_drives, mounted_drives
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService, UsbOutcome
-from companion.app.voice import Silent
 from companion.store.backup import backups
 from companion.store.gamelog import GameLog
 from tests.conftest import ROOT

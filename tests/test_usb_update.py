@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from companion.app.devices.usb import folder_drives
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService, UsbOutcome
-from companion.app.voice import Silent
 from tests.pi_releases import PACKAGES, exports, release_python
 from tests.processes import limit
 from tests.test_pi_update import OPT, Table, table  # noqa: F401  (the fixture)

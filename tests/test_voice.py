@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.voice import Espeak, VoiceQueue
+from companion.app.devices.voice import Espeak, VoiceQueue
 from tests.processes import limit
 
 pytestmark = pytest.mark.slow  # espeak-ng processes

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import i18n
-from companion.app.faults import ThreadFault
+from companion.app.devices.faults import ThreadFault
+from companion.app.devices.troubles import Troubles
+from companion.app.devices.voice import SettingsVoice
 from companion.app.service import TableService
-from companion.app.troubles import Troubles
-from companion.app.voice import SettingsVoice
+from companion.app.words import i18n
 from companion.store.gamelog import GameLog
 from companion.store.settings import Settings
 from tests.conftest import PYTHON, ROOT

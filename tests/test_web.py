@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from companion.app import i18n
-from companion.app.seats import ENDED_KEPT, GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.web.feed import REFUSALS
 from companion.app.web.seat_guide import option_key
-from companion.app.web_feed import REFUSALS
-from companion.app.web_view import xy
+from companion.app.web.seats import ENDED_KEPT, GAME_ENDED, REVOKED, UNKNOWN, Seat, SeatTokens
+from companion.app.web.views import xy
+from companion.app.words import i18n
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from tests.processes import limit
@@ -412,7 +412,7 @@ def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) ->
     (the engine's reasons rendered, the token as printed)."""
     import random
 
-    from companion.app.labels import room_name, token_name
+    from companion.app.words.labels import room_name, token_name
     from companion.engine.game import events as e
 
     rng = random.Random(5)
@@ -461,7 +461,7 @@ def test_a_loopback_address_is_said_to_work_on_this_machine_only(
     address: str, only_here: bool
 ) -> None:
     """Found by a new player: the Phones code showed 127.0.0.1, which a phone cannot reach."""
-    from companion.app.qr import only_this_machine
+    from companion.app.web.qr import only_this_machine
 
     assert only_this_machine(address) is only_here
 
@@ -470,7 +470,7 @@ def test_a_heros_wounds_read_as_players_say_them(table: WebTable) -> None:
     """Not "Wounds: wound without Stealth, shock" (token names in a list, issue 29 playtest):
     how many wounds, with a real plural, then what they do in whole sentences (R-WND-1), as
     the touchscreen's cards say it."""
-    from companion.app.labels import token_name
+    from companion.app.words.labels import token_name
 
     hero = table.wound_first_hero(("wound-no-stealth", "wound-shock-1"))
     name = hero_name(hero)
@@ -536,10 +536,10 @@ def test_the_phones_log_says_what_each_step_led_to_as_the_touchscreens(table: We
     command equal the ones folded again from the game's start; after an undo too."""
     import random
 
-    from companion.app.cards import card_of
-    from companion.app.labels import token_name
+    from companion.app.story.cards import card_of
     from companion.app.story.game_log import StepResults
-    from companion.app.web_view import log_view
+    from companion.app.web.views import log_view
+    from companion.app.words.labels import token_name
     from companion.engine.game import events as e
 
     rng = random.Random(7)

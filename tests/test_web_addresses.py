@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import web_address
-from companion.app.devices.local_name import local_name
-from companion.app.web_address import browser_address, by_name, preferred
+from companion.app.web import address as web_address
+from companion.app.web.address import browser_address, by_name, preferred
+from companion.app.web.local_name import local_name
 from tests.netns import give_address, inside, namespace
 from tests.nmcli_standin import Nmcli
 from tests.qr_reader import scanned

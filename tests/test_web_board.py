@@ -1,4 +1,4 @@
-"""The phones' board on numbers (companion/app/web_board.py, issues 29/30): the touchscreen's
+"""The phones' board on numbers (companion/app/web/board.py, issues 29/30): the touchscreen's
 crowd of five heroes on neighbouring spaces, pushed apart by the touchscreen's rules; each
 room's name placed clear of every disc and every other name, in each language, and drawn as
 wide as it was measured. The same in Chromium: tests/test_web_board_browser.py."""
@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 import ui.board_layout
-from companion.app import board_geometry, i18n, web_board
-from companion.app.board_geometry import Box, Circle, intersects, overlaps
-from companion.app.text_widths import text_width
-from companion.app.web_board import NAME_SIZE, NAMES_APART, misread, reach, room_labels
-from companion.app.web_view import board_view, names_view
+from companion.app.board import geometry as board_geometry
+from companion.app.board.geometry import Box, Circle, intersects, overlaps
+from companion.app.board.text_widths import text_width
+from companion.app.web import board as web_board
+from companion.app.web.board import NAME_SIZE, NAMES_APART, misread, reach, room_labels
+from companion.app.web.views import board_view, names_view
+from companion.app.words import i18n
 from companion.engine.game import commands as c
 from companion.engine.game.context import situation
 from companion.engine.hexgrid import Cell
@@ -148,7 +150,7 @@ def test_each_line_is_drawn_as_wide_as_it_was_measured_inside_its_box(language: 
 
 
 def test_the_touchscreen_keeps_its_names_for_the_shared_geometry() -> None:
-    """ui/board_layout.py only re-exports companion/app/board_geometry.py: one set of rules."""
+    """ui/board_layout.py only re-exports companion/app/board/geometry.py: one set of rules."""
     for name in ui.board_layout.__all__:
         assert getattr(ui.board_layout, name) is getattr(board_geometry, name), name
 

@@ -20,9 +20,9 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from companion.app import i18n
-from companion.app.setup_plan import SetupPlan
-from companion.app.web_board import misread
+from companion.app.session.setup_plan import SetupPlan
+from companion.app.web.board import misread
+from companion.app.words import i18n
 from companion.engine.game import commands as c
 from tests.browser import chromium, have_chromium, page_state, size
 from tests.conftest import IN_CI, ROOT

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.web_feed import PendingChoice, Snapshot
+from companion.app.web.feed import PendingChoice, Snapshot
 from tests.hardware_helpers import wait_for
 from tests.processes import limit
 from tests.web_table import WebTable

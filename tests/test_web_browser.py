@@ -19,8 +19,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from companion.app import i18n
-from companion.app.labels import room_name, strigoi_label
+from companion.app.words import i18n
+from companion.app.words.labels import room_name, strigoi_label
 from companion.engine.game import commands as c
 from companion.engine.game.state import GameState
 from tests.browser import chromium, have_chromium, page_state, size

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from companion.app.devices.voice import Silent
 from companion.app.service import TableService
-from companion.app.voice import Silent
-from companion.app.web_feed import WebFeed
+from companion.app.web.feed import WebFeed
 from tests.processes import limit
 from ui.web.guard import Limits
 from ui.web.server import TableWebServer

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from companion.app.node_options import add_node_arguments
+    from companion.app.devices.node_options import add_node_arguments
 
     parser = argparse.ArgumentParser(prog="python -m ui")
     parser.add_argument("--size", default="800x480")
@@ -42,7 +42,7 @@ def web_address(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, int] | None:
     """Where the table view listens, from --web (None: off)."""
-    from companion.app.web_address import parse_web_address
+    from companion.app.web.address import parse_web_address
 
     try:
         return parse_web_address(args.web, public=args.kiosk)
@@ -81,8 +81,8 @@ def configure_window(args: argparse.Namespace) -> None:
 def face_log_problem(args: argparse.Namespace, ready: object = None) -> int | None:
     """A game log the table must not play on gets its own screen first (what is wrong, the
     choices); returns the exit code when the players quit there, None when the table starts."""
-    from companion.app.glance import data_dir
     from companion.app.log_problem import check_log
+    from companion.app.session.glance import data_dir
 
     problem = check_log(data_dir())
     if problem is None:
@@ -104,13 +104,13 @@ def make_app(
     parser: argparse.ArgumentParser, args: argparse.Namespace, silent: bool = False
 ) -> ArmataApp:
     """The app as the options say, with Kivy's window configured (before Kivy opens it)."""
-    from companion.app.node_options import hardware_from_args
+    from companion.app.devices.node_options import hardware_from_args
     from companion.boardfile import load_board_file
 
     hardware, publisher = hardware_from_args(parser, args, load_board_file())
     configure_window(args)
 
-    from companion.app.voice import Silent
+    from companion.app.devices.voice import Silent
     from ui.app import ArmataApp
 
     return ArmataApp(

@@ -18,9 +18,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition
 from kivy.uix.widget import Widget
 
-from companion.app import i18n
-from companion.app.glance import data_dir, glance, table_board
+from companion.app.session.glance import data_dir, glance, table_board
 from companion.app.stopping import stop_on_signals
+from companion.app.words import i18n
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from companion.version import version
@@ -36,19 +36,19 @@ from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every B
 if TYPE_CHECKING:  # imported when the table starts, in the frame after the first (`_start_table`)
     from pathlib import Path
 
-    from companion.app.announce import Announcement
-    from companion.app.controls import Controls
+    from companion.app.devices.controls import Controls
     from companion.app.devices.hotspot import WifiState
-    from companion.app.differences import Difference
-    from companion.app.hardware import BoardHardware, GamePublisher, SimulatedBoard
+    from companion.app.devices.nodes import BoardHardware, GamePublisher, SimulatedBoard
+    from companion.app.devices.troubles import Troubles
+    from companion.app.devices.voice import Speaker
     from companion.app.service import Outcome, TableService, UsbOutcome
-    from companion.app.session import GameSession
-    from companion.app.setup_plan import SetupPlan
-    from companion.app.taps import Tap
-    from companion.app.tracking import TableStatus
-    from companion.app.troubles import Troubles
-    from companion.app.voice import Speaker
-    from companion.app.web_feed import WebFeed
+    from companion.app.session.game import GameSession
+    from companion.app.session.setup_plan import SetupPlan
+    from companion.app.story.announce import Announcement
+    from companion.app.table.differences import Difference
+    from companion.app.table.taps import Tap
+    from companion.app.table.tracking import TableStatus
+    from companion.app.web.feed import WebFeed
     from companion.engine.components import Catalog
     from companion.engine.fortress import Fortress
     from companion.engine.game import commands as c
@@ -92,7 +92,7 @@ def ring_legend(
     """What each lit ring colour means, once per colour (the board's legend), and the Strigoi
     whose colour is lit (the legend rings their figures): no ring is lit that the legend does
     not name."""
-    from companion.app.leds import RING_MEANINGS, STRIGOI_RINGS
+    from companion.app.devices.leds import RING_MEANINGS, STRIGOI_RINGS
 
     colours = [c.lower() for c in leds.values() if c is not None]
     colours += [c.lower() for lit in segments.values() for c in lit.values()]
@@ -420,7 +420,7 @@ class ArmataApp(App):
     def _open_web(self, _dt: float = 0) -> None:
         """The table view in browsers: its server (aiohttp, ~10 MB) is imported and started
         once the touchscreen shows, not before its first frame."""
-        from companion.app.web_feed import WebFeed
+        from companion.app.web.feed import WebFeed
         from ui.web.server import TableWebServer
 
         assert self.web_address is not None
@@ -463,7 +463,7 @@ class ArmataApp(App):
             for view in (self.fortress_view, self.game_view):
                 view.redraw()
         if self.manager.current == "hardware":  # only where it is seen
-            from companion.app.hardware import broker_status, health_view
+            from companion.app.devices.nodes import broker_status, health_view
 
             screen = cast("HardwareScreen", self.manager.get_screen("hardware"))
             screen.show_health(
@@ -480,7 +480,7 @@ class ArmataApp(App):
     def tapped(self, tap: Tap) -> None:
         """A card placed on a reader becomes one tap for the screen showing. In play only the
         card reader's taps count (the room nodes read platforms and figures)."""
-        from companion.app.hardware import CARD_READER
+        from companion.app.devices.nodes import CARD_READER
 
         if self.manager.current == "setup":
             screen = cast("SetupScreen", self.manager.get_screen("setup"))
@@ -770,7 +770,7 @@ class ArmataApp(App):
         return screen
 
     def _refresh(self) -> None:
-        from companion.app.labels import undo_label, waiting_label
+        from companion.app.words.labels import undo_label, waiting_label
         from companion.engine.game.context import situation
 
         session = self.session

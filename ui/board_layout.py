@@ -1,8 +1,8 @@
 """The board's layout rules (issue 29) for the touchscreen: the plain geometry lives in
-companion/app/board_geometry.py, shared with the phones' view (companion/ may not import ui/);
+companion/app/board/geometry.py, shared with the phones' view (companion/ may not import ui/);
 this module keeps its names for ui/."""
 
-from companion.app.board_geometry import (
+from companion.app.board.geometry import (
     ANGLES,
     ASTRAY,
     BESIDE,

@@ -43,8 +43,8 @@ from kivy.input.motionevent import MotionEvent
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
-from companion.app.i18n import capital_first
-from companion.app.marks import STRIGOI_COLOUR
+from companion.app.board.marks import STRIGOI_COLOUR
+from companion.app.words.i18n import capital_first
 from companion.engine.fortress import BoardTables, Fortress
 from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.app.targets import target_cell
+from companion.app.board.targets import target_cell
 from companion.engine.game import commands as c
 from companion.engine.hexgrid import Cell
 

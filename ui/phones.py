@@ -1,6 +1,6 @@
 """Phones: the QR code of the table view's address (anyone may follow the game), and each hero's
 "my phone" code (a seat link showing only that hero's hand), which the touchscreen can revoke.
-Opened from the Home and Hardware screens. The codes come from companion/app/qr.py (segno).
+Opened from the Home and Hardware screens. The codes come from companion/app/web/qr.py (segno).
 
 Where the table's own Wi-Fi is open (companion/app/devices/hotspot.py), its join code stands
 beside the page's: "1. Join the Wi-Fi", "2. Follow the game". The buttons keep their places while
@@ -20,9 +20,9 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.app.devices.hotspot import WifiState
-from companion.app.i18n import tr
-from companion.app.qr import only_this_machine, phone_word, qr_rgba, wifi_words
-from companion.app.web_address import by_name
+from companion.app.web.address import by_name
+from companion.app.web.qr import only_this_machine, phone_word, qr_rgba, wifi_words
+from companion.app.words.i18n import tr
 from companion.engine.explain import hero_name
 from ui import theme
 

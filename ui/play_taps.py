@@ -1,19 +1,19 @@
 """A tag tapped on the card reader during play, on the round screen: an action card chooses it
 for its hero (R-RND-1; the engine refuses it out of phase), a reward card offers its uses to its
 holder (R-REW-1), a hero's figure opens that hero's panel, a Strigoi's tells where it stands, and an
-unknown tag asks what it is and registers it (companion/app/play_taps.py decides; this module
+unknown tag asks what it is and registers it (companion/app/table/play_taps.py decides; this module
 only shows)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.app.i18n import tr
-from companion.app.labels import command_label, figure_label, item_name, room_name
-from companion.app.play_taps import commands_with, holder_of, registration_choices
-from companion.app.resync import strigoi_of_figure
-from companion.app.session import GameSession
-from companion.app.taps import Tap
+from companion.app.session.game import GameSession
+from companion.app.table.play_taps import commands_with, holder_of, registration_choices
+from companion.app.table.resync import strigoi_of_figure
+from companion.app.table.taps import Tap
+from companion.app.words.i18n import tr
+from companion.app.words.labels import command_label, figure_label, item_name, room_name
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError
@@ -53,7 +53,7 @@ def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
             ],
         )
     elif binding.kind == "hero" and target in {h.hero for h in session.state.heroes}:
-        # the hero's panel (companion/app/hero_panel.py), with Fix position: the figure is in a
+        # the hero's panel (story/hero_panel.py), with Fix position: the figure is in a
         # player's hand, perhaps because it stands somewhere else than the game says
         screen.open_hero(target, fix=True)
     elif binding.kind in ("hero", "strigoi"):

@@ -15,7 +15,7 @@ from kivy.uix.layout import Layout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from companion.app.i18n import ngettext
+from companion.app.words.i18n import ngettext
 from ui import theme
 from ui.glyphs import DOWN_MARKUP
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from companion.app.marks import FIGURE_COLOURS_HEX
-from companion.app.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
+from companion.app.board.marks import FIGURE_COLOURS_HEX
+from companion.app.board.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every screen
 
 BACKGROUND = (0.07, 0.07, 0.09, 1)
 PANEL = (0.13, 0.13, 0.16, 1)
@@ -44,7 +44,7 @@ DEADLY = (0.95, 0.1, 0.15, 1)  # the threat map's deadly mark: a red ring, unlik
 SIGHT = (1.0, 0.85, 0.2, 1.0)  # a Strigoi's line of sight to the hero it attacks
 MARKED = (1.0, 0.25, 0.2, 1)  # a figure a card names: the hero attacked, cursed, fighting
 BOOK = (0.93, 0.86, 0.62, 1)  # a book letter's disc (parchment)
-#: each figure its colour (told apart by colour-blind eyes too: companion/app/marks.py) and mark
+#: each figure its colour (told apart by colour-blind eyes too: board/marks.py) and mark
 FIGURE_COLOURS: dict[str, tuple[float, float, float, float]] = {
     figure: hex_colour(text) for figure, text in FIGURE_COLOURS_HEX.items()
 }

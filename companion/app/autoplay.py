@@ -8,7 +8,7 @@ import argparse
 import random
 import sys
 
-from companion.app.session import GameSession
+from companion.app.session.game import GameSession
 from companion.store.gamelog import GameLog
 
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3"), ("charles", "L4")]

@@ -19,14 +19,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import TextIO
 
-from companion.app import i18n
-from companion.app.announce import Announcement
 from companion.app.devices.hotspot import WifiState
-from companion.app.labels import command_label, game_over_reason, undone_sentence, waiting_label
-from companion.app.play_taps import commands_with, holder_of
-from companion.app.qr import only_this_machine, phone_word, qr_terminal, wifi_words
+from companion.app.devices.troubles import Troubles
 from companion.app.service import Outcome, Post, TableService, store_refusal
-from companion.app.spoken_menu import (
+from companion.app.story.announce import Announcement
+from companion.app.story.spoken_menu import (
     Group,
     Item,
     SimulatedTap,
@@ -36,11 +33,19 @@ from companion.app.spoken_menu import (
     read,
     secret_choosers,
 )
-from companion.app.taps import Tap
-from companion.app.tracking import TableStatus
-from companion.app.troubles import Troubles
-from companion.app.web_address import by_name
-from companion.app.web_feed import WebFeed
+from companion.app.table.play_taps import commands_with, holder_of
+from companion.app.table.taps import Tap
+from companion.app.table.tracking import TableStatus
+from companion.app.web.address import by_name
+from companion.app.web.feed import WebFeed
+from companion.app.web.qr import only_this_machine, phone_word, qr_terminal, wifi_words
+from companion.app.words import i18n
+from companion.app.words.labels import (
+    command_label,
+    game_over_reason,
+    undone_sentence,
+    waiting_label,
+)
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError, StoreError

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from companion.app import i18n
-from companion.app.log_open import open_log, start_fresh_log
+from companion.app.session.log_open import open_log, start_fresh_log
+from companion.app.words import i18n
 from companion.errors import (
     CompanionError,
     LogDamaged,

@@ -20,34 +20,34 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from companion.app import i18n
-from companion.app.announce import Announcement, Announcer
-from companion.app.backups import back_up_after_game
-from companion.app.cards import spoken
-from companion.app.controls import Controls, open_controls
+from companion.app.devices.controls import Controls, open_controls
+from companion.app.devices.faults import ThreadFault, ThreadFaults
 from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
-from companion.app.devices.local_name import local_name
+from companion.app.devices.leds import LedSync
+from companion.app.devices.mqtt_feed import GameFeed
+from companion.app.devices.nodes import BoardHardware, health_view, register_stickers
+from companion.app.devices.troubles import Troubles
 from companion.app.devices.usb import Drive, UsbWorker
 from companion.app.devices.usb import finder as usb_finder
-from companion.app.differences import Difference, expected_from_game
-from companion.app.faults import ThreadFault, ThreadFaults
-from companion.app.feed import GameFeed
-from companion.app.hardware import BoardHardware, health_view, register_stickers
-from companion.app.i18n import N_
-from companion.app.labels import item_name, set_ladder_owners, table_name
-from companion.app.leds import LedSync
-from companion.app.log_open import open_log as open_log
-from companion.app.log_open import start_fresh_log as start_fresh_log
-from companion.app.resync import missing_hero, table_is_right
-from companion.app.session import GameSession
-from companion.app.setup_plan import SetupPlan
-from companion.app.taps import Registration, TagIndex, Tap, TapFilter
-from companion.app.tracking import Origin, TableStatus, TableTracker
-from companion.app.troubles import Troubles
-from companion.app.voice import SettingsVoice, Speaker
-from companion.app.watch import NO_GAME, TableWatch, game_view, origin_of
-from companion.app.web_address import interface_addresses, preferred
-from companion.app.web_feed import WebFeed
+from companion.app.devices.voice import SettingsVoice, Speaker
+from companion.app.devices.watch import NO_GAME, TableWatch, game_view, origin_of
+from companion.app.session.backups import back_up_after_game
+from companion.app.session.game import GameSession
+from companion.app.session.log_open import open_log as open_log
+from companion.app.session.log_open import start_fresh_log as start_fresh_log
+from companion.app.session.setup_plan import SetupPlan
+from companion.app.story.announce import Announcement, Announcer
+from companion.app.story.cards import spoken
+from companion.app.table.differences import Difference, expected_from_game
+from companion.app.table.resync import missing_hero, table_is_right
+from companion.app.table.taps import Registration, TagIndex, Tap, TapFilter
+from companion.app.table.tracking import Origin, TableStatus, TableTracker
+from companion.app.web.address import interface_addresses, preferred
+from companion.app.web.feed import WebFeed
+from companion.app.web.local_name import local_name
+from companion.app.words import i18n
+from companion.app.words.i18n import N_
+from companion.app.words.labels import item_name, set_ladder_owners, table_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board

@@ -22,7 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "text_size": "normal",  # or "large": every text a quarter bigger
     "hotspot": "auto",  # the table's own Wi-Fi: "auto" (where no network is in reach), "on", "off"
     "hotspot_credentials": None,  # {"name": ..., "password": ...}, made at the first opening
-    "seat_tokens": None,  # the phones' seat links (companion/app/seats.py), kept over a restart
+    "seat_tokens": None,  # the phones' seat links (companion/app/web/seats.py), kept over a restart
 }
 
 

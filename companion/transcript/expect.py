@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from companion.app.wording import describe
+from companion.app.words.wording import describe
 from companion.engine.game.context import GameRules
 from companion.engine.game.kinds import StackName
 from companion.engine.game.state import GameState, HeroState

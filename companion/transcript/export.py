@@ -66,7 +66,7 @@ def transcript_of(
 
 def export_game(log: GameLog, game_id: str) -> dict[str, Any]:
     """A stored game (up to its current head: what the table sees) as a transcript."""
-    from companion.app.session import GameSession  # the stored rules, as the app reads them
+    from companion.app.session.game import GameSession  # the stored rules, as the app reads them
 
     record = log.game(game_id)
     rules = GameSession(log, game_id).rules

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion.app.session import options_data
+from companion.app.session.game import options_data
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.game import events as e
 from companion.engine.game.commands import Command

@@ -109,7 +109,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         Clock.schedule_once(first_tick, 0)
         waiting = Clock.schedule_interval(ready, 0)
         return
-    from companion.app import i18n
+    from companion.app.words import i18n
     from tests.ui_driver.driver import Driver
 
     name, rest = script[0], script[1:]
@@ -279,7 +279,7 @@ def log_problem(args: Any) -> int | None:
     from kivy.clock import Clock
     from kivy.uix.label import Label
 
-    from companion.app import i18n
+    from companion.app.words import i18n
     from tests.ui_driver.touch import find_button, tap
     from ui.checks import broken_words, overflowing_labels, small_texts, small_touch_targets, walk
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.app import i18n
-from companion.app.setup_plan import SetupPlan
+from companion.app.session.setup_plan import SetupPlan
+from companion.app.words import i18n
 from companion.engine.game import commands as c
 from tests.table import CROWD, CROWD_HEROES
 from tests.ui_driver.driver import Driver

@@ -12,9 +12,9 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.button import Button
 
-from companion.app import i18n
-from companion.app.labels import site_label
-from companion.app.taps import rim_target
+from companion.app.table.taps import rim_target
+from companion.app.words import i18n
+from companion.app.words.labels import site_label
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
 from tests.processes import limit
@@ -596,7 +596,7 @@ class Driver:
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
         if screen.hero_open is not None:  # a hand opened from its option: its first card
-            from companion.app.qr import phone_word
+            from companion.app.web.qr import phone_word
 
             mine = phone_word("seat").split("{")[0]  # "My phone: <hero>" opens a code: not play
             panel = [b for b in screen.hero_view.buttons() if not b.text.startswith(mine)]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.app import i18n
-from companion.app.hero_panel import ABILITY_COMMANDS
+from companion.app.story.hero_panel import ABILITY_COMMANDS
+from companion.app.words import i18n
 from companion.engine.game import commands as c
 from firmware_bridge.sim_table import figure_uid
 from tests.ui_driver.driver import Driver

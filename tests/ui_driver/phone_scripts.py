@@ -14,8 +14,8 @@ from typing import Any
 from kivy.core.window import Window
 from kivy.uix.button import Button
 
-from companion.app import i18n
-from companion.app.qr import phone_word
+from companion.app.web.qr import phone_word
+from companion.app.words import i18n
 from companion.engine.explain import hero_name
 from tests.nmcli_standin import release
 from tests.processes import limit

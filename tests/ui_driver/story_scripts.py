@@ -12,9 +12,9 @@ from typing import Any
 
 from kivy.utils import escape_markup
 
-from companion.app import i18n
-from companion.app.announce import Announcement
-from companion.app.cards import card_of
+from companion.app.story.announce import Announcement
+from companion.app.story.cards import card_of
+from companion.app.words import i18n
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
 from ui.glyphs import with_arrows

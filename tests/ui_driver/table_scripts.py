@@ -9,8 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.app.differences import expected_from_game
-from companion.app.tracking import Step
+from companion.app.table.differences import expected_from_game
+from companion.app.table.tracking import Step
 from firmware_bridge.board import room_node
 from tests.processes import limit
 from tests.ui_driver.driver import Driver
@@ -240,7 +240,7 @@ def _note_the_board(driver: Driver) -> None:
     what it must do (the play-test: the east room shown, the north-east to turn). Noted in the
     frame the table's to-do is seen: on the simulated board the hands put the platform back
     at once after "The app is right", and a loaded machine saw it done a frame later."""
-    from companion.app import i18n
+    from companion.app.words import i18n
 
     lang = i18n.current_language()
     screen = driver.app._screen()
@@ -257,7 +257,7 @@ def _until_guided(driver: Driver, frames: int = 0) -> None:
     the player touches "The app is right" again (seen on a loaded machine). The board is noted
     as the to-do arrives (`_note_when_told`): the simulated hands may put the platform back
     before the next frame of a loaded machine."""
-    from companion.app import i18n
+    from companion.app.words import i18n
 
     app = driver.app
     if i18n.current_language() in driver.report.get("table_zoom", {}):
@@ -295,8 +295,8 @@ def cards_and_fix(driver: Driver) -> None:
     other by touch; then Fix moves a Strigoi to another platform centre by two taps."""
     import random
 
-    from companion.app import i18n
-    from companion.app.labels import strigoi_subject
+    from companion.app.words import i18n
+    from companion.app.words.labels import strigoi_subject
 
     app = driver.app
     report = driver.report.setdefault("cards", {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.app import i18n
+from companion.app.words import i18n
 from tests.ui_driver.driver import Driver
 
 

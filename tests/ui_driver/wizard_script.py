@@ -11,8 +11,8 @@ from typing import Any
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
-from companion.app import i18n
-from companion.app.labels import site_label
+from companion.app.words import i18n
+from companion.app.words.labels import site_label
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap, tap_at
 from ui.board_layout import Box

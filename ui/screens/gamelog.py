@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 from kivy.utils import escape_markup
 
-from companion.app.i18n import tr
-from companion.app.labels import log_sentence, secret_label
-from companion.app.session import CommandRecord, GameSession
+from companion.app.session.game import CommandRecord, GameSession
 from companion.app.story.game_log import log_line, outcome, stories
+from companion.app.words.i18n import tr
+from companion.app.words.labels import log_sentence, secret_label
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
 from ui.glyphs import with_arrows

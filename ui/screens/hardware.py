@@ -10,9 +10,9 @@ from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.app.hardware import HealthView
-from companion.app.i18n import tr
+from companion.app.devices.nodes import HealthView
 from companion.app.service import UsbOutcome
+from companion.app.words.i18n import tr
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

@@ -1,4 +1,4 @@
-"""A hero's panel over the round screen (companion/app/hero_panel.py computes what it says):
+"""A hero's panel over the round screen (companion/app/story/hero_panel.py computes what it says):
 the abilities usable now first, then the card played this round, the hand as card tiles with
 their printed facts (behind "Show the hand" during the secret choice; a tile is played by a tap
 when the engine allows it), reward cards and tokens, wounds with their effects."""
@@ -18,8 +18,8 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.app.hero_panel import CardFacts, HeroPanel, PanelAction
-from companion.app.i18n import tr
+from companion.app.story.hero_panel import CardFacts, HeroPanel, PanelAction
+from companion.app.words.i18n import tr
 from ui import theme
 from ui.screens.round import CardPanel
 from ui.scrolling import to_top

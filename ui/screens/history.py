@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from companion.app.i18n import tr
 from companion.app.service import GameSummary
+from companion.app.words.i18n import tr
 from companion.engine.explain import hero_name
 from companion.errors import NotExportable
 from ui.screens.page import PageScreen

@@ -16,13 +16,13 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.app import i18n
 from companion.app.log_problem import (
     LogProblem,
     export_what_can_be_read,
     go_back_to_the_backup,
     keep_aside_and_start_fresh,
 )
+from companion.app.words import i18n
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

@@ -1,17 +1,17 @@
 """Resync: every difference between the table and the game, each with two answers. "The table
 is right" records the table's reality as a correction (undoable, in the game log); "the app is
 right" lights the room and tells the table what to put back, and the entry goes by itself once
-the readers see the table match (companion/app/resync.py, companion/app/tracking.py)."""
+the readers see the table match (companion/app/table/resync.py, companion/app/table/tracking.py)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 
-from companion.app.differences import Difference
-from companion.app.i18n import tr
-from companion.app.labels import action_text, difference_text
-from companion.app.tracking import TableStatus
+from companion.app.table.differences import Difference
+from companion.app.table.tracking import TableStatus
+from companion.app.words.i18n import tr
+from companion.app.words.labels import action_text, difference_text
 from companion.engine.fortress import Fortress
 from ui.screens.page import PageScreen
 

@@ -3,7 +3,7 @@ every space is big enough for a finger, and a space is chosen in two steps (tap,
 here"). The panel beside it holds the Altar and Inferno counters, what the game waits for, the
 options the engine allows, Undo and Redo that say what they undo, and a row of tools (Why?,
 Fix, More). A Strigoi step or a curse comes as a card, one after the other, until the players
-say the figures are moved. What the table must do first (companion/app/tracking.py) holds the
+say the figures are moved. What the table must do first (companion/app/table/tracking.py) holds the
 options back. A card choice stays hidden until all players have chosen (R-RND-1)."""
 
 from __future__ import annotations
@@ -23,11 +23,16 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
-from companion.app.announce import Announcement
-from companion.app.cards import Card, card_of
-from companion.app.hero_panel import PanelAction, hero_panel
-from companion.app.i18n import tr
-from companion.app.labels import (
+from companion.app.board.targets import target_cell
+from companion.app.board.threats import threat_levels, waiting_hero
+from companion.app.story.announce import Announcement
+from companion.app.story.cards import Card, card_of
+from companion.app.story.hero_panel import PanelAction, hero_panel
+from companion.app.table.tracking import TableStatus
+from companion.app.web.qr import phone_word
+from companion.app.web.seat_guide import PRIVATE_TASKS
+from companion.app.words.i18n import tr
+from companion.app.words.labels import (
     command_label,
     differences_alert,
     group_label,
@@ -35,11 +40,6 @@ from companion.app.labels import (
     strigoi_label,
     strigoi_subject,
 )
-from companion.app.qr import phone_word
-from companion.app.targets import target_cell
-from companion.app.threats import threat_levels, waiting_hero
-from companion.app.tracking import TableStatus
-from companion.app.web.seat_guide import PRIVATE_TASKS
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from companion.app.i18n import N_, tr
-from companion.app.threats import waiting_hero
+from companion.app.board.threats import waiting_hero
+from companion.app.words.i18n import N_, tr
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c

@@ -11,16 +11,16 @@ from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.layout import Layout
 
-from companion.app.cards import why_rows
-from companion.app.i18n import ntr, tr
-from companion.app.labels import (
+from companion.app.story.cards import why_rows
+from companion.app.web.seat_guide import PRIVATE_TASKS
+from companion.app.words.i18n import ntr, tr
+from companion.app.words.labels import (
     command_label,
     group_label,
     item_name,
     strigoi_subject,
     table_line,
 )
-from companion.app.web.seat_guide import PRIVATE_TASKS
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.queries import fight_odds

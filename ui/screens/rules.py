@@ -3,8 +3,8 @@ opened at the rule an explanation cites or at the section of what the game waits
 
 from __future__ import annotations
 
-from companion.app.i18n import current_language, tr
-from companion.app.rules_words import readable, rule_heading
+from companion.app.words.i18n import current_language, tr
+from companion.app.words.rules_words import readable, rule_heading
 from companion.engine.game.registry import REGISTRY
 from companion.rules_text import rules_reference, section_of
 from ui.screens.page import PageScreen

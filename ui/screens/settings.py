@@ -17,8 +17,8 @@ from kivy.metrics import dp
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
-from companion.app.i18n import LANGUAGES, N_, tr
 from companion.app.service import Settings, UsbChoice, UsbOutcome
+from companion.app.words.i18n import LANGUAGES, N_, tr
 from ui.check_row import CheckRow
 from ui.glyphs import printable
 from ui.screens.page import PageScreen

@@ -21,17 +21,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from companion.app.i18n import N_, capital_first, ngettext, tr
-from companion.app.labels import (
-    direction_name,
-    ladder_seat_line,
-    platform_home,
-    room_name,
-    site_label,
-    site_refusal,
-)
-from companion.app.setup_plan import RoomParts, SetupPlan, site_cell
-from companion.app.taps import (
+from companion.app.session.setup_plan import RoomParts, SetupPlan, site_cell
+from companion.app.table.taps import (
     RIM_EDGES,
     AlreadyBound,
     Registered,
@@ -39,6 +30,15 @@ from companion.app.taps import (
     Tap,
     rim_edges_missing,
     rim_target,
+)
+from companion.app.words.i18n import N_, capital_first, ngettext, tr
+from companion.app.words.labels import (
+    direction_name,
+    ladder_seat_line,
+    platform_home,
+    room_name,
+    site_label,
+    site_refusal,
 )
 from companion.engine.explain import hero_name
 from companion.engine.game.context import PHYSICAL_STACKS

@@ -1,5 +1,5 @@
 """What the board shows while a story item's card shows (the round screen, one card after the
-other): the words come from companion/app/cards.py; here, the scene. A Strigoi step's arrow from
+other): the words come from story/cards.py; here, the scene. A Strigoi step's arrow from
 its room to the new one and the hero it attacks marked; a curse's room outlined and every hero
 it hits marked; a collapse's room outlined; a fight's or a monk's hero marked in their room.
 Zoomed out when the item spans two rooms, onto its one room otherwise."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.app.announce import Announcement
+from companion.app.story.announce import Announcement
 from companion.engine.game.context import GameRules
 from companion.engine.hexgrid import Cell
 from ui import theme

@@ -10,11 +10,17 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from companion.app.i18n import N_, tr
-from companion.app.labels import direction_name, figure_label, first_book, platform_home, room_name
-from companion.app.sensing import UNKNOWN, Reading
-from companion.app.taps import platform_reading
-from companion.app.tracking import TableStatus
+from companion.app.table.sensing import UNKNOWN, Reading
+from companion.app.table.taps import platform_reading
+from companion.app.table.tracking import TableStatus
+from companion.app.words.i18n import N_, tr
+from companion.app.words.labels import (
+    direction_name,
+    figure_label,
+    first_book,
+    platform_home,
+    room_name,
+)
 from companion.engine.fortress import Fortress
 from companion.engine.situation import STRIGOI
 from ui.screens.page import PageScreen

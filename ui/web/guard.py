@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from companion.app.web_address import InvalidOptions  # the layers: ui/web sees only companion.app
+from companion.app.web.address import InvalidOptions  # the layers: ui/web sees only companion.app
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The table view's web server: aiohttp on its own thread and asyncio loop, Server-Sent Events.
 
 It imports only companion.app (the layer test holds it to that) and never touches the game: the
-table service's feed (companion/app/web_feed.py) pushes ready-made JSON views (`Snapshot`), and
+table service's feed (companion/app/web/feed.py) pushes ready-made JSON views (`Snapshot`), and
 a phone's card choice goes back to the feed, which checks and runs it on the service's thread.
 
 Routes (docs in README, "The table in a browser"):
@@ -33,10 +33,8 @@ from pathlib import Path
 import msgspec
 from aiohttp import web
 
-from companion.app.i18n import LANGUAGES, catalog
-from companion.app.seats import TOKEN_FORM
-from companion.app.web_address import browser_address
-from companion.app.web_feed import (
+from companion.app.web.address import browser_address
+from companion.app.web.feed import (
     DEFAULT_PORT,
     REFUSALS,
     PendingChoice,
@@ -44,6 +42,8 @@ from companion.app.web_feed import (
     Snapshot,
     WebLoad,
 )
+from companion.app.web.seats import TOKEN_FORM
+from companion.app.words.i18n import LANGUAGES, catalog
 from ui.web.guard import ChoiceRate, ConnectionGuard, GuardedSite, Limits, Refusals
 from ui.web.names import add_security_headers, host_check, own_names
 
@@ -79,7 +79,7 @@ _CHOICE = msgspec.json.Decoder(Choice)
 
 
 def said(language: str, key: str) -> str:
-    """A refusal of companion/app/web_feed.py in the phone's language."""
+    """A refusal of companion/app/web/feed.py in the phone's language."""
     message = REFUSALS[key]
     return catalog(language).gettext(message)
 

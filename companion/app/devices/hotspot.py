@@ -43,7 +43,7 @@ class WifiState:
     network: str = ""
     password: str = ""
     problem: str | None = None
-    #: the Pi's `<hostname>.local` when it resolves to one of its addresses (devices/local_name)
+    #: the Pi's `<hostname>.local` when it resolves to one of its addresses (web/local_name)
     local_name: str = ""
 
     @property

@@ -4,7 +4,7 @@ Charles to choose their cards."), whether it is this player's turn (the page buz
 order with the figure on the move marked, and the private decisions (blocking wounds with one's
 own Protection, a discard for Shock) as options carrying the engine's own legal commands.
 
-Pure functions of the session and the table's language (`companion.app.i18n`), built on the
+Pure functions of the session and the table's language (`companion.app.words.i18n`), built on the
 service's thread like every other view."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 import msgspec
 
-from companion.app.i18n import N_, ngettext, tr
-from companion.app.labels import STACK_NAMES, command_label, token_phrase, waiting_label
-from companion.app.session import GameSession
-from companion.app.wording import describe
+from companion.app.session.game import GameSession
+from companion.app.words.i18n import N_, ngettext, tr
+from companion.app.words.labels import STACK_NAMES, command_label, token_phrase, waiting_label
+from companion.app.words.wording import describe
 from companion.engine.components import Catalog
 from companion.engine.explain import Np_, hero_name
 from companion.engine.game import commands as c

@@ -27,7 +27,7 @@ SETTLE_LIMIT = 10_000
 
 def summary(task: Task) -> str:
     """The task in the engine's own terms, for refusals and logs ("move (roel)"); the app
-    words it for players (companion/app/wording.py)."""
+    words it for players (companion/app/words/wording.py)."""
     who = task.hero or ("every player" if task.kind == TaskKind.CHOOSE else "")
     return f"{task.kind} ({who})" if who else str(task.kind)
 

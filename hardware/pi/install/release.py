@@ -203,11 +203,11 @@ def ensure_engine(system: System, release: Path, source: Path) -> None:
 
 
 def ensure_catalogs(system: System, release: Path) -> None:
-    """The translations compiled into the release (companion/app/i18n.py reads them there)."""
+    """The translations compiled into the release (companion/app/words/i18n.py reads them there)."""
     done = system.run(
         venv_python(release),
         "-c",
-        "from companion.app.i18n import compile_installed; print(compile_installed())",
+        "from companion.app.words.i18n import compile_installed; print(compile_installed())",
         cwd=release,
     )
     if done.stdout.strip() not in ("", "0"):

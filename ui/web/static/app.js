@@ -317,7 +317,7 @@ function hexagon(x, y, r) {
 
 const drawnFrom = new WeakMap(); // a board layer -> the data it was drawn from
 
-// The server placed every disc and room name (companion/app/web_board.py: the touchscreen's
+// The server placed every disc and room name (companion/app/web/board.py: the touchscreen's
 // rules, in the SVG's units) so that none covers another; the page draws them where it was told,
 // each name's line exactly as wide as the server measured it (textLength).
 function drawBoard(view) {

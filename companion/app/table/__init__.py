@@ -1,0 +1,2 @@
+"""The sensed table as values: readings, taps, differences with the game, to-dos, resync
+(no threads)."""
