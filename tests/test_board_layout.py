@@ -1,4 +1,4 @@
-"""The board's layout rules on numbers (ui/board_layout.py, issue 29 item 3): the overlap check
+"""The board's layout rules on numbers (ui/board/layout.py, issue 29 item 3): the overlap check
 itself, figures pushed apart beside their spaces, room names placed clear of figures and of
 each other with the widths of their words; and the room the board shows for what the game
 waits for (ui/screens/round_board.focus_room)."""
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.engine.game import commands as c
 from tests.table import CATALOG, FORTRESS, Table
-from ui.board_layout import (
+from ui.board.layout import (
     GAP,
     Box,
     Circle,
@@ -31,7 +31,7 @@ from ui.board_layout import (
     split_in_two,
     spread,
 )
-from ui.screens.round_board import focus_room
+from ui.screens.round.board import focus_room
 
 
 @pytest.mark.parametrize(

@@ -24,8 +24,8 @@ from companion.app.words.labels import room_name
 from companion.app.session.setup_plan import SetupPlan, site_cell
 from companion.boardfile import load_board_file
 from companion.engine.situation import Situation
-from ui.board_layout import Box, covered, misread
-from ui.fortress_view import FortressView
+from ui.board.layout import Box, covered, misread
+from ui.board.view import FortressView
 
 i18n.set_language(language)
 plan = SetupPlan.from_fortress(load_board_file(), ["roel", "matthew", "attila"])
@@ -88,8 +88,8 @@ from companion.app import i18n
 from companion.app.words.labels import room_name
 from companion.boardfile import load_board_file
 from companion.engine.situation import HeroFigure, Situation
-from ui.board_layout import Box, covered
-from ui.fortress_view import FortressView
+from ui.board.layout import Box, covered
+from ui.board.view import FortressView
 
 i18n.set_language(language)
 fortress = load_board_file()

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fontTools.ttLib import TTFont
 
-from ui.glyphs import SUBSTITUTES, printable
+from ui.widgets.glyphs import SUBSTITUTES, printable
 
 ROOT = Path(__file__).resolve().parents[1]
 FONTS = Path(kivy.__file__).parent / "data" / "fonts"

@@ -40,7 +40,7 @@ from companion.engine.game.setup import new_game
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from tests.random_games import played
-from ui.screens.round_board import MODE_PROMPTS, BoardChoice, board_prompt
+from ui.screens.round.board import MODE_PROMPTS, BoardChoice, board_prompt
 
 RULES = GameRules(load_board_file(), load_catalog())
 SEATS = [("roel", "L1"), ("falk_maria", "L2"), ("matthew", "L3"), ("attila", "L4")]

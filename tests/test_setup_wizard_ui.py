@@ -38,7 +38,7 @@ LADDER_SPACE_PX = {"800x480": 22, "1024x600": 27, "1280x720": 33, "720x1280": 28
 #: the deepest shrink FortressView._fit_names gives the whole fortress so that every room's
 #: name has a clear place (its SHRINK_STEPS[-1], read from the source: importing the view
 #: would start Kivy in pytest); still far above the 12 px spaces of the wizard before issue 29
-_VIEW_SOURCE = Path(__file__).parents[1].joinpath("ui", "fortress_view.py").read_text()
+_VIEW_SOURCE = Path(__file__).parents[1].joinpath("ui", "board", "geometry.py").read_text()
 NAMES_SHRINK = next(
     ast.literal_eval(node.value)[-1]
     for node in ast.parse(_VIEW_SOURCE).body

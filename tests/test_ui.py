@@ -149,7 +149,7 @@ def test_espeak_speaks_each_language(tmp_path: Path, lang: str) -> None:
 def test_fortress_view_maps_touches_back_to_cells() -> None:
     from companion.boardfile import load_board_file
     from companion.engine.situation import Situation
-    from ui.fortress_view import FortressView
+    from ui.board.view import FortressView
 
     fortress = load_board_file()
     view = FortressView(fortress, Situation(board=fortress.initial_state()))
@@ -169,8 +169,8 @@ def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
     picks them directly (zoomed, or a board that does not zoom on tap)."""
     from companion.boardfile import load_board_file
     from companion.engine.situation import Situation
+    from ui.board.view import FortressView
     from ui.checks import MIN_TOUCH_PX, small_touch_targets
-    from ui.fortress_view import FortressView
 
     fortress = load_board_file()
     view = FortressView(fortress, Situation(board=fortress.initial_state()))
@@ -216,7 +216,7 @@ def test_the_list_check_reports_lists_squeezed_below_two_rows(
 def test_the_heroes_wounds_are_large_counters_in_seat_order() -> None:
     from companion.engine.game import commands as c
     from tests.table import Table
-    from ui.screens.round_status import status_text, wound_chips
+    from ui.screens.round.status import status_text, wound_chips
 
     t = Table(seats=[("roel", "L1"), ("matthew", "L2"), ("attila", "L3")])
     t.do(c.AddWound(hero="matthew", token="wound-double"))
@@ -251,7 +251,7 @@ os.environ["KIVY_NO_ARGS"] = "1"
 from kivy.core.window import Window
 from companion.boardfile import load_board_file
 from companion.engine.situation import Situation
-from ui.fortress_view import FortressView
+from ui.board.view import FortressView
 
 fortress = load_board_file()
 view = FortressView(fortress, Situation(board=fortress.initial_state()))
@@ -356,7 +356,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.gridlayout import GridLayout
 from ui.checks import cramped_lists, cut_rows, cut_texts, overflowing_labels, small_texts
-from ui.scrolling import ScrollArea, WholeRows
+from ui.widgets.scrolling import ScrollArea, WholeRows
 
 # the Why? panel at 800x480 with large text, French (issue 29): rows of two and three lines;
 # the list's place is 160 px high
@@ -434,7 +434,7 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
         view.scroll_y = 1  # back at its top, the cue in English; then the table's language
         view.update_from_scroll()
         from companion.app import i18n
-        from ui.scrolling import retranslate
+        from ui.widgets.scrolling import retranslate
         i18n.set_language("de")
         retranslate(column)
         result["german"] = cue.text
@@ -448,7 +448,7 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
 
 def commit_row():
     # the round panel's commit box: a reused button shrunk by its new text after it was added
-    from ui.button_row import ButtonRow
+    from ui.widgets.button_row import ButtonRow
     row = ButtonRow(least=0)
     heights = [row.height]
     close = Button(size_hint_y=None, height=108)

@@ -115,7 +115,7 @@ import ui.__main__, ui.app, companion.app.devices.node_options, companion.app.de
 parser = ui.__main__.build_parser()
 ui.__main__.make_app(parser, parser.parse_args([]), silent=True)  # the app, not run
 later = ("aiohttp", "paho", "markdown_it", "segno", "sqlite_utils", "gpiozero", "babel")
-later += ("companion.app.service", "companion.engine.game", "ui.screens.round")
+later += ("companion.app.service", "companion.engine.game", "ui.screens.round.screen")
 print(sorted(m for m in later if m in sys.modules))
 """
 
@@ -143,7 +143,7 @@ os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
-from ui.scrolling import ScrollArea
+from ui.widgets.scrolling import ScrollArea
 
 for cls in (ScrollView, ScrollArea):
     view = cls()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import ui.board_layout
+import ui.board.layout
 from companion.app.board import geometry as board_geometry
 from companion.app.board.geometry import Box, Circle, intersects, overlaps
 from companion.app.board.text_widths import text_width
@@ -150,9 +150,9 @@ def test_each_line_is_drawn_as_wide_as_it_was_measured_inside_its_box(language: 
 
 
 def test_the_touchscreen_keeps_its_names_for_the_shared_geometry() -> None:
-    """ui/board_layout.py only re-exports companion/app/board/geometry.py: one set of rules."""
-    for name in ui.board_layout.__all__:
-        assert getattr(ui.board_layout, name) is getattr(board_geometry, name), name
+    """ui/board/layout.py only re-exports companion/app/board/geometry.py: one set of rules."""
+    for name in ui.board.layout.__all__:
+        assert getattr(ui.board.layout, name) is getattr(board_geometry, name), name
 
 
 def test_text_widths_follow_the_letters() -> None:

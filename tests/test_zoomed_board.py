@@ -19,8 +19,9 @@ from kivy.clock import Clock
 from kivy.uix.button import Button
 from companion.boardfile import load_board_file
 from companion.engine.situation import HeroFigure, Situation
-from ui.board_layout import Box, Circle, covered, intersects
-from ui.fortress_view import FortressView, BOOK_DISC
+from ui.board.layout import Box, Circle, covered, intersects
+from ui.board.geometry import BOOK_DISC
+from ui.board.view import FortressView
 
 fortress = load_board_file()
 room = "NE"
@@ -109,8 +110,8 @@ os.environ["KIVY_NO_ARGS"] = "1"
 from kivy.core.window import Window
 from companion.boardfile import load_board_file
 from companion.engine.situation import HeroFigure, Situation
-from ui.board_layout import intersects
-from ui.fortress_view import FortressView
+from ui.board.layout import intersects
+from ui.board.view import FortressView
 
 fortress = load_board_file()
 view = FortressView(fortress, Situation(board=fortress.initial_state()))
@@ -133,7 +134,7 @@ view.situation = Situation(
 view.highlight = set(cells)
 view.redraw()
 order = [(kind, [c.x, c.y, c.r], c.name) for kind, c in view.draw_order]
-from ui.fortress_view import Circle
+from ui.board.layout import Circle
 late = []  # a letter drawn after a figure it overlaps
 for i, (kind, circle, _) in enumerate(order):
     if kind == "figure":
@@ -181,8 +182,8 @@ from kivy.core.window import Window
 from companion.boardfile import load_board_file
 from companion.engine.situation import Situation
 from ui import theme
-from ui.fortress_view import FortressView
-from ui.screens.round_status import threat_legend
+from ui.board.view import FortressView
+from ui.screens.round.status import threat_legend
 
 fortress = load_board_file()
 view = FortressView(fortress, Situation(board=fortress.initial_state()))

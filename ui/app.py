@@ -25,8 +25,8 @@ from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from companion.version import version
 from ui import theme
+from ui.board.view import FortressView
 from ui.collector import MainThreadCollector
-from ui.fortress_view import FortressView
 from ui.memory import release_free_memory
 from ui.redraw_faults import RedrawFaults
 from ui.screens.home import HomeScreen
@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # imported when the table starts, in the frame after the firs
     from ui.screens.hardware import HardwareScreen
     from ui.screens.history import HistoryScreen
     from ui.screens.resync import ResyncScreen
-    from ui.screens.round import RoundScreen
+    from ui.screens.round.screen import RoundScreen
     from ui.screens.rules import RulesScreen
     from ui.screens.settings import SettingsScreen
     from ui.screens.setup import SetupScreen
@@ -279,7 +279,7 @@ class ArmataApp(App):
         changed = self.service.set_language(language)
         self.lang = language
         if changed:
-            from ui.scrolling import retranslate
+            from ui.widgets.scrolling import retranslate
 
             for screen in self.manager.screens:  # the current one and those waiting
                 retranslate(screen)
@@ -287,7 +287,7 @@ class ArmataApp(App):
             self.fortress_view.leds = {}  # the legend's words again, in the new language
             self._poll_hardware()
         if changed and self.manager.has_screen("round"):
-            self._screen().clear_announcements()  # nothing stays in the old language
+            self.round_screen().clear_announcements()  # nothing stays in the old language
             if self.session is not None:
                 self._refresh()
 
@@ -387,7 +387,7 @@ class ArmataApp(App):
 
     def _start_table(self, _dt: float = 0) -> None:
         """The table service started, the round screen built; a kiosk resumes its game."""
-        from ui.screens.round import RoundScreen
+        from ui.screens.round.screen import RoundScreen
 
         service = self.service
         round_screen = RoundScreen(name="round")
@@ -442,7 +442,7 @@ class ArmataApp(App):
         followed = feed.followed_seats()
         if followed != self._followed:
             self._followed = followed
-            screen = self._screen()
+            screen = self.round_screen()
             if hasattr(screen, "refresh_options"):
                 screen.refresh_options()
 
@@ -456,7 +456,7 @@ class ArmataApp(App):
                 view.segments = segments
                 view.ringed = ringed
             self.fortress_view.legend_extra = legend
-            screen = self._screen()
+            screen = self.round_screen()
             screen.ring_legend = legend
             if hasattr(screen, "view"):
                 screen._legend()
@@ -489,9 +489,13 @@ class ArmataApp(App):
         elif self.manager.current == "round" and tap.node == CARD_READER:
             self.card_tapped(tap)
 
+    def register_tag(self, uid: str, kind: str, target: str) -> None:
+        """A tag bound to what the players said it is (card taps in play)."""
+        self.service.register_tag(uid, kind, target)
+
     def card_tapped(self, tap: Tap) -> None:
-        """A tag tapped on the card reader in play (ui/play_taps.py)."""
-        from ui.play_taps import tapped_in_play
+        """A tag tapped on the card reader in play (ui/screens/round/card_taps.py)."""
+        from ui.screens.round.card_taps import tapped_in_play
 
         if self.session is not None:
             tapped_in_play(self, self.session, tap)
@@ -500,11 +504,11 @@ class ArmataApp(App):
         if self._held is not None:  # a command of this screen: shown once its panel is reset
             self._held.append((announcement, words))
         else:
-            self._screen().announced(announcement, words)
+            self.round_screen().announced(announcement, words)
 
     def table_changed(self, status: TableStatus) -> None:
         if self.session is not None:
-            self._screen().show_table(status, self.service.done_by_hand)
+            self.round_screen().show_table(status, self.service.done_by_hand)
         if self.manager.current == "resync":
             self.open_resync()
         elif self.manager.current == "table":
@@ -518,7 +522,7 @@ class ArmataApp(App):
         """The table's own Wi-Fi opened or closed (or could not): an open Phones view shows it."""
         from kivy.core.window import Window
 
-        from ui.phones import PhonesView
+        from ui.screens.round.phones import PhonesView
 
         for widget in Window.children:
             if isinstance(widget, PhonesView):
@@ -591,7 +595,7 @@ class ArmataApp(App):
 
     def _new_game_screen(self) -> None:
         """Nothing of an earlier game stays on the round screen."""
-        screen = self._screen()
+        screen = self.round_screen()
         screen.clear_announcements()
         screen.command_done()
         screen.view.zoom_room = None
@@ -629,7 +633,7 @@ class ArmataApp(App):
             outcome = self.service.execute(command)
         finally:
             held, self._held = self._held, None
-        screen = self._screen()
+        screen = self.round_screen()
         if outcome.refused is not None:
             screen.banner_text = outcome.refused
             return outcome
@@ -666,7 +670,7 @@ class ArmataApp(App):
             self.service.rewind(head)
         finally:
             held, self._held = self._held, None
-        screen = self._screen()
+        screen = self.round_screen()
         screen.command_done()
         screen.clear_announcements()
         for announcement, words in held:
@@ -726,11 +730,11 @@ class ArmataApp(App):
         self._refresh()
         if hero is not None:
             self.show("round")
-            self._screen().fix_position_of(hero)
+            self.round_screen().fix_position_of(hero)
 
     def open_phones(self) -> None:
-        """The table view's code and address, and each hero's "my phone" (ui/phones.py)."""
-        from ui.phones import PhonesView
+        """The table view's code and address, and each hero's "my phone" (round/phones.py)."""
+        from ui.screens.round.phones import PhonesView
 
         PhonesView(self).open()
 
@@ -749,7 +753,7 @@ class ArmataApp(App):
         if name == "undo":
             self.undo()
         elif current == "round":
-            screen = self._screen()
+            screen = self.round_screen()
             if name == "next":
                 screen.focus_next()
             else:
@@ -765,7 +769,7 @@ class ArmataApp(App):
         elif name == "confirm" and current in ("gameover", "resync", "table", "rules"):
             self.show("round" if self.session is not None and current != "gameover" else "home")
 
-    def _screen(self) -> RoundScreen:
+    def round_screen(self) -> RoundScreen:
         screen = cast("RoundScreen", self.manager.get_screen("round"))
         return screen
 
@@ -782,7 +786,7 @@ class ArmataApp(App):
         undo = session.command_at(session.head)
         redo = session.command_at(session.head + 1)
         fortress = session.rules.fortress
-        self._screen().show_options(
+        self.round_screen().show_options(
             session.rules,
             session.state,
             session.waiting_for,

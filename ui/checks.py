@@ -140,7 +140,7 @@ def small_touch_targets(root: Widget) -> list[str]:
     """Buttons a finger may need, under 48 px (a hidden one, at opacity 0, is none), and the
     board's spaces while one is being chosen: a tap on the whole fortress only zooms to a room,
     so the spaces a finger picks are the zoomed room's, and those must be 48 px too."""
-    from ui.fortress_view import FortressView
+    from ui.board.view import FortressView
 
     found = [
         f"{w.text[:30]!r}: {w.width:.0f}x{w.height:.0f}"
@@ -205,7 +205,7 @@ def cramped_lists(root: Widget) -> list[str]:
     Strigoi card is not seen, so it is not judged."""
     from kivy.uix.scrollview import ScrollView
 
-    from ui.scrolling import WholeRows
+    from ui.widgets.scrolling import WholeRows
 
     found = []
     for view in walk(root):
@@ -239,7 +239,7 @@ def cut_rows(root: Widget) -> list[str]:
     place (WholeRows) showing none of its rows, the place empty below, is wrong too."""
     from kivy.uix.behaviors import ButtonBehavior
 
-    from ui.scrolling import WholeRows
+    from ui.widgets.scrolling import WholeRows
 
     found = []
     for view, content, edge in _lists_at_their_top(root):
@@ -313,7 +313,7 @@ def _lists_at_their_top(root: Widget) -> list[tuple[Widget, Widget, float]]:
 
 def _line_cut(label: Label, edge: float) -> str | None:
     """The line of the label's text that the edge (window y) runs through, if any."""
-    from ui.scrolling import text_lines
+    from ui.widgets.scrolling import text_lines
 
     lines = text_lines(label)
     for k, (high, low) in enumerate(lines):
@@ -328,7 +328,7 @@ def _line_cut(label: Label, edge: float) -> str | None:
 
 def _lines_below(label: Label, edge: float) -> str | None:
     """The lines of a wrapped text the edge (window y) hides, when it shows others whole."""
-    from ui.scrolling import text_lines
+    from ui.widgets.scrolling import text_lines
 
     lines = text_lines(label)
     if len(lines) < 2:
@@ -377,7 +377,7 @@ def squeezed(
 def _under_a_card(root: Widget, widget: Widget) -> bool:
     """A shown card (the Strigoi card over the round screen's panel, a hero's panel over the
     screen) lies over its centre."""
-    from ui.screens.round import CardPanel
+    from ui.screens.round.screen import CardPanel
 
     x, y = widget.to_window(*widget.center)
     inside = set()  # the cards the widget is part of (a list on a card is on it, not under it)
@@ -402,8 +402,8 @@ def board_overlaps(root: Widget) -> list[str]:
     two (ui/board_layout.overlaps, covered). A figure stands on its space: that is no cover.
     And no room's name reads as a neighbour's (ui/board_layout.misread): beside another room's
     space, or without a leader line nearer another room than its own."""
-    from ui.board_layout import Box, covered, overlaps
-    from ui.fortress_view import FortressView
+    from ui.board.layout import Box, covered, overlaps
+    from ui.board.view import FortressView
 
     found = []
     for view in walk(root):

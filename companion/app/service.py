@@ -14,8 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -26,6 +25,12 @@ from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWork
 from companion.app.devices.leds import LedSync
 from companion.app.devices.mqtt_feed import GameFeed
 from companion.app.devices.nodes import BoardHardware, health_view, register_stickers
+from companion.app.devices.simulated_hands import (
+    Arrangement,
+    HandMove,
+    SimulatedHands,
+    SimulatedRoom,
+)
 from companion.app.devices.troubles import Troubles
 from companion.app.devices.usb import Drive, UsbWorker
 from companion.app.devices.usb import finder as usb_finder
@@ -67,7 +72,7 @@ from companion.errors import (
     StoreError,
 )
 from companion.store.location import data_dir
-from companion.store.nfc import NfcRegistry
+from companion.store.nfc import Binding, NfcRegistry
 from companion.store.settings import Settings
 from firmware_bridge import protocol as p
 from firmware_bridge.board import room_node
@@ -339,7 +344,9 @@ class TableService:
         #: the Pi's Wi-Fi as last read (the phones' way in); known once a public web started
         self.wifi_state = WifiState("no_manager")
         self._wifi: WifiWorker | None = None
-        self._hands: threading.Thread | None = None  # the simulated table's, while they work
+        table = self.hardware.table
+        #: the simulated table's hands (None on a real board): moves done on their own thread
+        self.hands = SimulatedHands(table) if table is not None else None
         self._closed = False
 
     # ----- lifecycle ---------------------------------------------------------------------------
@@ -392,8 +399,8 @@ class TableService:
         # at most this long
         self.hardware.bridge.wait_acked(RINGS_OFF_WAIT_S, online_only=True)
         self.controls.close()
-        if self._hands is not None:
-            self._hands.join(RINGS_OFF_WAIT_S)  # the simulated hands finish what they hold
+        if self.hands is not None:
+            self.hands.close(RINGS_OFF_WAIT_S)  # the simulated hands finish what they hold
         self.hardware.stop()
         if self.publisher is not None:
             self.publisher.stop()
@@ -660,23 +667,40 @@ class TableService:
 
     def simulated_hands(self) -> bool:
         """Set the simulated table up as the game says (False: the board is real, or no game
-        is played). Turning a platform takes a moment, edge by edge over its reader, so the
-        hands work on a thread of their own, given what to do as values: they never read the
-        game."""
-        table, session = self.hardware.table, self.session
-        if table is None or session is None:
+        is played). The hands are given what to do as values: they never read the game."""
+        session = self.session
+        if self.hands is None or session is None:
             return False
         expected = expected_from_game(session.rules, session.state)
         platforms = {
             room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout
         }
         figures = {room: x.figure for room, x in expected.items()}
-        hands = threading.Thread(
-            target=table.arrange, args=(platforms, figures), name="simulated hands", daemon=True
-        )
-        hands.start()
-        self._hands = hands
-        return True
+        return self.hands.give(Arrangement(platforms, figures))
+
+    def move_by_hand(self, move: HandMove) -> bool:
+        """A move on the simulated table (the Table screen's buttons): done by its hands, on
+        their thread (False: the board is real)."""
+        return self.hands is not None and self.hands.give(move)
+
+    def simulated_rooms(self) -> Mapping[str, SimulatedRoom]:
+        """What stands in each room of the simulated table now, as values (empty: real board)."""
+        table = self.hardware.table
+        if table is None:
+            return {}
+        return {
+            room_id: SimulatedRoom(room.platform, room.rotation, room.figure)
+            for room_id, room in table.rooms.items()
+        }
+
+    def tag_binding(self, uid: str) -> Binding | None:
+        """What a tag stands for (None: not registered)."""
+        return self.tags.lookup(uid)
+
+    def register_tag(self, uid: str, kind: str, target: str) -> None:
+        """Bind a tag to what the players said it is (refused with a CompanionError)."""
+        self.registry.bind(uid, kind, target)
+        self.tags.refresh()
 
     # ----- nodes, readers, buttons -------------------------------------------------------------
     def ring_colours(self) -> dict[str, str | None]:

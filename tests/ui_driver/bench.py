@@ -149,7 +149,7 @@ class Bench:
         if session.state.phase == "over":
             return
         task = session.waiting_for
-        screen = self.app._screen()
+        screen = self.app.round_screen()
         busy = screen.card_showing or screen.table.actions  # a card or the table first
         if task is not None and task.kind == "strigoi" and not busy:
             command = session.legal_commands()[0]
@@ -163,7 +163,7 @@ class Bench:
             tap(button)
             if voice is not None:
                 self.voice_taps.append((spoken, start))
-            if self.app._screen().card_showing:  # the story's first card, over the panel
+            if self.app.round_screen().card_showing:  # the story's first card, over the panel
                 self._until_shown(start)
         else:
             self.driver.play_one()
@@ -194,7 +194,7 @@ class Bench:
     def measure_banner_frame(self) -> None:
         """The baseline of tap-to-banner: a frame where nothing but the banner's text changes."""
         start = time.perf_counter()
-        self.app._screen().banner_text = f"baseline frame {len(self.frame_ms)}"
+        self.app.round_screen().banner_text = f"baseline frame {len(self.frame_ms)}"
         self._until_shown(start, self.frame_ms)
 
     def wait_for_viewers(self, count: int) -> None:

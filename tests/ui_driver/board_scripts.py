@@ -53,7 +53,7 @@ def board_session(driver: Driver, seed: int, runs: list[str] | None = None) -> N
         follow_the_game(app)
 
     def whole() -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         if screen.card_showing:
             screen.card_done()
         app.game_view.zoom_to(None)
@@ -97,7 +97,7 @@ def follows(driver: Driver, commands: int = 60) -> None:
 
     def note(key: str | None = None) -> None:
         kind, hero = _waiting(app)
-        screen = app._screen()
+        screen = app.round_screen()
         state = (app.session.head, app.session.state.event_count)
         if hero is None or screen.cards or screen.choice.fix is not None:
             return

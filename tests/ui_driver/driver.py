@@ -131,7 +131,7 @@ class Driver:
         band at 800x480 with large text, read as a hero without cards."""
         from kivy.uix.gridlayout import GridLayout
 
-        screen = self.app._screen()
+        screen = self.app.round_screen()
         panel = getattr(screen, "hero_view", None)
         if panel is None or not panel.showing:
             return []
@@ -222,7 +222,7 @@ class Driver:
                     self.done_with_cards,
                     lambda: self.press("More…"),
                     lambda: self.press(  # on from an earlier language's game: it stays on
-                        "Close" if app._screen().threat_on else "Threat map: off"
+                        "Close" if app.round_screen().threat_on else "Threat map: off"
                     ),
                 ),
             ),
@@ -234,7 +234,7 @@ class Driver:
             ),
             (
                 "round-more",
-                lambda: self.steps(app._screen().close_hero, lambda: self.press("More…")),
+                lambda: self.steps(app.round_screen().close_hero, lambda: self.press("More…")),
             ),
             ("log", lambda: self.press("Game log")),
             (
@@ -259,7 +259,7 @@ class Driver:
 
     def note_round_layout(self) -> None:
         """Report where the round screen put its board against its panel (window px)."""
-        ids = self.app._screen().ids
+        ids = self.app.round_screen().ids
         board, panel = ids.board_area, ids.panel
         self.report["round_layout"] = {
             "portrait": self.app.portrait,
@@ -274,7 +274,7 @@ class Driver:
 
     def tap_first_chip(self) -> None:
         """A finger on the first hero's wound chip: that hero's panel."""
-        box = self.app._screen().ids.wounds
+        box = self.app.round_screen().ids.wounds
         tap(box.children[-1])  # children are kept last first
 
     def steps(self, *touches: Callable[[], None]) -> None:
@@ -283,7 +283,7 @@ class Driver:
 
     def done_with_cards(self) -> None:
         """Read every Strigoi card to its end: "Done — figures moved" (one touch a frame)."""
-        screen = self.app._screen()
+        screen = self.app.round_screen()
         if not screen.cards:
             return
         from tests.ui_driver.table_scripts import follow_the_game
@@ -296,7 +296,7 @@ class Driver:
     def toward_a_space(self, zoomed: bool, chosen: bool = False, limit: int = 300) -> None:
         """Play on until the game asks for a space, then touch the board until it is zoomed
         (and, with `chosen`, until a space is chosen and waits for "Move here")."""
-        screen = self.app._screen()
+        screen = self.app.round_screen()
         choice = screen.choice
         asking = bool(choice.modes) and not screen.cards and not screen.table.actions
         if (
@@ -514,7 +514,7 @@ class Driver:
 
     def option_buttons(self) -> list[Button]:
         """The round screen's option buttons, top first."""
-        ids = self.app._screen().ids
+        ids = self.app.round_screen().ids
         shown = [*reversed(ids.options.children), *reversed(ids.commit_box.children)]
         return [b for b in shown if isinstance(b, Button)]
 
@@ -592,7 +592,7 @@ class Driver:
             follow_the_game(self.app)  # the table first, as the app asks
             self.report["steps"].append({"waiting": "the table", "events": 0})
             return
-        screen = self.app._screen()
+        screen = self.app.round_screen()
         buttons = self.option_buttons()
         commits = [b for b in buttons if getattr(b, "commit", False)]
         if screen.hero_open is not None:  # a hand opened from its option: its first card

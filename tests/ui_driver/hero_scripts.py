@@ -29,7 +29,7 @@ def hero_session(driver: Driver, seed: int, languages: list[str] | None = None) 
 
 
 def _chip(driver: Driver, hero: str) -> Any:
-    box = driver.app._screen().ids.wounds
+    box = driver.app.round_screen().ids.wounds
     return next(w for w in box.children if w.hero == hero)
 
 
@@ -42,7 +42,7 @@ def _one_language(driver: Driver, lang: str, seed: int) -> None:
     report = _report(driver, lang)
 
     def screen() -> Any:
-        return app._screen()
+        return app.round_screen()
 
     def note_panel(key: str) -> None:
         view = screen().hero_view

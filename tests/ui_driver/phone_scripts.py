@@ -21,9 +21,9 @@ from tests.nmcli_standin import release
 from tests.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, reveal, tap
-from ui.check_row import CheckRow
 from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
-from ui.phones import PhonesView
+from ui.screens.round.phones import PhonesView
+from ui.widgets.check_row import CheckRow
 
 
 def _view() -> PhonesView:
@@ -206,7 +206,7 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
     browser: dict[str, Any] = {}
 
     def chip() -> Any:
-        return next(w for w in app._screen().ids.wounds.children if w.hero == hero)
+        return next(w for w in app.round_screen().ids.wounds.children if w.hero == hero)
 
     def code() -> None:
         view = _view()
@@ -221,7 +221,7 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
     driver.then(lambda: tap(chip()))
     driver.then(lambda: driver.shoot("hero-panel-my-phone"))
     driver.then(
-        lambda: seen.__setitem__("panel", [b.text for b in app._screen().hero_view.buttons()])
+        lambda: seen.__setitem__("panel", [b.text for b in app.round_screen().hero_view.buttons()])
     )
     driver.then(
         lambda: driver.press(phone_word("seat").format(hero=hero_name(hero)), translate=False)

@@ -17,8 +17,8 @@ from companion.app.story.cards import card_of
 from companion.app.words import i18n
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
-from ui.glyphs import with_arrows
-from ui.screens.strigoi_card import card_scene
+from ui.screens.round.strigoi_card import card_scene
+from ui.widgets.glyphs import with_arrows
 
 #: the cards the screenshots show, each with what picks it out of a story
 SHOTS = (
@@ -71,7 +71,7 @@ def _play(app: Any, rng: random.Random) -> list[Announcement]:
 
 def _board_shows(app: Any, item: Announcement) -> list[str]:
     """What is wrong with the board while `item`'s card shows (nothing: [])."""
-    screen = app._screen()
+    screen = app.round_screen()
     view = app.game_view
     rules = app.session.rules
     fortress = rules.fortress
@@ -126,7 +126,7 @@ def story_check(driver: Driver, commands: int, seed: int) -> None:
             driver.steps(*[lambda i=i: read(story, i, shown) for i in range(len(story))])
 
     def read(story: list[Announcement], index: int, shown: list[str]) -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         item = story[index]
         if not screen.card_showing or screen.cards[0] is not item:
             report["wrong"].append(f"card {index} of {[a.kind for a in story]} not shown")
@@ -145,7 +145,7 @@ def story_check(driver: Driver, commands: int, seed: int) -> None:
     driver.then(lambda: app.new_game(seed))
     for _ in range(commands):
         driver.then(one)
-    driver.then(lambda: report.update(no_card_left=not app._screen().cards))
+    driver.then(lambda: report.update(no_card_left=not app.round_screen().cards))
 
     def log() -> None:
         """The game log says each step's results in the words of their cards."""
@@ -216,7 +216,7 @@ def story_shots(driver: Driver, seed: int, languages: dict[str, list[str]] | Non
 
     def show(story: list[Announcement], index: int, lang: str) -> None:
         app.switch_language(lang)
-        screen = app._screen()
+        screen = app.round_screen()
         screen.command_done()
         for item in story:
             screen.announced(item, app.service.announcer.words(item))
@@ -224,7 +224,7 @@ def story_shots(driver: Driver, seed: int, languages: dict[str, list[str]] | Non
             screen.card_done()
 
     def shoot(kind: str, lang: str, item: Announcement) -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         assert screen.card_showing and screen.cards[0] is item, (kind, lang)
         headline = screen.ids.card_headline
         report[f"{kind}-{lang}"] = {

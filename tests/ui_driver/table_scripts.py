@@ -84,7 +84,7 @@ def pi_buttons(driver: Driver) -> None:
     for _ in range(2):  # Next + Confirm opens the first hero's cards, then plays the first
         driver.then(lambda: app.controls.press("next"))
         driver.then(lambda: driver.wait_until("next", lambda: app.pi_presses[-1:] == ["next"]))
-        driver.then(lambda: report["focused"].append(app._screen().focused))
+        driver.then(lambda: report["focused"].append(app.round_screen().focused))
         driver.then(lambda: app.controls.press("confirm"))
         driver.then(
             lambda: driver.wait_until("confirm", lambda: app.pi_presses[-1:] == ["confirm"])
@@ -145,8 +145,8 @@ def resync_by_touch(driver: Driver) -> None:
     driver.then(lambda: report.update(start=_game_rotation(driver)))
     driver.then(lambda: _sim(driver).bump(ROOM))
     driver.then(lambda: driver.wait_until("the alert", lambda: bool(app.table_status.alerts), 3000))
-    driver.then(lambda: report.update(alert_strip=app._screen().alert_text))
-    driver.then(lambda: tap(app._screen().ids.alert))
+    driver.then(lambda: report.update(alert_strip=app.round_screen().alert_text))
+    driver.then(lambda: tap(app.round_screen().ids.alert))
     driver.then(lambda: report.update(screen=app.manager.current))
     driver.then(lambda: driver.press("The table is right"))
     driver.then(
@@ -243,7 +243,7 @@ def _note_the_board(driver: Driver) -> None:
     from companion.app.words import i18n
 
     lang = i18n.current_language()
-    screen = driver.app._screen()
+    screen = driver.app.round_screen()
     seen: dict[str, object] = driver.report.setdefault("table_zoom", {})
     seen[lang] = {
         "shown": screen.view.zoom_room,
@@ -321,20 +321,20 @@ def cards_and_fix(driver: Driver) -> None:
         raise AssertionError("no command made two announcements")
 
     def read_card() -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         report.setdefault("shown", []).append(screen.cards[0].kind if screen.card_showing else None)
         follow_the_game(app)
         tap(screen.ids.card_done)
 
     table_set_up(driver)
     driver.then(until_two)
-    driver.then(lambda: report.update(cards=[a.kind for a in app._screen().cards]))
+    driver.then(lambda: report.update(cards=[a.kind for a in app.round_screen().cards]))
     driver.then(lambda: driver.shoot("cards-first"))
 
     def press_under_the_card() -> None:
         """A finger on the card's text: the card takes the touch, the panel under it (whose
         options lie there while a hero acts) never sees it."""
-        screen = app._screen()
+        screen = app.round_screen()
         reached: list[object] = []
 
         def record(_panel: object, touch: object) -> bool:
@@ -353,7 +353,7 @@ def cards_and_fix(driver: Driver) -> None:
     driver.then(read_card)
     driver.then(lambda: driver.shoot("cards-second"))
     driver.then(read_card)
-    driver.then(lambda: report.update(left=len(app._screen().cards)))
+    driver.then(lambda: report.update(left=len(app.round_screen().cards)))
 
     # Fix: the Master to another free platform centre, by two taps
     def fix_master() -> None:
@@ -403,7 +403,7 @@ def nothing_stale(driver: Driver) -> None:
     app, report = driver.app, driver.report
 
     def round_screen() -> Any:
-        return app._screen()
+        return app.round_screen()
 
     driver.then(lambda: app.new_game(app.fixed_seed))
     driver.then(lambda: driver.play_until_announcement(80))

@@ -7,7 +7,7 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from ui.checks import walk
-from ui.scrolling import at_rest, scroll_view_of
+from ui.widgets.scrolling import at_rest, scroll_view_of
 
 
 def tap(widget: Widget) -> None:
@@ -60,7 +60,7 @@ def tap_at(x: float, y: float) -> None:
 def covered(widget: Widget) -> bool:
     """A finger cannot press it: it is on the hidden Strigoi card (which waits off to the
     side), or it lies under the shown card (which takes every touch on it)."""
-    from ui.screens.round import CardPanel
+    from ui.screens.round.screen import CardPanel
 
     node = widget
     while isinstance(node.parent, Widget):

@@ -16,7 +16,7 @@ def why_session(driver: Driver, seed: int, lang: str, large: bool, decisions: in
     checked: list[dict[str, Any]] = driver.report.setdefault("why", [])
 
     def look() -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         if screen.showing_why:
             return
         if screen.cards and screen.card_showing:
@@ -28,7 +28,7 @@ def why_session(driver: Driver, seed: int, lang: str, large: bool, decisions: in
         driver.queue.insert(0, shoot)
 
     def shoot() -> None:
-        screen = app._screen()
+        screen = app.round_screen()
         name = f"why-{len(checked)}"
         driver.shoot(name)
         entry = driver.report["screens"][name]

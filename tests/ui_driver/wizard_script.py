@@ -15,9 +15,9 @@ from companion.app.words import i18n
 from companion.app.words.labels import site_label
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap, tap_at
-from ui.board_layout import Box
-from ui.check_row import CheckRow
+from ui.board.layout import Box
 from ui.checks import walk
+from ui.widgets.check_row import CheckRow
 
 ROOM = "NW"  # the room tapped on the board (its platform has the Strigoi mark)
 

@@ -15,8 +15,8 @@ from companion.app.words.i18n import tr
 from companion.app.words.labels import log_sentence, secret_label
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
-from ui.glyphs import with_arrows
 from ui.screens.page import PageScreen
+from ui.widgets.glyphs import with_arrows
 
 SHOWN = 60  # the newest steps; older ones are a long scroll away at a table
 

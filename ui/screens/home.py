@@ -7,7 +7,7 @@ from pathlib import Path
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
-from ui.fortress_view import FortressView
+from ui.board.view import FortressView
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

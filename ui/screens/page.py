@@ -15,9 +15,9 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
-from ui.button_row import ButtonRow
-from ui.glyphs import printable
-from ui.scrolling import (  # noqa: F401  (registered for every screen's kv lists)
+from ui.widgets.button_row import ButtonRow
+from ui.widgets.glyphs import printable
+from ui.widgets.scrolling import (  # noqa: F401  (registered for every screen's kv lists)
     ScrollArea,
     WholeRows,
 )

@@ -19,9 +19,9 @@ from kivy.utils import escape_markup
 
 from companion.app.service import Settings, UsbChoice, UsbOutcome
 from companion.app.words.i18n import LANGUAGES, N_, tr
-from ui.check_row import CheckRow
-from ui.glyphs import printable
 from ui.screens.page import PageScreen
+from ui.widgets.check_row import CheckRow
+from ui.widgets.glyphs import printable
 
 Done = Callable[[UsbOutcome], None]
 

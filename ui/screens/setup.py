@@ -46,10 +46,10 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
-from ui.button_row import ButtonRow
-from ui.check_row import CheckRow
-from ui.fortress_view import FortressView
-from ui.scrolling import WholeRows, to_top  # noqa: F401  (WholeRows: setup.kv's list place)
+from ui.board.view import FortressView
+from ui.widgets.button_row import ButtonRow
+from ui.widgets.check_row import CheckRow
+from ui.widgets.scrolling import WholeRows, to_top  # noqa: F401  (WholeRows: setup.kv's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

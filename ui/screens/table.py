@@ -6,10 +6,13 @@ and the Pi's three buttons on gpiozero's mock pins (they act on the game as the 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from companion.app.devices.controls import Controls
+from companion.app.devices.simulated_hands import HandMove
+from companion.app.service import TableService
+from companion.app.session.game import GameSession
 from companion.app.table.sensing import UNKNOWN, Reading
 from companion.app.table.taps import platform_reading
 from companion.app.table.tracking import TableStatus
@@ -25,30 +28,40 @@ from companion.engine.fortress import Fortress
 from companion.engine.situation import STRIGOI
 from ui.screens.page import PageScreen
 
-if TYPE_CHECKING:
-    from ui.app import ArmataApp
-
 STATUS_WORDS = {"ready": N_("steady"), "busy": N_("blinking"), "off": N_("off")}
 
 
-def in_background(step: Callable[[], object]) -> None:
-    """Turning a platform takes a moment (edge by edge): never on the screen's thread."""
-    threading.Thread(target=step, daemon=True).start()
+class TableHost(Protocol):
+    """What the Table screen may call (the App gives it): the table service, whose simulated
+    hands do every move on their own thread (a platform turns edge by edge), the game, the
+    Pi's buttons and the Resync screen."""
+
+    @property
+    def service(self) -> TableService: ...
+    @property
+    def session(self) -> GameSession | None: ...
+    @property
+    def fortress(self) -> Fortress: ...
+    @property
+    def controls(self) -> Controls: ...
+    @property
+    def table_status(self) -> TableStatus: ...
+    def open_resync(self) -> None: ...
 
 
 class TableScreen(PageScreen):
     back_to = "round"
 
-    def show(self, app: ArmataApp, status: TableStatus, choosing: str | None = None) -> None:
+    def show(self, app: TableHost, status: TableStatus, choosing: str | None = None) -> None:
         session = app.session
         self.back_to = "round" if session is not None else "home"
         fortress = session.rules.fortress if session is not None else app.fortress
         self.clear(tr("The table"))
-        sim = app.hardware.table
-        if choosing is not None and sim is not None:
+        sim = app.service.simulated_rooms()
+        if choosing is not None and sim:
             self._figures(app, choosing)
             return
-        if sim is not None and session is not None:
+        if sim and session is not None:
             self.button(tr("Set the table up as the game says"), lambda: self._arrange(app))
         controls = app.controls
         if controls.mock is not None:
@@ -75,24 +88,25 @@ class TableScreen(PageScreen):
                     room=room_name(room), rim=rim, centre=centre
                 )
             )
-            if sim is None or room not in sim.rooms:
+            if room not in sim:
                 continue
-            here = sim.rooms[room]
+            here = sim[room]
             row: list[tuple[str, Callable[[], None]]] = []
             if here.platform is not None:
                 row += [
                     (tr("Anticlockwise"), lambda r=room: self._turn(app, r, +1)),
                     (tr("Clockwise"), lambda r=room: self._turn(app, r, -1)),
-                    (tr("Bump"), lambda r=room: in_background(lambda: sim.bump(r))),
-                    (tr("Take out"), lambda r=room: in_background(lambda: sim.remove_platform(r))),
+                    (tr("Bump"), lambda r=room: self._hand(app, HandMove("bump", r))),
+                    (tr("Take out"), lambda r=room: self._hand(app, HandMove("take_out", r))),
                 ]
             elif fortress.rooms[room].platform is not None:
                 platform = fortress.rooms[room].platform or ""
                 row.append(
                     (
                         tr("Put back"),
-                        lambda r=room, p=platform: in_background(
-                            lambda: sim.put_platform(r, p, fortress.rooms[r].rotation)
+                        lambda r=room, p=platform: self._hand(
+                            app, HandMove("put_back", r, platform=p,
+                                          rotation=fortress.rooms[r].rotation)
                         ),
                     )
                 )
@@ -100,12 +114,12 @@ class TableScreen(PageScreen):
                 row.append((tr("Centre…"), lambda r=room: self.show(app, app.table_status, r)))
             self.row(row)
 
-    def _rim(self, app: ArmataApp, fortress: Fortress, room: str, value: Reading) -> str:
+    def _rim(self, app: TableHost, fortress: Fortress, room: str, value: Reading) -> str:
         if value is UNKNOWN:
             return tr("reader not heard yet")
         if value is None:
             return tr("no platform") if fortress.rooms[room].platform else tr("no platform here")
-        binding = app.service.tags.lookup(value)
+        binding = app.service.tag_binding(value)
         reading = platform_reading(binding, fortress.rooms[room].orientation) if binding else None
         if reading is None:
             return tr("a tag that is no platform's")
@@ -116,32 +130,32 @@ class TableScreen(PageScreen):
             direction=direction_name(reading.rotation),
         )
 
-    def _centre(self, app: ArmataApp, value: Reading) -> str:
+    def _centre(self, app: TableHost, value: Reading) -> str:
         if value is UNKNOWN:
             return tr("not heard yet")
         if value is None:
             return tr("nothing")
-        binding = app.service.tags.lookup(value)
+        binding = app.service.tag_binding(value)
         if binding is None or binding.kind not in ("hero", "strigoi"):
             return tr("a tag that is no figure's")
         return figure_label(binding.target)
 
-    def _turn(self, app: ArmataApp, room: str, way: int) -> None:
-        sim = app.hardware.table
-        assert sim is not None
-        in_background(lambda: sim.turn(room, sim.rooms[room].rotation + way))
+    def _turn(self, app: TableHost, room: str, way: int) -> None:
+        self._hand(app, HandMove("turn", room, way=way))
 
-    def _figures(self, app: ArmataApp, room: str) -> None:
+    @staticmethod
+    def _hand(app: TableHost, move: HandMove) -> None:
+        app.service.move_by_hand(move)
+
+    def _figures(self, app: TableHost, room: str) -> None:
         """Which figure to set on the room's centre."""
-        sim = app.hardware.table
-        assert sim is not None
         self.text(tr("Set on the centre of the {room}:").format(room=room_name(room)))
 
         def put(figure: str | None) -> None:
             if figure is None:
-                in_background(lambda: sim.lift_figure(room))
+                self._hand(app, HandMove("lift_figure", room))
             else:
-                in_background(lambda: sim.put_figure(room, figure))
+                self._hand(app, HandMove("put_figure", room, figure=figure))
             self.show(app, app.table_status)
 
         self.button(tr("nothing (lift the figure)"), lambda: put(None))
@@ -149,5 +163,5 @@ class TableScreen(PageScreen):
         for figure in [*heroes, *(s for s in STRIGOI if s != "supreme")]:
             self.button(figure_label(figure), lambda f=figure: put(f))
 
-    def _arrange(self, app: ArmataApp) -> None:
+    def _arrange(self, app: TableHost) -> None:
         app.service.simulated_hands()

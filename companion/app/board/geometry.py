@@ -1,6 +1,6 @@
 """Where the board's figures and room names go so that none covers another (issue 29): plain
 geometry, no Kivy, so that the rules can be tested on numbers. Shared by the touchscreen
-(ui/fortress_view.py, through ui/board_layout.py) and the phones' view
+(ui/board/view.py, through ui/board/layout.py) and the phones' view
 (companion/app/web/board.py): the same push-apart and the same name places on both. Its y axis
 grows upwards (Kivy's); the phones' view turns its SVG coordinates over to use it.
 

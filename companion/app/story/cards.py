@@ -34,7 +34,7 @@ from companion.engine.explain import Reason, hero_name
 from companion.engine.fortress import Fortress
 
 #: from -> to in a headline. Kivy's Roboto lacks it: the card draws it in DejaVu Sans, which
-#: Kivy ships (ui/screens/round.py); written as an escape so the font check reads no arrow here
+#: Kivy ships (ui/screens/round/screen.py); an escape, so the font check reads no arrow here
 ARROW = "\u2192"
 
 

@@ -66,7 +66,7 @@ NAME_GAP = (GAP + 1) / 8
 NAMES_APART = NAME_SIZE * 0.6
 #: what a name costs over a space (of another room: over its own a fifth), a space with a
 #: feature (red, grey, stairs: what a player looks for), a book, a ladder: the touchscreen's
-#: weights (ui/fortress_view.py) but spaces dearer, so that a phone's names go to the empty
+#: weights (ui/board/view.py) but spaces dearer, so that a phone's names go to the empty
 #: corners of the board rather than over the corridors
 SPACE_COST, FEATURE_COST, BOOK_COST, LADDER_COST = 3.0, 6.0, 4.0, 6.0
 #: a space as a name sees it: a little more than the circle inside its hexagon (0.82), so that

@@ -598,7 +598,7 @@ def command_label(
 
 
 def group_label(key: tuple[str, ...]) -> str:
-    """The button that opens a group of commands (ui/option_groups.py)."""
+    """The button that opens a group of commands (ui/widgets/option_groups.py)."""
     if key[0] == "choose":
         return tr("{hero}: pick a card (only you look)").format(hero=hero_name(key[1]))
     if key[0] == "mechanics":

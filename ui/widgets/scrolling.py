@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.app.words.i18n import ngettext
 from ui import theme
-from ui.glyphs import DOWN_MARKUP
+from ui.widgets.glyphs import DOWN_MARKUP
 
 __all__ = [
     "MoreBelow",

@@ -6,24 +6,45 @@ only shows)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
+from companion.app.service import Outcome
 from companion.app.session.game import GameSession
 from companion.app.table.play_taps import commands_with, holder_of, registration_choices
 from companion.app.table.resync import strigoi_of_figure
 from companion.app.table.taps import Tap
 from companion.app.words.i18n import tr
 from companion.app.words.labels import command_label, figure_label, item_name, room_name
+from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError
 
-if TYPE_CHECKING:
-    from ui.app import ArmataApp
+
+class ShowsChoices(Protocol):
+    """The round screen as a tap speaks through it."""
+
+    banner_text: str
+
+    def show_choices(self, title: str, choices: list[tuple[str, Callable[[], None]]]) -> None: ...
+    def close_choices(self) -> None: ...
+    def open_hero(self, hero: str, show_hand: bool = False, fix: bool = False) -> None: ...
 
 
-def tapped_in_play(app: ArmataApp, session: GameSession, tap: Tap) -> None:
-    screen = app._screen()
+class TapHost(Protocol):
+    """What a tap in play may call (the App gives it): the round screen, the game's catalog,
+    commands and the registration of a tag, all through the table service."""
+
+    @property
+    def catalog(self) -> Catalog: ...
+    def round_screen(self) -> ShowsChoices: ...
+    def execute(self, command: c.Command) -> Outcome: ...
+    def register_tag(self, uid: str, kind: str, target: str) -> None: ...
+
+
+def tapped_in_play(app: TapHost, session: GameSession, tap: Tap) -> None:
+    screen = app.round_screen()
     binding = tap.binding
     if binding is None:
         ask_what_tag(app, session, tap.uid)
@@ -71,17 +92,16 @@ def figure_summary(session: GameSession, figure: str) -> str:
     )
 
 
-def ask_what_tag(app: ArmataApp, session: GameSession, uid: str) -> None:
+def ask_what_tag(app: TapHost, session: GameSession, uid: str) -> None:
     """Registration in play: the tag is bound to what the player picks."""
-    screen = app._screen()
+    screen = app.round_screen()
 
     def bind(kind: str, target: str) -> None:
         try:
-            app.service.registry.bind(uid, kind, target)
+            app.register_tag(uid, kind, target)
         except CompanionError as refusal:
             screen.banner_text = str(refusal)
         else:
-            app.service.tags.refresh()
             screen.banner_text = tr("Tag registered.")
         screen.close_choices()
 

@@ -21,7 +21,7 @@ from companion.engine.game.context import board_state
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import Task
 from companion.engine.hexgrid import DIRECTIONS, Cell
-from ui.option_groups import Mode, board_modes
+from ui.widgets.option_groups import Mode, board_modes
 
 MODE_NAMES = {
     "move": N_("Move"),

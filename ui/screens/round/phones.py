@@ -8,7 +8,7 @@ the Wi-Fi changes (the words above them take the space); the switch waits, greye
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp, sp
@@ -20,14 +20,26 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.app.devices.hotspot import WifiState
+from companion.app.service import TableService
+from companion.app.session.game import GameSession
 from companion.app.web.address import by_name
+from companion.app.web.feed import WebFeed
 from companion.app.web.qr import only_this_machine, phone_word, qr_rgba, wifi_words
 from companion.app.words.i18n import tr
 from companion.engine.explain import hero_name
 from ui import theme
 
-if TYPE_CHECKING:
-    from ui.app import ArmataApp
+
+class PhonesHost(Protocol):
+    """What the phones' page may call (the App gives it): the table service (its Wi-Fi), the
+    phones' feed (addresses and seat links) and the game being played."""
+
+    @property
+    def service(self) -> TableService: ...
+    @property
+    def web_feed(self) -> WebFeed | None: ...
+    @property
+    def session(self) -> GameSession | None: ...
 
 
 def qr_texture(text: str) -> Texture:
@@ -42,7 +54,7 @@ def qr_texture(text: str) -> Texture:
 
 
 class PhonesView(ModalView):
-    def __init__(self, app: ArmataApp, seat: str | None = None, **kwargs: object) -> None:
+    def __init__(self, app: PhonesHost, seat: str | None = None, **kwargs: object) -> None:
         """The table's code; with `seat` (a hero's panel on the round screen: "my phone"), that
         hero's seat code at once, closed rather than taken back to the table's code."""
         super().__init__(size_hint=(0.94, 0.94), auto_dismiss=True, **kwargs)

@@ -18,7 +18,6 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
@@ -50,16 +49,18 @@ from companion.engine.hexgrid import Cell
 from companion.engine.situation import STRIGOI
 from companion.engine.threat import Level
 from ui import theme
-from ui.board_layout import Box
-from ui.button_row import ButtonRow  # noqa: F401  (the kv's commit box)
-from ui.fortress_view import FortressView
-from ui.glyphs import ARROW_MARKUP, with_arrows
-from ui.option_groups import ProtectPicker, arrange, board_mode
-from ui.screens.round_board import BoardChoice, FixTarget, board_prompt, focus_room
-from ui.screens.round_panel import RoundPanel
-from ui.screens.round_status import status_text, threat_legend, wound_chips
-from ui.screens.strigoi_card import card_scene
-from ui.scrolling import WholeRows, to_top  # noqa: F401  (round.kv: the card's list place)
+from ui.board.layout import Box
+from ui.board.view import FortressView
+from ui.screens.round.board import BoardChoice, FixTarget, board_prompt, focus_room
+from ui.screens.round.card_panel import CardPanel  # noqa: F401  (screen.kv places it)
+from ui.screens.round.hero_panel import HeroPanelView
+from ui.screens.round.panel import RoundPanel
+from ui.screens.round.status import status_text, threat_legend, wound_chips
+from ui.screens.round.strigoi_card import card_scene
+from ui.widgets.button_row import ButtonRow  # noqa: F401  (the kv's commit box)
+from ui.widgets.glyphs import ARROW_MARKUP, with_arrows
+from ui.widgets.option_groups import ProtectPicker, arrange, board_mode
+from ui.widgets.scrolling import WholeRows, to_top  # noqa: F401  (round.kv: the card's list place)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -67,19 +68,6 @@ Run = Callable[[c.Command], None]
 CARD_FIGURES = 4  # the large figures a card shows at most (a curse on four heroes)
 CARD_LINES = 8  # the lines of what the table must do
 Choices = list[tuple[str, Callable[[], None]]]
-
-
-class CardPanel(BoxLayout):
-    """The Strigoi card over the panel. It takes every touch that lands on it, so nothing under
-    it is pressed; disabling the panel instead would redraw each of its labels in grey, a whole
-    frame's work on the Pi at the moment the card should appear."""
-
-    showing = BooleanProperty(False)
-
-    def on_touch_down(self, touch: object) -> bool:
-        if super().on_touch_down(touch):
-            return True
-        return self.showing and self.collide_point(*touch.pos)  # type: ignore[attr-defined]
 
 
 class RoundScreen(RoundPanel, Screen):
@@ -141,8 +129,6 @@ class RoundScreen(RoundPanel, Screen):
         self._panel_shown: tuple[str, int] | None = None  # the list's kind and the game's step
         self.ids.board_holder.clear_widgets()
         self.ids.board_holder.add_widget(view)
-        from ui.screens.hero_panel import HeroPanelView  # it builds on CardPanel, defined here
-
         self.hero_view = HeroPanelView()
         self.add_widget(self.hero_view)  # over everything else of the screen
         self.hero_open: tuple[str, bool, bool] | None = None  # hero, hand shown, Fix offered
@@ -603,7 +589,7 @@ class RoundScreen(RoundPanel, Screen):
             )
         app = App.get_running_app()
         if getattr(app, "web_feed", None) is not None and self.state.phase != "over":
-            # the hero's seat link as a QR code, for that player's own phone (ui/phones.py)
+            # the hero's seat link as a QR code, for that player's own phone (round/phones.py)
             label = phone_word("seat").format(hero=hero_name(hero))
             extra.append((label, lambda: self._phone(hero)))
         self.hero_view.show(
@@ -612,7 +598,7 @@ class RoundScreen(RoundPanel, Screen):
         self.focused = -1
 
     def _phone(self, hero: str) -> None:
-        from ui.phones import PhonesView
+        from ui.screens.round.phones import PhonesView
 
         self.close_hero()
         PhonesView(App.get_running_app(), seat=hero).open()

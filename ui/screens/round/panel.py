@@ -26,10 +26,10 @@ from companion.engine.game import commands as c
 from companion.engine.game.queries import fight_odds
 from companion.errors import CompanionError
 from ui import theme
-from ui.option_groups import Group, ProtectPicker, arrange
-from ui.screens.round_board import MODE_NAMES, FixTarget
-from ui.screens.round_status import seated
-from ui.scrolling import scroll_view_of, to_top
+from ui.screens.round.board import MODE_NAMES, FixTarget
+from ui.screens.round.status import seated
+from ui.widgets.option_groups import Group, ProtectPicker, arrange
+from ui.widgets.scrolling import scroll_view_of, to_top
 
 PanelKind = Literal[
     "why", "more", "table", "confirm", "fix", "fixing", "choices", "group", "options"

@@ -21,8 +21,8 @@ from kivy.uix.widget import Widget
 from companion.app.story.hero_panel import CardFacts, HeroPanel, PanelAction
 from companion.app.words.i18n import tr
 from ui import theme
-from ui.screens.round import CardPanel
-from ui.scrolling import to_top
+from ui.screens.round.card_panel import CardPanel
+from ui.widgets.scrolling import to_top
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

@@ -12,7 +12,7 @@ from companion.app.story.announce import Announcement
 from companion.engine.game.context import GameRules
 from companion.engine.hexgrid import Cell
 from ui import theme
-from ui.fortress_view import OverlayLine
+from ui.board.painting import OverlayLine
 
 
 @dataclass(frozen=True)

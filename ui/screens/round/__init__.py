@@ -1,0 +1,1 @@
+"""The round screen: the screen, its board and panel, the hero panel, card taps, phones."""

@@ -1,0 +1,1 @@
+"""Widgets the screens share: button rows, check rows, option groups, scrolling lists, glyphs."""
