@@ -19,8 +19,8 @@ import json, os, sys
 os.environ["KIVY_NO_ARGS"] = "1"
 language, width, height, scale, density = sys.argv[1:6]
 os.environ["KIVY_METRICS_DENSITY"] = density
-from companion.app import i18n
-from companion.app.words.labels import room_name
+from companion.app.words import i18n
+from companion.app.words.names import room_name
 from companion.app.session.setup_plan import SetupPlan, site_cell
 from companion.boardfile import load_board_file
 from companion.engine.situation import Situation
@@ -84,8 +84,8 @@ PLAY_PROBE = """
 import json, math, os, sys
 os.environ["KIVY_NO_ARGS"] = "1"
 language, width, height, scale = sys.argv[1:5]
-from companion.app import i18n
-from companion.app.words.labels import room_name
+from companion.app.words import i18n
+from companion.app.words.names import room_name
 from companion.boardfile import load_board_file
 from companion.engine.situation import HeroFigure, Situation
 from ui.board.layout import Box, covered

@@ -13,7 +13,7 @@ from companion.app.session.game import GameSession
 from companion.app.story.announce import announcements
 from companion.app.story.cards import card_of
 from companion.app.words import i18n
-from companion.app.words.labels import ladder_name
+from companion.app.words.names import ladder_name
 from companion.catalog import load_catalog
 from companion.engine.game import events as e
 from companion.store.gamelog import GameLog

@@ -15,7 +15,7 @@ import pytest
 
 from companion.app.headless import HeadlessTable
 from companion.app.story.spoken_menu import SPACES_READ_ONE_BY_ONE
-from companion.app.words.labels import item_name
+from companion.app.words.names import item_name
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from firmware_bridge.node_sim import CARD_READER

@@ -13,7 +13,7 @@ import pytest
 from companion.app.service import reveal_text
 from companion.app.story.hero_panel import ABILITY_COMMANDS, HeroPanel, hero_panel, wound_effect
 from companion.app.words import i18n
-from companion.app.words.labels import ability_name, item_name
+from companion.app.words.names import ability_name, item_name
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.state import GameState

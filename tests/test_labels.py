@@ -11,15 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from companion.app.words import i18n
-from companion.app.words.labels import (
-    command_label,
-    render,
-    set_ladder_owners,
-    site_label,
-    space_name,
-    token_name,
-    waiting_label,
-)
+from companion.app.words.command_labels import command_label
+from companion.app.words.names import set_ladder_owners, space_name, token_name
+from companion.app.words.status import render, waiting_label
+from companion.app.words.table_texts import site_label
 from companion.engine.explain import reason
 from companion.engine.game import commands as c
 from companion.engine.game.tasks import EncounterTask, FightTask, StealthChoiceTask

@@ -187,7 +187,7 @@ def test_a_seat_page_guides_its_player_and_takes_the_private_decisions(
         legal = t.call(session.legal_commands)
         blocking = c.Protect(hero="roel", sources=["card"])
         assert blocking in legal
-        from companion.app.words.labels import command_label
+        from companion.app.words.command_labels import command_label
 
         with i18n.translating(i18n.catalog(language)):
             label = command_label(blocking, t.service.catalog, session.rules.fortress)

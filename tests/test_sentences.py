@@ -19,14 +19,10 @@ from companion.app.web.seat_guide import ONE_PLAYER
 from companion.app.web.views import announcement_view, why_line
 from companion.app.words import i18n
 from companion.app.words.i18n import LOCALE_DIR
-from companion.app.words.labels import (
-    GAME_OVER_SENTENCES,
-    defeated_times,
-    game_over_reason,
-    item_name,
-    site_label,
-)
-from companion.app.words.labels import waiting_label as status_line
+from companion.app.words.names import item_name
+from companion.app.words.status import GAME_OVER_SENTENCES, defeated_times, game_over_reason
+from companion.app.words.status import waiting_label as status_line
+from companion.app.words.table_texts import site_label
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -208,7 +204,7 @@ def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
     """The first difference is its own sentence (not glued after "The table differs:"), then
     how many more, counted, and what to do."""
     from companion.app.table.differences import Difference, Kind
-    from companion.app.words.labels import differences_alert
+    from companion.app.words.table_texts import differences_alert
     from firmware_bridge.tags import RIM_READER
 
     one = Difference("NE", RIM_READER, Kind.NO_PLATFORM, None, "NE")
@@ -222,7 +218,7 @@ def test_the_table_differs_strip_is_whole_sentences(language: str) -> None:
 
 
 def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
-    from companion.app.words.labels import SITE_REFUSALS, site_refusal
+    from companion.app.words.table_texts import SITE_REFUSALS, site_refusal
 
     for reason in SITE_REFUSALS:
         text = site_refusal("NE", 2, reason, "roel")
@@ -231,7 +227,7 @@ def test_a_ladder_site_refused_is_one_sentence(language: str) -> None:
 
 
 def test_the_round_line_is_one_message_per_phase(language: str) -> None:
-    from companion.app.words.labels import ROUND_LINES, round_line
+    from companion.app.words.names import ROUND_LINES, round_line
 
     lines = {round_line(3, phase) for phase in ROUND_LINES}
     assert len(lines) == len(ROUND_LINES)  # each phase its own words
@@ -240,7 +236,7 @@ def test_the_round_line_is_one_message_per_phase(language: str) -> None:
 
 def test_protection_names_what_blocks(language: str) -> None:
     """Not "block with the chosen" nor "block with card": the played card's icon in words."""
-    from companion.app.words.labels import command_label
+    from companion.app.words.command_labels import command_label
 
     label = command_label(c.Protect(hero="roel", sources=["card"]), RULES.catalog)
     assert label.startswith("Roel") and label.split()[-1] != "card", (language, label)
@@ -331,7 +327,7 @@ def test_no_line_leans_on_one_not_said_before_it(language: str) -> None:
 def test_a_failed_bounce_names_both_directions(language: str) -> None:
     """R-TEL-3: "Neither that direction nor the opposite one leads to a platform" never said
     which way; the voice and the phone name both ("neither north-east nor south-west")."""
-    from companion.app.words.labels import direction_name
+    from companion.app.words.names import direction_name
 
     bounced = [
         (item, reason)
@@ -415,7 +411,7 @@ def test_undo_and_redo_say_one_sentence_each(language: str) -> None:
     """Not "Undo: Attila: move: …": "Undo Attila's move to the stairs in the north room", one
     message per kind of command; the voice of a table without a screen says "Attila's move to
     … is undone." (not "Undone: Attila: move to …"); a card chosen is never named (R-RND-1)."""
-    from companion.app.words.labels import undo_label, undone_sentence
+    from companion.app.words.undo_texts import undo_label, undone_sentence
 
     seen: set[str] = set()
     for command in COMMANDS[:400]:
@@ -482,7 +478,7 @@ def test_cancel_repeat_undo_and_redo_read_apart(language: str) -> None:
     "Wiederholen"/"Ripeti" for both Repeat (say it again) and Redo. In every language the four
     buttons read apart, and no Undo or Redo sentence starts with (or holds) the Cancel or the
     Repeat word."""
-    from companion.app.words.labels import UNDO_TEXTS
+    from companion.app.words.undo_texts import UNDO_TEXTS
 
     cancel, repeat = i18n.tr("Cancel"), i18n.tr("Repeat")
     undo, redo = i18n.tr("Undo"), i18n.tr("Redo")
@@ -573,7 +569,7 @@ def test_german_puts_no_gendered_word_before_an_ability() -> None:
         assert not re.search(r"\b(?:kein\w*|d[eia][rnms]|eine?\w*)\s+\{ability\}", text), text
     i18n.set_language("de")
     try:
-        from companion.app.words.labels import token_name
+        from companion.app.words.names import token_name
 
         names = [token_name(RULES.catalog, w.id) for w in RULES.catalog.wound_tokens]
     finally:
@@ -683,7 +679,7 @@ def test_german_says_the_centre_and_a_side_as_german_does(
     """German says "mitten in den Raum Ost" and "an der Seite nach Nordosten", never the
     word-for-word English "auf die Mitte im Raum Ost", "auf der Seite Nordosten im Raum
     Ost". Rendered with the game's room and direction names."""
-    from companion.app.words.labels import direction_name, room_name
+    from companion.app.words.names import direction_name, room_name
 
     i18n.set_language("de")
     try:
@@ -763,7 +759,8 @@ def test_the_setup_wizards_ladder_list_says_a_sentence_per_hero(language: str) -
     """The wizard's list said "Roel: Chambre ouest, côté sud-ouest" (a capital mid-line, no
     French space before the colon): each hero's line is a sentence naming the room in lower
     case, for every outer side of the fortress and for a hero with no ladder yet."""
-    from companion.app.words.labels import ladder_seat_line, room_name
+    from companion.app.words.names import room_name
+    from companion.app.words.table_texts import ladder_seat_line
 
     i18n.set_language(language)
     try:
@@ -811,7 +808,7 @@ def test_the_game_over_summary_is_whole_sentences(language: str) -> None:
     """The game-over screen said "Manches : 9 · Autel 0 · Enfer 3" and "Matthew : 0 blessure,
     une défaite, 0 récompense" ("une défaite" read as the player's own defeat): each line is
     whole sentences, with the real games' final counts and plurals."""
-    from companion.app.words.labels import game_over_summary
+    from companion.app.words.status import game_over_summary
 
     ends = [state for state, _story in PLAYED if state.phase == "over"]
     assert ends
@@ -844,7 +841,7 @@ def test_a_sensed_table_line_is_whole_sentences_without_two_brackets(language: s
     """The round screen's table list said "…faces east (the lit edge). (the readers will see
     it)": two brackets in a row. Each thing is its own sentence, in every language."""
     from companion.app.table.tracking import Action, Step
-    from companion.app.words.labels import table_line
+    from companion.app.words.table_texts import table_line
 
     room = next(iter(RULES.fortress.platforms))
     for step in (Step.TURN, Step.SET_UP, Step.RESTORE_PLATFORM):
@@ -889,7 +886,8 @@ def test_a_ladder_in_a_reason_is_named_once(language: str, code: str, owned: boo
     """Why? said "Roel was on ladder a ladder" in English: the engine's phrase says "ladder
     {ladder}" and the table names the ladder whole ("a ladder", "Roel's ladder"), so every
     language's text puts the name in the ladder's place alone."""
-    from companion.app.words.labels import LADDER_OWNERS, render
+    from companion.app.words.names import LADDER_OWNERS
+    from companion.app.words.status import render
     from companion.engine.explain import Reason
 
     saved = dict(LADDER_OWNERS)
@@ -913,7 +911,7 @@ def test_a_step_of_the_game_log_is_a_sentence(language: str) -> None:
     """The German game log read "13. Attila: Marker ziehen", "Roel: Son of the Wolf spielen":
     the buttons' forms. A step in the log (the touchscreen's, the phones') is a sentence:
     "Roel spielt Son of the Wolf."; a correction keeps its "Fix:" heading."""
-    from companion.app.words.labels import log_sentence
+    from companion.app.words.command_labels import log_sentence
 
     heroes = {hero_name(hero) for hero, _ladder in SEATS}
     said = set()
@@ -954,7 +952,7 @@ def test_game_terms_are_the_rulebooks(language: str) -> None:
 def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
     """The hero panel read "Used this round: wound_icon": the engine marks the card's wound
     icon used like an ability. Everything it marks used is named in the players' words."""
-    from companion.app.words.labels import ability_name
+    from companion.app.words.names import ability_name
 
     used = {a for state, _ in PLAYED for h in state.heroes for a in h.used}
     assert "wound_icon" in used and len(used) > 3, used
@@ -966,7 +964,7 @@ def test_whatever_a_hero_used_this_round_has_a_name(language: str) -> None:
 def test_an_icon_printed_twice_is_counted_not_repeated(language: str) -> None:
     """The hero panel and the phones listed "Schutz, Schutz" for a card with two Protection
     icons: an icon printed twice reads "Schutz ×2", on every card."""
-    from companion.app.words.labels import ability_name, ability_names
+    from companion.app.words.names import ability_name, ability_names
 
     doubled = 0
     for card in [*RULES.catalog.action_cards, *RULES.catalog.advanced_cards]:

@@ -12,7 +12,9 @@ from companion.app.story.announce import Announcement
 from companion.app.story.cards import card_of
 from companion.app.story.spoken_menu import by_room, items, read
 from companion.app.words import i18n
-from companion.app.words.labels import command_label, ladder_name, render, set_ladder_owners
+from companion.app.words.command_labels import command_label
+from companion.app.words.names import ladder_name, set_ladder_owners
+from companion.app.words.status import render
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import Reason, hero_name

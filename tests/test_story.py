@@ -13,7 +13,7 @@ import pytest
 from companion.app.story.announce import Announcement, Announcer, announcements
 from companion.app.story.cards import card_of, spoken, why_rows
 from companion.app.words import i18n
-from companion.app.words.labels import room_name
+from companion.app.words.names import room_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name

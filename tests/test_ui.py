@@ -89,7 +89,8 @@ def test_the_template_holds_every_message_the_sources_mark(tmp_path: Path) -> No
 
 def test_buttons_name_heroes_cards_and_tokens_as_printed() -> None:
     from companion.app.words import i18n
-    from companion.app.words.labels import command_label, item_name
+    from companion.app.words.command_labels import command_label
+    from companion.app.words.names import item_name
     from companion.catalog import load_catalog
     from companion.engine.game import commands as c
 
@@ -433,7 +434,7 @@ def panel(whole, lines=LINES, high=160, heading=0, grow=None, note=0):
                                 "text": cue.text, "hidden": cue.hidden}
         view.scroll_y = 1  # back at its top, the cue in English; then the table's language
         view.update_from_scroll()
-        from companion.app import i18n
+        from companion.app.words import i18n
         from ui.widgets.scrolling import retranslate
         i18n.set_language("de")
         retranslate(column)

@@ -412,7 +412,7 @@ def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) ->
     (the engine's reasons rendered, the token as printed)."""
     import random
 
-    from companion.app.words.labels import room_name, token_name
+    from companion.app.words.names import room_name, token_name
     from companion.engine.game import events as e
 
     rng = random.Random(5)
@@ -470,7 +470,7 @@ def test_a_heros_wounds_read_as_players_say_them(table: WebTable) -> None:
     """Not "Wounds: wound without Stealth, shock" (token names in a list, issue 29 playtest):
     how many wounds, with a real plural, then what they do in whole sentences (R-WND-1), as
     the touchscreen's cards say it."""
-    from companion.app.words.labels import token_name
+    from companion.app.words.names import token_name
 
     hero = table.wound_first_hero(("wound-no-stealth", "wound-shock-1"))
     name = hero_name(hero)
@@ -539,7 +539,7 @@ def test_the_phones_log_says_what_each_step_led_to_as_the_touchscreens(table: We
     from companion.app.story.cards import card_of
     from companion.app.story.game_log import StepResults
     from companion.app.web.views import log_view
-    from companion.app.words.labels import token_name
+    from companion.app.words.names import token_name
     from companion.engine.game import events as e
 
     rng = random.Random(7)

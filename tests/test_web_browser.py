@@ -20,7 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from companion.app.words import i18n
-from companion.app.words.labels import room_name, strigoi_label
+from companion.app.words.names import room_name, strigoi_label
 from companion.engine.game import commands as c
 from companion.engine.game.state import GameState
 from tests.browser import chromium, have_chromium, page_state, size

@@ -774,7 +774,8 @@ class ArmataApp(App):
         return screen
 
     def _refresh(self) -> None:
-        from companion.app.words.labels import undo_label, waiting_label
+        from companion.app.words.status import waiting_label
+        from companion.app.words.undo_texts import undo_label
         from companion.engine.game.context import situation
 
         session = self.session

@@ -40,12 +40,9 @@ from companion.app.web.address import by_name
 from companion.app.web.feed import WebFeed
 from companion.app.web.qr import only_this_machine, phone_word, qr_terminal, wifi_words
 from companion.app.words import i18n
-from companion.app.words.labels import (
-    command_label,
-    game_over_reason,
-    undone_sentence,
-    waiting_label,
-)
+from companion.app.words.command_labels import command_label
+from companion.app.words.status import game_over_reason, waiting_label
+from companion.app.words.undo_texts import undone_sentence
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError, StoreError

@@ -52,7 +52,7 @@ from companion.app.web.feed import WebFeed
 from companion.app.web.local_name import local_name
 from companion.app.words import i18n
 from companion.app.words.i18n import N_
-from companion.app.words.labels import item_name, set_ladder_owners, table_name
+from companion.app.words.names import item_name, set_ladder_owners, table_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board

@@ -14,7 +14,7 @@ from kivy.uix.button import Button
 
 from companion.app.table.taps import rim_target
 from companion.app.words import i18n
-from companion.app.words.labels import site_label
+from companion.app.words.table_texts import site_label
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
 from tests.processes import limit

@@ -296,7 +296,7 @@ def cards_and_fix(driver: Driver) -> None:
     import random
 
     from companion.app.words import i18n
-    from companion.app.words.labels import strigoi_subject
+    from companion.app.words.names import strigoi_subject
 
     app = driver.app
     report = driver.report.setdefault("cards", {})

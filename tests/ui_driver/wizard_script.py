@@ -12,7 +12,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from companion.app.words import i18n
-from companion.app.words.labels import site_label
+from companion.app.words.table_texts import site_label
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap, tap_at
 from ui.board.layout import Box

@@ -11,8 +11,8 @@ from kivy.utils import escape_markup
 
 from companion.app.session.game import CommandRecord, GameSession
 from companion.app.story.game_log import log_line, outcome, stories
+from companion.app.words.command_labels import log_sentence, secret_label
 from companion.app.words.i18n import tr
-from companion.app.words.labels import log_sentence, secret_label
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
 from ui.screens.page import PageScreen

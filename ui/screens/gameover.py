@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.app.words.i18n import tr
-from companion.app.words.labels import game_over_reason, game_over_summary
+from companion.app.words.status import game_over_reason, game_over_summary
 from companion.engine.game import events as e
 from companion.engine.game.state import GameState
 from ui.screens.page import PageScreen

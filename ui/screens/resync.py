@@ -11,7 +11,7 @@ from collections.abc import Callable
 from companion.app.table.differences import Difference
 from companion.app.table.tracking import TableStatus
 from companion.app.words.i18n import tr
-from companion.app.words.labels import action_text, difference_text
+from companion.app.words.table_texts import action_text, difference_text
 from companion.engine.fortress import Fortress
 from ui.screens.page import PageScreen
 

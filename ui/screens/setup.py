@@ -32,14 +32,8 @@ from companion.app.table.taps import (
     rim_target,
 )
 from companion.app.words.i18n import N_, capital_first, ngettext, tr
-from companion.app.words.labels import (
-    direction_name,
-    ladder_seat_line,
-    platform_home,
-    room_name,
-    site_label,
-    site_refusal,
-)
+from companion.app.words.names import direction_name, platform_home, room_name
+from companion.app.words.table_texts import ladder_seat_line, site_label, site_refusal
 from companion.engine.explain import hero_name
 from companion.engine.game.context import PHYSICAL_STACKS
 from companion.engine.hexgrid import Cell

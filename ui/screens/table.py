@@ -17,7 +17,7 @@ from companion.app.table.sensing import UNKNOWN, Reading
 from companion.app.table.taps import platform_reading
 from companion.app.table.tracking import TableStatus
 from companion.app.words.i18n import N_, tr
-from companion.app.words.labels import (
+from companion.app.words.names import (
     direction_name,
     figure_label,
     first_book,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from companion.app.devices.firmware import shipped_version
 from companion.app.words.i18n import N_, capital_first, decimal, ngettext, tr
-from companion.app.words.labels import room_name
+from companion.app.words.names import room_name
 from companion.engine.fortress import Fortress
 from companion.engine.situation import HEROES, STRIGOI
 from companion.errors import TagError

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.words.i18n import tr
-from companion.app.words.labels import site_label, site_refusal
+from companion.app.words.table_texts import site_label, site_refusal
 from companion.engine.board_build import load_board
 from companion.engine.board_schema import board_spec_to_data
 from companion.engine.explain import N_, hero_name

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 
 from companion.app.story.announce import HEADLINE_CODES, Announcement
 from companion.app.words.i18n import N_, capital_first, ngettext, tr
-from companion.app.words.labels import (
+from companion.app.words.names import (
     ability_name,
     item_name,
     ladder_name,
     monster_gives,
-    render,
     room_name,
     space_name,
     strigoi_label,
@@ -29,6 +28,7 @@ from companion.app.words.labels import (
     token_name,
     token_phrase,
 )
+from companion.app.words.status import render
 from companion.engine.components import Catalog
 from companion.engine.explain import Reason, hero_name
 from companion.engine.fortress import Fortress

@@ -15,7 +15,7 @@ from companion.app.session.game import GameSession
 from companion.app.story.announce import Announcement, announcements
 from companion.app.story.cards import card_of
 from companion.app.words.i18n import capital_first, tr, translating
-from companion.app.words.labels import full_stop, token_name
+from companion.app.words.names import full_stop, token_name
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
 from companion.engine.game.emitter import clone

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.app.words import i18n
+from companion.app.words.command_labels import command_label
 from companion.app.words.i18n import N_, ngettext, ntr, tr
-from companion.app.words.labels import (
+from companion.app.words.names import (
     ability_name,
     ability_names,
-    command_label,
     item_name,
     source_name,
     token_name,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from companion.app.board.targets import target_cell
 from companion.app.words.i18n import ntr, tr
-from companion.app.words.labels import room_name
+from companion.app.words.names import room_name
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c

@@ -15,8 +15,10 @@ from typing import Any
 import msgspec
 
 from companion.app.session.game import GameSession
+from companion.app.words.command_labels import command_label
 from companion.app.words.i18n import N_, ngettext, tr
-from companion.app.words.labels import STACK_NAMES, command_label, token_phrase, waiting_label
+from companion.app.words.names import STACK_NAMES, token_phrase
+from companion.app.words.status import waiting_label
 from companion.app.words.wording import describe
 from companion.engine.components import Catalog
 from companion.engine.explain import Np_, hero_name

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.app.board.marks import FIGURE_MARKS
 from companion.app.board.threats import threat_levels as levels_for
 from companion.app.board.threats import waiting_hero
 from companion.app.session.game import GameSession
@@ -25,19 +26,17 @@ from companion.app.story.game_log import StepResults, log_line
 from companion.app.web.board import place_figures, room_labels, sizes, view_box
 from companion.app.web.seat_guide import guide_view
 from companion.app.words import i18n
+from companion.app.words.command_labels import log_sentence
 from companion.app.words.i18n import N_, tr
-from companion.app.words.labels import (
-    FIGURE_MARKS,
+from companion.app.words.names import (
     ability_names,
     item_name,
-    log_sentence,
-    render,
     room_name,
     round_line,
     strigoi_label,
     token_name,
-    waiting_label,
 )
+from companion.app.words.status import render, waiting_label
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress

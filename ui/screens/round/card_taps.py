@@ -14,8 +14,9 @@ from companion.app.session.game import GameSession
 from companion.app.table.play_taps import commands_with, holder_of, registration_choices
 from companion.app.table.resync import strigoi_of_figure
 from companion.app.table.taps import Tap
+from companion.app.words.command_labels import command_label
 from companion.app.words.i18n import tr
-from companion.app.words.labels import command_label, figure_label, item_name, room_name
+from companion.app.words.names import figure_label, item_name, room_name
 from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c

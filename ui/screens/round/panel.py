@@ -13,14 +13,10 @@ from kivy.uix.layout import Layout
 
 from companion.app.story.cards import why_rows
 from companion.app.web.seat_guide import PRIVATE_TASKS
+from companion.app.words.command_labels import command_label, group_label
 from companion.app.words.i18n import ntr, tr
-from companion.app.words.labels import (
-    command_label,
-    group_label,
-    item_name,
-    strigoi_subject,
-    table_line,
-)
+from companion.app.words.names import item_name, strigoi_subject
+from companion.app.words.table_texts import table_line
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.queries import fight_odds

@@ -30,15 +30,10 @@ from companion.app.story.hero_panel import PanelAction, hero_panel
 from companion.app.table.tracking import TableStatus
 from companion.app.web.qr import phone_word
 from companion.app.web.seat_guide import PRIVATE_TASKS
+from companion.app.words.command_labels import command_label, group_label
 from companion.app.words.i18n import tr
-from companion.app.words.labels import (
-    command_label,
-    differences_alert,
-    group_label,
-    room_name,
-    strigoi_label,
-    strigoi_subject,
-)
+from companion.app.words.names import room_name, strigoi_label, strigoi_subject
+from companion.app.words.table_texts import differences_alert
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, GameRules, situation

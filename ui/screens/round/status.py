@@ -4,7 +4,7 @@ the heroes in seat order with their wounds, a Strigoi step's lines on the board.
 from __future__ import annotations
 
 from companion.app.words.i18n import tr
-from companion.app.words.labels import round_line
+from companion.app.words.names import round_line
 from companion.engine.explain import hero_name
 from companion.engine.game.context import GameRules
 from companion.engine.game.state import GameState, HeroState
