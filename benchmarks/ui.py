@@ -18,7 +18,7 @@ Where the games' growth is, printed after it: live Python objects stay flat from
 mapped while a few long-lived blocks (caches filling: SQLite's statement cache, the board tables,
 Kivy's property storage of a screen built later) sit among a game's freed ones, and glibc's heap
 keeps free fragments `malloc_trim` cannot return: allocator fragmentation, not objects kept
-(README, Limits, has the figures; PYTHONMALLOC=malloc moved the growth into glibc's heap, not away).
+(docs/limits.md has the figures; PYTHONMALLOC=malloc moved the growth into glibc's heap, not away).
 
     python benchmarks/ui.py [--quick]
 """

@@ -92,7 +92,8 @@ class NotExportable(CompanionError, ValueError):
 
 class LogUnusable(StoreError):
     """The game log at `path` cannot be played on; nothing is written to it. `reason` says why
-    in a few words; `exit_code` is what `python -m companion serve` exits with (README)."""
+    in a few words; `exit_code` is what `python -m companion serve` exits with
+    (docs/game-log.md)."""
 
     exit_code = 3
     what = "cannot be used"

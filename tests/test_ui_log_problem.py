@@ -72,7 +72,7 @@ def test_a_damaged_log_shows_the_problem_and_quit_leaves_it_untouched(tmp_path: 
     data = tmp_path / "data"
     content = damaged_log(data)
     code, reports, _out = app("quit", data, ARTIFACTS / "log-problem")
-    assert code == 3  # the damaged log's exit code (README, Exit codes)
+    assert code == 3  # the damaged log's exit code (docs/game-log.md, Exit codes)
     screen = reports[0]["screens"]["log-problem"]
     assert "The game log is damaged" in screen["texts"]
     details = [t for t in screen["texts"] if t.startswith("Details: ")]

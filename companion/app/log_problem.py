@@ -34,7 +34,7 @@ class LogProblem:
     kind: Kind
     path: Path
     reason: str  # SQLite's or the check's own words (English), for the details line
-    exit_code: int  # the app's exit code when the players quit (README, Exit codes)
+    exit_code: int  # the app's exit code when the players quit (docs/game-log.md, Exit codes)
     language: str = "en"  # the table's language, when its settings can still be read
     backup: Path | None = None  # a newer log: the newest backup this version can read
     backup_made: str = ""  # when that backup was made ("2026-11-25 20:14 UTC")

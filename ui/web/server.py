@@ -4,7 +4,7 @@ It imports only companion.app (the layer test holds it to that) and never touche
 table service's feed (companion/app/web/feed.py) pushes ready-made JSON views (`Snapshot`), and
 a phone's card choice goes back to the feed, which checks and runs it on the service's thread.
 
-Routes (docs in README, "The table in a browser"):
+Routes (docs/web-view.md):
   GET  /                      the page (the table view)
   GET  /seat/{token}          the same page, a seat's view (the token is the secret)
   GET  /static/{file}         the page's script and style (served from ui/web/static)
