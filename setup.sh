@@ -22,10 +22,10 @@ VENV="$ROOT/.venv"
 # Pi OS trixie, renamed libraries in its 64-bit time_t move: libmtdev1 is libmtdev1t64 there).
 APT_PACKAGES=(libgl1 libegl1 "libmtdev1t64|libmtdev1" espeak-ng xvfb xauth mosquitto openssl)
 # For the tests only (a Pi that runs the table does not need a browser): chromium and
-# chromium-driver, the headless browser the table view's tests (tests/test_web_browser.py) and
+# chromium-driver, the headless browser the table view's tests (tests/web/test_web_browser.py) and
 # benchmarks/web.py drive through Selenium; fonts-dejavu-core for its text (chromium only
 # recommends a font, and installs here skip recommendations); zbar-tools: zbarimg, the QR reader
-# that reads the touchscreen's "my phone" code back off its screenshot (tests/test_phones_ui.py).
+# that reads the touchscreen's "my phone" code back off its screenshot (tests/ui/test_phones_ui.py).
 TEST_APT_PACKAGES=(chromium chromium-driver fonts-dejavu-core zbar-tools)
 
 die() { echo "setup.sh: $*" >&2; exit 1; }
@@ -214,7 +214,7 @@ cmd_test() {
         exec "$VENV/bin/python" -m pytest -q -m "not slow" "${PARALLEL[@]}" "$@"
     fi
     # Mosquitto 2.1 beside Debian's 2.0 for the test of 2.1's configuration form
-    # (tests/test_provision_2_1_broker.py): unpacked from Debian unstable once (~10 s), cached
+    # (tests/hardware/test_provision_2_1_broker.py): unpacked from Debian unstable once (~10 s), cached
     as_root "$ROOT/hardware/mosquitto/fetch-2.1.sh" || die "no Mosquitto 2.1 for its test (see above)"
     ensure_native
     log "ruff"

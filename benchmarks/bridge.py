@@ -36,7 +36,7 @@ from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import PtyWire, SimNode
 from firmware_bridge.serial_link import SerialLink
 from firmware_bridge.topics import node_topic
-from tests.hardware_helpers import Broker, wait_for
+from tests.support.standins.hardware_helpers import Broker, wait_for
 
 
 def figures(label: str, samples: list[float], bare: list[float]) -> None:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from stats import percentile  # benchmarks/stats.py: the script's folder is on sys.path
 
 from firmware_bridge import protocol as p
-from tests.firmware_host import MicroPythonNode, micropython, micropython_env
+from tests.support.standins.firmware_host import MicroPythonNode, micropython, micropython_env
 
 GOAL_MS = 100.0
 ECHO = """

@@ -44,7 +44,7 @@ from firmware_bridge.mqtt_wire import MqttWire
 from firmware_bridge.node_sim import SimNode
 from firmware_bridge.sim_table import SimRoom, SimTable
 from firmware_bridge.tags import RIM_READER
-from tests.hardware_helpers import Broker, wait_for
+from tests.support.standins.hardware_helpers import Broker, wait_for
 
 GOAL_MS = 20.0
 SETTLE_S = 0.1  # the benchmark's debounce (the app's is 0.5 s): subtracted from every figure

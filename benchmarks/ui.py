@@ -217,7 +217,7 @@ def with_viewers(
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from web import close_pages, open_pages
 
-    from tests.browser import chromium, have_chromium
+    from tests.support.browser import chromium, have_chromium
 
     if not have_chromium():
         print("(tap to card with browser pages: needs chromium and chromium-driver)")
@@ -300,7 +300,7 @@ def main() -> int:
         # the voice on its real path, espeak-ng replaced by a stand-in that records and ends
         # at once (no sound device here; a real sentence would hold the next one back)
         sys.path.insert(0, str(ROOT))
-        from tests.voice_standin import StandIn
+        from tests.support.standins.voice_standin import StandIn
 
         standin = StandIn(data / "voice")
         port = free_port()

@@ -1,6 +1,6 @@
 """The table view's speed, our part apart from the browsers' drawing (issue 41, item 6). A
-scripted game on the table service (tests/web_table.py), one command every quarter second; the clock
-starts when the service begins a command (as a touchscreen tap starts it; not when this script
+scripted game on the table service (tests/support/web_table.py), a command every quarter second;
+the clock starts when the service begins a command (as a tap starts it; not when this script
 posted it to the service's thread: that hop is the benchmark's own). One machine, one clock.
 
 1. Command -> event received by 1, 10 and 100 lightweight SSE clients (benchmarks/sse_clients.py:
@@ -49,10 +49,10 @@ from aiohttp import web
 from selenium import webdriver
 from stats import percentile
 
-from tests.browser import chromium, have_chromium
-from tests.flood import Flood
-from tests.hardware_helpers import wait_for
-from tests.web_table import WebTable
+from tests.support.browser import chromium, have_chromium
+from tests.support.standins.flood import Flood
+from tests.support.standins.hardware_helpers import wait_for
+from tests.support.web_table import WebTable
 from ui.web.guard import Limits
 
 GOAL_CLIENTS = 100
@@ -79,7 +79,7 @@ class Plan:
     pace_s: float = PACE_S
 
 
-#: the smoke test's run (tests/test_benchmark_smoke.py): every figure printed, quickly
+#: the smoke test's run (tests/house/test_benchmark_smoke.py): every figure printed, quickly
 QUICK = Plan(8, 0.2)
 FULL = Plan(120)
 
@@ -418,8 +418,8 @@ def table_run(
     limits: Limits = ONE_ADDRESS,
 ) -> Run:
     """A scripted game of `plan.count` commands with `followers`; with `hostile` connections held
-    open to the server the whole time (tests/flood.py: held and half-sent requests from a
-    hundred addresses, each reopened as soon as the server closes it)."""
+    open to the server the whole time (tests/support/standins/flood.py: held and half-sent
+    requests from a hundred addresses, each reopened as soon as the server closes it)."""
     run = Run()
     with (
         tempfile.TemporaryDirectory() as data,

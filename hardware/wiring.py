@@ -1,7 +1,7 @@
 """`python -m hardware.wiring`: draws the wiring of each node kind as SVG into hardware/wiring/
 (room-node.svg, card-reader.svg), from the pins of the firmware's example config
 (hardware/firmware/config.example.json) so the drawing and the firmware cannot disagree.
-tests/test_build_guide.py checks the files in the repository are what this script draws."""
+tests/hardware/test_build_guide.py checks the files in the repository are what this script draws."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ PYTHON = sys.executable
 def needs_micropython() -> str:
     """The MicroPython Unix port, or the test is skipped with one line (fails in CI). PyPI has
     it for x86_64 and macOS only: on a Pi (arm64) the firmware tier is CI's (README)."""
-    from tests.firmware_host import micropython_path
+    from tests.support.standins.firmware_host import micropython_path
 
     found = micropython_path()
     if found is None:
@@ -62,7 +62,7 @@ def no_process_left_behind():  # type: ignore[no-untyped-def]
     import time
     import uuid
 
-    from tests.processes import RUN_MARK, marked_processes
+    from tests.support.processes import RUN_MARK, marked_processes
 
     mark = uuid.uuid4().hex
     os.environ[RUN_MARK] = mark
@@ -130,7 +130,7 @@ def damage() -> dict[str, int]:
 @pytest.fixture
 def broker_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
     """Start real brokers: `broker_factory({"t1": ["room-a", ...]})`; stopped after the test."""
-    from tests.hardware_helpers import Broker
+    from tests.support.standins.hardware_helpers import Broker
 
     started: list[Broker] = []
 
@@ -153,7 +153,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long tests first, the longest first (tests/durations.json, a recent run's figures),
     the rest in their usual order: with `-n`, each worker takes the next test when it is
     free, and the workers end together (./setup.sh test runs the suite in parallel)."""
-    from tests.durations import load
+    from tests.support.durations import load
 
     took = load()
     items.sort(key=lambda item: -max(took.get(item.nodeid, 0.0), LONG_S))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mosquitto 2.1 beside Debian 12/13's 2.0, for the test that starts a real 2.1 broker from the
-# configuration provision.py writes for it (tests/test_provision_2_1_broker.py). Debian 12 and 13
+# configuration provision.py writes for it (tests/hardware/test_provision_2_1_broker.py). Debian 12 and 13
 # ship 2.0; Debian unstable ships 2.1, built for a newer C library than theirs. So its packages
 # and their whole dependency closure (glibc included) are downloaded with apt from unstable and
 # unpacked into a folder, not installed: nothing of this machine's packages changes. Small

@@ -1,4 +1,4 @@
-# Runs under the MicroPython Unix port (tests/test_micropython.py): one JSON case per input line,
+# Runs under the MicroPython Unix port (hardware/test_micropython.py): one JSON case per input line,
 # one JSON answer per output line, computed by the firmware's own wire module.
 #   {"op": "encode", "type": T, "seq": S, "node": N, "fields": {...}} -> {"frame": hex, ...}
 #   {"op": "frame", "hex": payload}              -> {"frame": hex}

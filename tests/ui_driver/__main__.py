@@ -4,7 +4,7 @@ report and exits. The app's own options (`python -m ui --help`) apply.
 
   shots DIR TEXT LANGS [DIR TEXT LANGS ...]
                      one walk through every screen for each DIR: at TEXT size (normal or
-                     large), each segment of the walk (tests/sweeps.py SEGMENTS) in its
+                     large), each segment of the walk (tests/support/sweeps.py SEGMENTS) in its
                      language of LANGS (comma-separated), saved as DIR/<screen>-<lang>.png,
                      with the layout checks (text larger than its widget, touch targets under
                      48 px, ...); the report's screens are named <DIR's name>/<screen>-<lang>

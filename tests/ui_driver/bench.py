@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.processes import limit
+from tests.support.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap
 

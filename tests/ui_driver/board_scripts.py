@@ -12,7 +12,7 @@ from typing import Any
 from companion.app.session.setup_plan import SetupPlan
 from companion.app.words import i18n
 from companion.engine.game import commands as c
-from tests.table import CROWD, CROWD_HEROES
+from tests.support.table import CROWD, CROWD_HEROES
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.table_scripts import follow_the_game
 

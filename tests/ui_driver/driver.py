@@ -17,8 +17,8 @@ from companion.app.words import i18n
 from companion.app.words.table_texts import site_label
 from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
-from tests.processes import limit
-from tests.sweeps import SEGMENTS
+from tests.support.processes import limit
+from tests.support.sweeps import SEGMENTS
 from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
 from ui.app import ArmataApp
 from ui.checks import (
@@ -160,7 +160,7 @@ class Driver:
 
     def walk_every_screen(self, out: Path, text: str, languages: Sequence[str], seed: int) -> None:
         """Queue one walk through every screen (and the round's panels) at `text` size, into
-        `out`, each segment of SEGMENTS (tests/sweeps.py) in its own language of `languages`:
+        `out`, each segment of SEGMENTS (support/sweeps.py) in its own language of `languages`:
         a language is switched only where a segment begins from a state of its own (the switch
         clears the cards shown)."""
 
@@ -173,7 +173,7 @@ class Driver:
         segments = self.screen_segments(seed)
         assert [[name for name, _ in segment] for segment in segments] == [
             list(names) for names in SEGMENTS
-        ], "the walk's segments and tests/sweeps.py's SEGMENTS differ"
+        ], "the walk's segments and tests/support/sweeps.py's SEGMENTS differ"
         assert len(languages) == len(segments), (languages, len(segments))
         for segment, lang in zip(segments, languages, strict=True):
             self.then(lambda lang=lang: self.language(lang))

@@ -17,8 +17,8 @@ from kivy.uix.button import Button
 from companion.app.web.qr import phone_word
 from companion.app.words import i18n
 from companion.engine.explain import hero_name
-from tests.nmcli_standin import release
-from tests.processes import limit
+from tests.support.processes import limit
+from tests.support.standins.nmcli_standin import release
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, reveal, tap
 from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
@@ -261,8 +261,8 @@ def _options(driver: Driver) -> list[str]:
 def _open_in_chromium(browser: dict[str, Any], link: str) -> None:
     """Headless Chromium on `link`, on its own thread (the Kivy thread serves the feed): what
     the page shows once live, then once the touchscreen revoked the link."""
-    from tests.browser import chromium, page_state
-    from tests.hardware_helpers import wait_for
+    from tests.support.browser import chromium, page_state
+    from tests.support.standins.hardware_helpers import wait_for
 
     browser["revoked"] = threading.Event()
 

@@ -12,7 +12,7 @@ from typing import Any
 from companion.app.table.differences import expected_from_game
 from companion.app.table.tracking import Step
 from firmware_bridge.board import room_node
-from tests.processes import limit
+from tests.support.processes import limit
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import tap, tap_at
 

@@ -1,7 +1,7 @@
 """The `usb LANG` script: Settings' and the Hardware screen's USB stick buttons by touch, the
 stick a folder of the test's (`ARMATA_USB_ROOT`): back up, restore the backup, import a
 transcript, save a report; each outcome waited for, its words reported, every layout check
-run on each page (tests/test_usb_ui.py)."""
+run on each page (tests/product/test_usb_ui.py)."""
 
 from __future__ import annotations
 

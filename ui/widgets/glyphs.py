@@ -2,7 +2,7 @@
 
 Kivy does not fall back to another font: a missing glyph is drawn as an empty box. The rules
 text uses arrows; everything a screen shows goes through `printable` or is checked by
-`tests/test_glyphs.py` against the font itself."""
+`tests/ui/test_glyphs.py` against the font itself."""
 
 from __future__ import annotations
 

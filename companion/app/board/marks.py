@@ -19,7 +19,7 @@ FIGURE_MARKS = {
 #: Each figure's colour on the boards (its disc or diamond, a hero's ladder, a hero's chip on the
 #: phones; ui/web/static/style.css draws the same). The heroes' five stay apart for colour-blind
 #: eyes too: CIEDE2000 at least 30 apart with normal colour vision, 20 with red-green blindness
-#: (tests/test_hero_colours.py; issue 29: Okabe-Ito's yellow and orange looked alike as ladders).
+#: (tests/ui/test_hero_colours.py; issue 29: Okabe-Ito's yellow and orange looked alike as ladders).
 FIGURE_COLOURS_HEX = {
     "attila": "#5966ff",  # blue
     "falk_maria": "#008c73",  # bluish green

@@ -2,7 +2,7 @@
 widths (the font the table's Debian browsers and the Pi use for sans-serif), in thousandths of
 the font size, read once from DejaVuSans.ttf. The phones' view draws its room names with exactly
 the estimated width (companion/app/web/board.py), so a phone's own font only squeezes or
-stretches a name a little; tests/test_web_board_browser.py checks the estimate against Chromium.
+stretches a name a little; tests/web/test_web_board_browser.py checks the estimate against Chromium.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Why the widths hold in a browser: the server cannot know a phone's font, so it e
 name's width from DejaVu Sans' advance widths (board/text_widths.py), and the page draws
 each line with exactly that width (SVG `textLength`, lengthAdjust `spacingAndGlyphs`): a phone's
 font a little wider or narrower is squeezed or stretched by a few per cent instead of running
-into a figure. tests/test_web_board_browser.py reads every name's and disc's box in Chromium
+into a figure. tests/web/test_web_board_browser.py reads every name's and disc's box in Chromium
 (getBBox) and checks that none covers another, and the estimate against the browser's own
 measure of the text.
 """

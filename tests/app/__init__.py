@@ -1,0 +1,1 @@
+"""The table service and its packages (words, story, table, session, devices)."""

@@ -1,0 +1,261 @@
+"""One ordered story per command (issue 27, items 2-4): every result of a command is one item, in
+the order its events happened, each with the board just after it; each item's card says what
+the table must do in the players' words, with real plurals, in four languages; encounter results
+(fights won and lost, monks, rewards, wounds) are told like the Strigoi's turn."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from companion.app.story.announce import Announcement, Announcer, announcements
+from companion.app.story.cards import card_of, spoken, why_rows
+from companion.app.words import i18n
+from companion.app.words.names import room_name
+from companion.boardfile import load_board_file
+from companion.catalog import load_catalog
+from companion.engine.explain import hero_name
+from companion.engine.game import commands as c
+from companion.engine.game import events as e
+from companion.engine.game.context import GameRules
+from companion.engine.game.queries import encounter_token, fight_odds
+from tests.support.random_games import Told, played
+
+RULES = GameRules(load_board_file(), load_catalog())
+SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
+
+
+def stories(games: int = 12) -> Iterator[Told]:
+    """(before, command, events, after, story) of every command of random games that told
+    something."""
+    return (told for told in played(RULES, SEATS, games) if told[4])
+
+
+TOLD = list(stories())
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+def _anchor(events: list[e.Event], item: Announcement) -> int:
+    """Where the event that makes `item` happened (its task done, or its own event)."""
+    kinds = {
+        "strigoi_step": ("strigoi_resolve",),
+        "curse": ("curse",),
+        "fight": ("fight", "stealth_choice"),
+        "monk": ("monk",),
+        "wound": ("wounds", "wound_draw"),
+        "curse_skipped": ("end_turn", "curse"),
+    }.get(item.kind)
+    for i, x in enumerate(events):
+        if kinds is not None and isinstance(x, e.TaskDone) and x.kind in kinds:
+            return i
+        if item.kind == "collapse" and isinstance(x, e.PlatformCollapsed):
+            return i
+        if item.kind == "reward" and isinstance(x, e.RewardTaken):
+            return i
+    raise AssertionError(item.kind)
+
+
+def test_a_story_follows_the_order_of_its_events_and_each_item_its_own_board() -> None:
+    seen_step_then_curse = 0
+    for _before, _command, events, after, story in TOLD:
+        kinds = [a.kind for a in story]
+        # the same kind twice (two wounds) each has its own anchor further on: compare the first
+        firsts = [_anchor(events, a) for a in story if kinds.count(a.kind) == 1]
+        assert firsts == sorted(firsts), kinds
+        for item in story:
+            assert item.board is not None
+        assert story[-1].board == after  # the last item's board: the game after the command
+        for item in story:
+            if item.kind in ("strigoi_step", "curse"):
+                to = item.facts["to"]
+                assert (
+                    item.board is not None and item.board.strigoi[str(item.facts["strigoi"])] == to
+                )
+        if kinds[:2] == ["strigoi_step", "curse"]:
+            seen_step_then_curse += 1
+            step, curse = story[0], story[1]
+            # the step's board shows the Strigoi where the step put it, before the curse moved it
+            assert step.board is not None and curse.board is not None
+            assert step.board.strigoi[str(step.facts["strigoi"])] == step.facts["to"]
+            assert curse.facts["from"] == step.board.strigoi[str(curse.facts["strigoi"])]
+    assert seen_step_then_curse, "no command made a step and a curse"
+
+
+def test_a_curse_card_names_the_room_each_hero_hit_or_nobody_and_the_wounds() -> None:
+    curses = [a for *_, story in TOLD for a in story if a.kind == "curse"]
+    assert any(a.facts["heroes"] for a in curses) and any(not a.facts["heroes"] for a in curses)
+    for curse in curses:
+        card = card_of(RULES.catalog, curse)
+        room = room_name(str(curse.facts["room"]))
+        assert card.headline.endswith(f"curses the {room}.") and room in card.words
+        heroes = [str(h) for h in curse.facts["heroes"]]  # type: ignore[attr-defined]
+        [figure] = card.figures  # one large sentence: who takes a wound
+        if heroes:
+            assert figure.value.endswith("takes 1 wound." if len(heroes) == 1 else "1 wound each.")
+            for hero in heroes:
+                assert hero_name(hero) in card.words and hero_name(hero) in figure.value
+        else:
+            assert figure.value == "Nobody is in the cursed room."
+            assert "nobody is there" in card.words
+        assert card.done == "Figures moved"
+        assert "every hero there" not in card.words
+
+
+@pytest.mark.rule("R-RND-4")
+def test_a_skipped_phase_3_gets_a_short_card_with_its_reason() -> None:
+    skipped = [
+        (before, a)
+        for before, _c, _e, _a, story in TOLD
+        for a in story
+        if a.kind == "curse_skipped"
+    ]
+    whys = {a.facts["why"] for _, a in skipped}
+    assert {"attacked", "no_strigoi"} <= whys
+    for _before, item in skipped:
+        card = card_of(RULES.catalog, item)
+        assert card.headline == "There is no curse this round." and card.done == "Done"
+        if item.facts["why"] == "attacked":
+            assert card.todo == ("Take the attack marker off the Master card.",)
+            assert "attacked" in card.words
+        elif item.facts["why"] == "no_strigoi":
+            assert "No Strigoi is on the board yet" in card.words
+
+
+def test_the_strigoi_card_shows_target_wounds_token_and_whose_letter() -> None:
+    steps = [a for *_, story in TOLD for a in story if a.kind == "strigoi_step"]
+    attacks = [a for a in steps if a.facts["hero"]]
+    assert attacks and any(not a.facts["hero"] for a in steps)
+    for step in steps:
+        card = card_of(RULES.catalog, step)
+        moved = step.facts["from"] != step.facts["to"]
+        assert card.done == ("Figures moved" if moved else "Done")  # what really happened
+        letter, owner = step.facts["letter"], step.facts["card_hero"]
+        assert f"{hero_name(str(owner))}'s card shows letter {letter}." in card.source
+        if step.facts["hero"]:
+            wounds = int(step.facts["wounds"])  # type: ignore[call-overload]
+            counted = "wound" if wounds == 1 else "wounds"
+            assert card.figures[0].value == (
+                f"{hero_name(str(step.facts['hero']))} is attacked and takes {wounds} {counted}."
+            )
+        else:
+            assert card.figures[0].value == "Nobody is attacked."
+        for sentence, rule in why_rows(RULES.catalog, step):
+            assert not re.search(r"R-[A-Z]+-\d", sentence)  # rule ids apart, at the end
+            assert rule.startswith("R-")
+
+
+def test_encounter_results_come_as_cards_with_what_changes_on_the_table() -> None:
+    fights = [
+        (before, command, a)
+        for before, command, _e, _a, story in TOLD
+        for a in story
+        if a.kind == "fight"
+    ]
+    assert any(a.facts["won"] for *_, a in fights) and any(not a.facts["won"] for *_, a in fights)
+    for before, command, fight in fights:
+        assert isinstance(command, c.Fight)
+        mine, theirs = fight_odds(RULES, before, command)
+        monster = encounter_token(RULES, str(fight.facts["stack"]), str(fight.facts["token"]))  # type: ignore[arg-type]
+        assert theirs == monster.strength
+        assert fight.facts["won"] == (mine >= theirs)  # R-ENC-1
+        card = card_of(RULES.catalog, fight, RULES.fortress)
+        assert card.figures[0].value.endswith(f"strength {mine}; the monster has {theirs}.")
+        if fight.facts["won"]:
+            assert card.headline.endswith("wins the fight.")
+            blood = int(fight.facts["blood"])  # type: ignore[call-overload]
+            if blood:
+                assert any("to the Altar" in line for line in card.todo)
+            for _ in fight.facts["rewards"]:  # type: ignore[attr-defined]
+                assert any(" takes " in line for line in card.todo)
+        else:
+            assert card.headline.endswith("loses the fight.")
+            assert card.figures[1].value.endswith("takes 1 wound.") and "1 wound" in card.words
+        if fight.facts["marker"]:
+            assert any("fight marker" in line for line in card.todo)
+    monks = [a for *_, story in TOLD for a in story if a.kind == "monk"]
+    assert monks
+    for monk in monks:
+        card = card_of(RULES.catalog, monk, RULES.fortress)
+        if monk.facts["freed"]:
+            assert "frees the monk" in card.headline
+            assert any("discard pile back" in line for line in card.todo)
+        else:
+            assert "attacks the monk" in card.headline
+            assert any("grey monster" in line for line in card.todo)
+    wounds = [a for *_, story in TOLD for a in story if a.kind == "wound"]
+    assert wounds
+    for wound in wounds:
+        card = card_of(RULES.catalog, wound)
+        count = len(wound.facts["tokens"])  # type: ignore[arg-type]
+        said = f"takes {count} wound{'s' if count != 1 else ''}"
+        if wound.facts["defeated"] and int(str(wound.facts["due"])) > count:  # R-WND-2: capped
+            assert card.headline.endswith(f"{said}: a hero holds at most 3."), card.headline
+        else:
+            assert card.headline.endswith(f"{said}."), card.headline
+        assert len([x for x in card.todo if x.startswith("Give ")]) == count
+
+
+def test_a_reward_drawn_by_hand_is_its_own_card() -> None:
+    """A physical reward draw (entered by the table) is told as a reward card."""
+    before = TOLD[0][0]
+    drawn = before.stacks["reward_card"].draw[0]
+    events: list[e.Event] = [
+        e.TokenDrawn(stack="reward_card", token=drawn),
+        e.RewardTaken(hero="roel", stack="reward_card", item=drawn),
+    ]
+    [item] = announcements(RULES, before, events)
+    card = card_of(RULES.catalog, item)
+    title = RULES.catalog.reward_card(drawn).title  # type: ignore[union-attr]
+    assert item.kind == "reward" and card.title == "Reward"
+    assert card.todo == (f"Roel takes {title}.",) and card.words == f"Roel takes {title}."
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_every_card_is_in_the_players_language_with_real_plurals(language: str) -> None:
+    i18n.set_language(language)
+    for *_, story in TOLD[:400]:
+        for item in story:
+            card = card_of(RULES.catalog, item, RULES.fortress)
+            texts = [card.headline, card.words, card.source, card.done, *card.todo, *card.why]
+            texts += [f.value for f in card.figures] + [f.caption for f in card.figures]
+            texts += [sentence for sentence, _ in why_rows(RULES.catalog, item)]
+            for text in texts:
+                assert "(s)" not in text, (language, text)
+                assert not re.search(r"\b(?:NE|NW|SE|SW)\b|\b[a-z]+-\d+\b", text), text
+            if language != "en":  # translated, not the English words
+                assert card.done not in ("Done", "Figures moved"), (language, card.done)
+
+
+def test_french_counts_zero_in_the_singular() -> None:
+    one, many = "{hero} has {count} wound.", "{hero} has {count} wounds."
+    i18n.set_language("fr")
+    assert i18n.ngettext(one, many, 0).format(hero="Roel", count=0) == "Roel a 0 blessure."
+    assert i18n.ngettext(one, many, 2).format(hero="Roel", count=2) == "Roel a 2 blessures."
+    i18n.set_language("de")
+    assert i18n.ngettext(one, many, 0).format(hero="Roel", count=0) == "Roel hat 0 Verletzungen."
+
+
+def test_the_voice_says_each_card_s_words_in_order() -> None:
+    """One spoken sentence per story item, in order, each the words its card banners."""
+    before, command, events, _after, story = next(t for t in TOLD if len(t[4]) >= 2)
+    said: list[str] = []
+    banners: list[str] = []
+    announcer = Announcer(
+        banner=lambda made, words: banners.append(words),
+        speak=said.append,
+        led=lambda cue: None,
+        publish=lambda payload: None,
+        translate=i18n.tr,
+        say=lambda a: spoken(RULES.catalog, a, RULES.fortress),
+    )
+    made = announcer.after_command(RULES, before, events, command)
+    assert [a.kind for a in made] == [a.kind for a in story]
+    assert said == banners == [card_of(RULES.catalog, a, RULES.fortress).words for a in made]

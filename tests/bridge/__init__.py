@@ -1,0 +1,1 @@
+"""The node protocol, its transports and the node simulator."""

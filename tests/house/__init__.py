@@ -1,0 +1,2 @@
+"""The house: layers, sizes, public names, the README, the sweeps' plan, the benchmarks'
+smoke runs."""

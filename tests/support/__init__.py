@@ -1,0 +1,1 @@
+"""What the tests share: tables, games, processes, browsers, the sweeps' plan."""

@@ -1,0 +1,1 @@
+"""The touchscreen app under Xvfb."""

@@ -1,0 +1,1 @@
+"""The phones' view: the feed, the server, Chromium."""
