@@ -19,7 +19,7 @@ from companion.engine.explain import reason
 from companion.engine.game import commands as c
 from companion.engine.game.tasks import EncounterTask, FightTask, StealthChoiceTask
 from tests.support.table import Table
-from ui.checks import INTERNAL_ID
+from tests.ui_driver.checks import INTERNAL_ID
 
 LANGUAGES = tuple(i18n.LANGUAGES)
 

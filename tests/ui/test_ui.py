@@ -170,8 +170,8 @@ def test_the_touch_check_reports_board_spaces_too_small_to_choose() -> None:
     picks them directly (zoomed, or a board that does not zoom on tap)."""
     from companion.boardfile import load_board_file
     from companion.engine.situation import Situation
+    from tests.ui_driver.checks import MIN_TOUCH_PX, small_touch_targets
     from ui.board.view import FortressView
-    from ui.checks import MIN_TOUCH_PX, small_touch_targets
 
     fortress = load_board_file()
     view = FortressView(fortress, Situation(board=fortress.initial_state()))
@@ -207,7 +207,7 @@ def test_the_list_check_reports_lists_squeezed_below_two_rows(
     view_px: int, rows_px: list[int], buttons_px: list[int], is_squeezed: bool
 ) -> None:
     """The rule alone, on numbers (the screenshot runs apply it to every scrolled list)."""
-    from ui.checks import squeezed
+    from tests.ui_driver.checks import squeezed
 
     content_px = sum(rows_px) + 4 * (len(rows_px) - 1)
     problem = squeezed(view_px, content_px, [*map(float, rows_px)], [*map(float, buttons_px)], 4)
@@ -277,7 +277,7 @@ import json, os
 os.environ["KIVY_NO_ARGS"] = "1"
 from kivy.core.window import Window
 from kivy.uix.label import Label
-from ui.checks import clipped, cramped_lists
+from tests.ui_driver.checks import clipped, cramped_lists
 
 def label(text, width, height=None, **kw):
     made = Label(text=text, font_size=27, bold=True, size=(width, height or 38), **kw)
@@ -313,7 +313,7 @@ from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
-from ui.checks import outside_their_box
+from tests.ui_driver.checks import outside_their_box
 
 def page(row_px, button_px, opacity=1.0):
     # the setup wizard's page: a row of two buttons under a note, in a list
@@ -356,7 +356,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.gridlayout import GridLayout
-from ui.checks import cramped_lists, cut_rows, cut_texts, overflowing_labels, small_texts
+from tests.ui_driver.checks import (cramped_lists, cut_rows, cut_texts, overflowing_labels,
+                                    small_texts)
 from ui.widgets.scrolling import ScrollArea, WholeRows
 
 # the Why? panel at 800x480 with large text, French (issue 29): rows of two and three lines;

@@ -280,8 +280,14 @@ def log_problem(args: Any) -> int | None:
     from kivy.uix.label import Label
 
     from companion.app.words import i18n
+    from tests.ui_driver.checks import (
+        broken_words,
+        overflowing_labels,
+        small_texts,
+        small_touch_targets,
+        walk,
+    )
     from tests.ui_driver.touch import find_button, tap
-    from ui.checks import broken_words, overflowing_labels, small_texts, small_touch_targets, walk
 
     action = args.script[1]
     report: dict[str, Any] = {"screens": {}}

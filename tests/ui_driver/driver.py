@@ -19,9 +19,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.sim_table import rim_uid
 from tests.support.processes import limit
 from tests.support.sweeps import SEGMENTS
-from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
-from ui.app import ArmataApp
-from ui.checks import (
+from tests.ui_driver.checks import (
     board_overlaps,
     broken_words,
     cramped_lists,
@@ -34,6 +32,8 @@ from ui.checks import (
     small_touch_targets,
     walk,
 )
+from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
+from ui.app import ArmataApp
 
 #: a waiting step's time budget per step it allows (scaled like every limit of the tests)
 STEP_BUDGET_S = 0.1

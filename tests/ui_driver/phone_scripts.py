@@ -19,9 +19,14 @@ from companion.app.words import i18n
 from companion.engine.explain import hero_name
 from tests.support.processes import limit
 from tests.support.standins.nmcli_standin import release
+from tests.ui_driver.checks import (
+    internal_ids,
+    overflowing_labels,
+    small_texts,
+    small_touch_targets,
+)
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, reveal, tap
-from ui.checks import internal_ids, overflowing_labels, small_texts, small_touch_targets
 from ui.screens.round.phones import PhonesView
 from ui.widgets.check_row import CheckRow
 

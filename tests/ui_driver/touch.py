@@ -6,7 +6,7 @@ from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
-from ui.checks import walk
+from tests.ui_driver.checks import walk
 from ui.widgets.scrolling import at_rest, scroll_view_of
 
 

@@ -13,10 +13,10 @@ from kivy.uix.label import Label
 
 from companion.app.words import i18n
 from companion.app.words.table_texts import site_label
+from tests.ui_driver.checks import walk
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.touch import find_button, tap, tap_at
 from ui.board.layout import Box
-from ui.checks import walk
 from ui.widgets.check_row import CheckRow
 
 ROOM = "NW"  # the room tapped on the board (its platform has the Strigoi mark)

@@ -216,7 +216,7 @@ def test_the_page_catches_up_after_the_server_restarts(
 def assert_readable(driver: webdriver.Chrome, where: str) -> None:
     """As on the touchscreen: body text 16 px and up, every button 48 px and up, no internal id
     (card, token or room ids, coordinates) in any text a player reads."""
-    from ui.checks import INTERNAL_ID
+    from tests.ui_driver.checks import INTERNAL_ID
 
     small, targets = driver.execute_script(
         """

@@ -281,7 +281,7 @@ class NamesAndLegend:
 
     def misread_names(self) -> list[str]:
         """The names of the last redraw that read as another room's (board_layout.misread):
-        the layout check (ui/checks.board_overlaps)."""
+        the layout check (tests/ui_driver/checks.board_overlaps)."""
         if not self._names_placed:
             return []
         return misread(self._names_placed, self._wanted_names(), self._soft_things())

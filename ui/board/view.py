@@ -92,8 +92,8 @@ class FortressView(NamesAndLegend, Figures, Painting, Widget):
         self._static_key: tuple[object, ...] | None = None
         self.static_builds = 0  # how often the static layer was drawn (benchmarks/ui.py)
         self.text_scale = 1.0  # the Text size setting: room names and the legend grow with it
-        #: what the last redraw placed, for the layout check (ui/checks.py): each figure as a
-        #: circle, each room name as a box, where they were drawn (in the coordinates of `pos`)
+        #: what the last redraw placed, for the layout check (tests/ui_driver/checks.py): each
+        #: figure circle, each room name as a box, where drawn (in the coordinates of `pos`)
         self.drawn: list[Item] = []
         self._figures_at: dict[Cell, Circle] = {}  # where each figure's disc went
         self._soft: list[tuple[Circle, float]] = []  # what a name had better not cover
