@@ -279,7 +279,12 @@ class RoundScreen(RoundPanel, Screen):
     def announced(self, announcement: Announcement, headline: str) -> None:
         """One item of a command's story (a Strigoi step, a curse or none, a collapse, a fight,
         a monk, wounds): its card in turn, the banner saying the card's words, the board
-        showing what it tells."""
+        showing what it tells. A line item (a round, the turn order, whose turn, an undo) has
+        no card: the banner says it unless a card's words show."""
+        if announcement.line:
+            if not self.cards:
+                self.banner_text, self.banner_strong = headline, True
+            return
         self.cards.append(announcement)
         if announcement.kind == "strigoi_step":
             self.last = announcement

@@ -11,10 +11,11 @@ them. Counted words use real plurals (`ngettext`)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from companion.app.story.announce import HEADLINE_CODES, Announcement
+from companion.app.story.announce import Announcement
 from companion.app.words.i18n import N_, capital_first, ngettext, tr
 from companion.app.words.labels import (
     ability_name,
@@ -28,10 +29,13 @@ from companion.app.words.labels import (
     strigoi_subject,
     token_name,
     token_phrase,
+    undone_sentence,
 )
 from companion.engine.components import Catalog
 from companion.engine.explain import Reason, hero_name
 from companion.engine.fortress import Fortress
+from companion.engine.game.commands import parse_command
+from companion.errors import CompanionError
 
 #: from -> to in a headline. Kivy's Roboto lacks it: the card draws it in DejaVu Sans, which
 #: Kivy ships (ui/screens/round.py); written as an escape so the font check reads no arrow here
@@ -133,21 +137,78 @@ def _put(strigoi: str, room: str) -> str:
     )
 
 
+def _lead(catalog: Catalog, facts: dict[str, object]) -> str:
+    """What drove a Strigoi, said first: the drawn token (its actor, its bonus) and the book
+    letter ("Master token +1, book B"); the Supreme, which draws no token (R-TEL-1), by name."""
+    token, letter = facts.get("token"), facts.get("letter")
+    drawn = (
+        token_name(catalog, token)
+        if isinstance(token, str)
+        else strigoi_label(str(facts.get("strigoi", "")))
+    )
+    if letter == "X":  # no book shows X: the card's letter itself (R-TEL-6)
+        return tr("{token}, letter X").format(token=drawn)
+    if isinstance(letter, str):
+        return tr("{token}, book {letter}").format(token=drawn, letter=letter)
+    return drawn
+
+
+def _step_clause(announcement: Announcement, moved: bool) -> str:
+    """Where the Strigoi goes, or why it stays, in one short clause (R-TEL-2..6)."""
+    facts = announcement.facts
+    strigoi = str(facts.get("strigoi", ""))
+    subject = strigoi_subject(strigoi)
+    start, to = str(facts.get("from", "")), str(facts.get("to", ""))
+    codes = {r.code: r for r in announcement.reasons}
+    if moved:
+        if "bounce" in codes:
+            return tr("{strigoi} bounces back and teleports to the {room}").format(
+                strigoi=subject, room=room_name(to)
+            )
+        return tr("{strigoi} teleports to the {room}").format(strigoi=subject, room=room_name(to))
+    if "occupied" in codes:
+        found = codes["occupied"].facts
+        return tr(
+            "{strigoi} would go to the {room}, where {other} stands; it stays in the {start}"
+        ).format(
+            strigoi=subject,
+            room=room_name(str(found.get("target", ""))),
+            other=strigoi_subject(str(found.get("other", ""))),
+            start=room_name(start),
+        )
+    if "ladder_guarded" in codes:
+        found = codes["ladder_guarded"].facts
+        return tr("{strigoi} stays in the {start}: {hero} stands before {ladder}").format(
+            strigoi=subject,
+            start=room_name(start),
+            hero=hero_name(str(found.get("hero", ""))),
+            ladder=ladder_name(str(found.get("ladder", ""))),
+        )
+    if "ladder_destroyed" in codes:
+        found = codes["ladder_destroyed"].facts
+        return tr("{strigoi} destroys {ladder} and stays in the {start}").format(
+            strigoi=subject, ladder=ladder_name(str(found.get("ladder", ""))),
+            start=room_name(start),
+        )  # fmt: skip
+    if "bounce_failed" in codes or "bounce_failed_centre" in codes:
+        return tr("{strigoi} finds no platform either way and stays in the {start}").format(
+            strigoi=subject, start=room_name(start)
+        )
+    return tr("{strigoi} stays in the {start}").format(strigoi=subject, start=room_name(start))
+
+
 def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     strigoi = str(facts.get("strigoi", ""))
     start, to = facts.get("from"), facts.get("to")
     moved = isinstance(to, str) and start != to
     name, subject = strigoi_label(strigoi), strigoi_subject(strigoi)
-    if moved:
-        headline = tr("{strigoi} teleports to the {room}.").format(
-            strigoi=subject, room=room_name(str(to))
+    # the actor of the drawn token first, then where it goes or why it stays (issue 40)
+    headline = capital_first(
+        tr("{lead}: {what}.").format(
+            lead=_lead(catalog, facts), what=_step_clause(announcement, moved)
         )
-    else:
-        headline = tr("{strigoi} stays in the {room}").format(
-            strigoi=subject, room=room_name(str(start))
-        )
-    headline = sentence(headline)
+    )
     hero = facts.get("hero")
     wounds = _int(facts.get("wounds"))
     figures: tuple[Figure, ...]
@@ -178,22 +239,15 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
             ),
         )
         todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
-    else:
+    elif moved:  # it moved and saw nobody (R-LOS-2): why nobody is attacked, in a clause
+        figures = (Figure(capital_first(tr("{strigoi} sees no hero: nobody is attacked.").format(
+            strigoi=subject))),)  # fmt: skip
+    else:  # it did not move, so it does not attack (R-TEL-7): the headline said why
         figures = (Figure(tr("Nobody is attacked.")),)
-    # who is attacked (or nobody) in the card's own sentence: the target's choice (nearest,
-    # tied), the wounds' sum ("card damage 1 + token bonus 2") and "did not move, so it does
-    # not attack" stay behind Why?, so the banner keeps to two lines
-    told: tuple[str, ...] = ()
-    if isinstance(hero, str):
-        told = ("target", "target_tie", "wounds")
-    elif not moved:
-        told = ("stays_no_attack",)
-    said = [
-        plain(r) for r in announcement.reasons if r.code in HEADLINE_CODES and r.code not in told
-    ]
-    if told:
-        said += [f.value for f in figures]
     why, rules = _why(announcement)
+    # spoken and bannered: the headline, who is hit, and what the table must do beyond moving
+    # the figure the headline names (a ladder to take off, a hero to move away)
+    said = [headline, *(f.value for f in figures), *todo[1 if moved else 0 :]]
     return Card(
         name,
         headline,
@@ -203,7 +257,14 @@ def _strigoi_step(catalog: Catalog, announcement: Announcement) -> Card:
         why,
         rules,
         tr("Figures moved") if moved else tr("Done"),
-        _unique(sentence(x) for x in said) or headline,
+        _unique(sentence(x) for x in said if not _asks(x, hero)) or headline,
+    )
+
+
+def _asks(text: str, hero: object) -> bool:
+    """A to-do that only says the app asks next (not said aloud: the next step asks it)."""
+    return isinstance(hero, str) and text == tr("{hero} may protect: the app asks next.").format(
+        hero=hero_name(hero)
     )
 
 
@@ -212,12 +273,26 @@ def _unique(sentences: Iterable[str]) -> str:
     return " ".join(dict.fromkeys(x for x in sentences if x))
 
 
+def _curse_lead(facts: dict[str, object]) -> str:
+    """The curse's lead: the book letter of the first player's card that moves it (R-CUR-1)."""
+    letter = facts.get("letter")
+    if isinstance(letter, str):
+        return tr("Curse, book {letter}").format(letter=letter)
+    return tr("Curse")
+
+
 def _curse(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     strigoi, room = str(facts.get("strigoi", "")), str(facts.get("room", ""))
     heroes = [str(h) for h in _list(facts.get("heroes"))]
     landed = [str(h) for h in _list(facts.get("landed"))]
     subject = strigoi_subject(strigoi)
+    # the curse with its move (issue 40): where the Strigoi goes, then whom it hits
+    headline = capital_first(
+        tr("{lead}: {strigoi} teleports to the {room} and curses it.").format(
+            lead=_curse_lead(facts), strigoi=subject, room=room_name(room)
+        )
+    )
     if heroes:
         figures = (
             Figure(
@@ -226,17 +301,8 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
                 ).format(heroes=_heroes(heroes))
             ),
         )
-        words = ngettext(
-            "{strigoi} curses the {room}: {heroes} takes 1 wound.",
-            "{strigoi} curses the {room}: {heroes} take 1 wound each.",
-            len(heroes),
-        ).format(strigoi=subject, room=room_name(room), heroes=_heroes(heroes))
     else:
         figures = (Figure(tr("Nobody is in the cursed room.")),)
-        words = tr("{strigoi} curses the {room}: nobody is there.").format(
-            strigoi=subject, room=room_name(room)
-        )
-    words = capital_first(words)
     todo = [_put(strigoi, room)]
     protect = [h for h in heroes if h not in landed]
     if protect:
@@ -247,22 +313,22 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
                 len(protect),
             ).format(heroes=_heroes(protect))
         )
-    for hero in landed:
-        todo.append(
-            tr("{hero}: move 1 blood point to the Inferno; the app asks where {hero} goes.").format(
-                hero=hero_name(hero)
-            )
+    moved_away = [
+        tr("{hero}: move 1 blood point to the Inferno; the app asks where {hero} goes.").format(
+            hero=hero_name(hero)
         )
+        for hero in landed
+    ]
+    todo += moved_away
+    words = _unique([headline, figures[0].value, *moved_away])
     why, rules = _why(announcement)
     return Card(
         tr("Curse"),
-        capital_first(
-            tr("{strigoi} curses the {room}.").format(strigoi=subject, room=room_name(room))
-        ),
+        headline,
         figures,
         _source(catalog, facts),
         tuple(todo),
-        (sentence(words), *why[1:]),
+        (sentence(f"{headline} {figures[0].value}"), *why[1:]),
         rules,
         tr("Figures moved"),
         words,
@@ -270,33 +336,45 @@ def _curse(catalog: Catalog, announcement: Announcement) -> Card:
 
 
 def _skipped(announcement: Announcement) -> Card:
+    """No phase 3 (R-RND-4, R-CUR-1): why, in the headline's one short clause."""
     facts = announcement.facts
     why = facts.get("why")
+    strigoi = strigoi_subject(str(facts.get("strigoi", "master")))
     todo: tuple[str, ...] = ()
     if why == "attacked":
-        reason = tr("A Strigoi has already attacked.")
+        headline = tr("No curse this round: a Strigoi attacked.")
         todo = (tr("Take the attack marker off the Master card."),)
         rules: tuple[str, ...] = ("R-RND-4",)
     elif why == "no_strigoi":
-        reason = tr("No Strigoi is on the board yet.")
-        rules = ("R-RND-4",)
+        headline = tr(
+            "No curse in round 1: the Strigoi come onto the board at the start of round 2."
+        )
+        rules = ("R-RND-4", "R-SET-3")
+    elif why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
+        headline = tr("{lead}: {strigoi} destroys {ladder} instead of moving, so no curse.").format(
+            lead=_curse_lead(facts), strigoi=strigoi,
+            ladder=ladder_name(str(facts.get("ladder", ""))),
+        )  # fmt: skip
+        todo = (tr("Take the destroyed ladder off the board."),)
+        rules = ("R-CUR-1", "R-TEL-4")
     else:
-        reason = " ".join(sentence(_skip_reason(r)) for r in announcement.reasons)
+        headline = tr("{lead}: {strigoi} does not move, so no curse.").format(
+            lead=_curse_lead(facts), strigoi=strigoi
+        )
         rules = ("R-CUR-1",)
-        if why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
-            todo = (tr("Take the destroyed ladder off the board."),)
-    headline = tr("There is no curse this round.")
+    headline = capital_first(headline)
+    reasons = tuple(sentence(_skip_reason(r)) for r in announcement.reasons) or (headline,)
     letter = _source_letter(facts)
     return Card(
         tr("Phase 3"),
         headline,
         (),
-        f"{reason} {letter}" if letter else reason,
+        letter,
         todo,
-        (reason,),
+        reasons,
         rules,
         tr("Done"),
-        f"{headline} {reason}",
+        _unique([headline, *todo]),
     )
 
 
@@ -331,7 +409,9 @@ def _collapse(announcement: Announcement) -> Card:
         why,
         rules,
         tr("Done"),
-        headline,
+        _unique(
+            [headline, tr("Take the platform out of the {room}: it collapsed.").format(room=room)]
+        ),
     )
 
 
@@ -645,6 +725,116 @@ def _reward(catalog: Catalog, announcement: Announcement) -> Card:
     )
 
 
+#: the longest turn order that fits the round screen's two-line banner at 800x480 (16 px
+#: text); a longer one (four or five heroes) leaves the card titles out, never the initiatives
+REVEAL_CHARS = 170
+
+
+def order_words(catalog: Catalog, order: Sequence[str], cards: dict[str, str]) -> str:
+    """The cards shown together and the turn order with the initiative that decides it
+    (R-RND-1, -2), in whole sentences: "Attila plays Army of the Night, initiative 1, and goes
+    first. Then Roel plays …, initiative 3." (never a bracketed list behind a colon)."""
+
+    def initiative(hero: str) -> str:
+        card = cards.get(hero, "")
+        return str(catalog.card(card).initiative) if catalog.is_action_card(card) else "?"
+
+    def told(first: str, then: str) -> str:
+        return " ".join(
+            tr(first if i == 0 else then).format(
+                hero=hero_name(hero),
+                initiative=initiative(hero),
+                card=item_name(catalog, cards.get(hero, "")),
+            )
+            for i, hero in enumerate(order)
+        )
+
+    text = told(
+        N_("{hero} plays {card}, initiative {initiative}, and goes first."),
+        N_("Then {hero} plays {card}, initiative {initiative}."),
+    )
+    if len(text) > REVEAL_CHARS:
+        text = told(
+            N_("{hero} goes first, initiative {initiative}."),
+            N_("Then {hero}, initiative {initiative}."),
+        )
+    return text
+
+
+def _line(title: str, headline: str, todo: Sequence[str] = (), rules: Sequence[str] = ()) -> Card:
+    """A story item told in a line (`LINE_KINDS`): its sentence, then the table's to-dos."""
+    return Card(
+        title, headline, (), "", tuple(todo), (), tuple(rules), tr("Done"),
+        _unique([headline, *todo]),
+    )  # fmt: skip
+
+
+def _line_card(catalog: Catalog, fortress: Fortress | None, announcement: Announcement) -> Card:
+    facts = announcement.facts
+    kind = announcement.kind
+    hero = hero_name(str(facts.get("hero", "")))
+    if kind == "round":
+        number = _int(facts.get("round"))
+        placed = facts.get("placed")
+        todo = [_put(str(k), str(v)) for k, v in placed.items()] if isinstance(placed, dict) else []
+        return _line(
+            tr("Round {round}").format(round=number),
+            tr("Round {round} begins: each player chooses a card in secret.").format(round=number),
+            todo,
+            ("R-RND-1", "R-SET-3") if todo else ("R-RND-1",),
+        )
+    if kind == "order":
+        cards = facts.get("cards")
+        words = order_words(
+            catalog,
+            [str(h) for h in _list(facts.get("order"))],
+            {str(k): str(v) for k, v in cards.items()} if isinstance(cards, dict) else {},
+        )
+        return _line(tr("Turn order"), words, (), ("R-RND-1", "R-RND-2"))
+    if kind == "turn":
+        return _line(hero, tr("{hero}'s turn.").format(hero=hero), (), ("R-RND-3",))
+    if kind == "encounter":
+        token = str(facts.get("token", ""))
+        return _line(
+            tr("Encounter"),
+            sentence(
+                tr("{hero} flips {monster}").format(hero=hero, monster=token_phrase(catalog, token))
+            ),
+            (),
+            ("R-ENC-1",),
+        )
+    if kind == "rotate":
+        room = room_name(str(facts.get("room", "")))
+        return _line(
+            ability_name("mechanics"),
+            tr("The platform of the {room} turns.").format(room=room),
+            (tr("Turn the platform of the {room} on the table as the board shows.").format(
+                room=room),),
+            ("R-ABL",),
+        )  # fmt: skip
+    if kind == "protect":
+        blocked, left = _int(facts.get("blocked")), _int(facts.get("left"))
+        said = ngettext(
+            "{hero} blocks {count} wound with Protection.",
+            "{hero} blocks {count} wounds with Protection.",
+            blocked,
+        ).format(hero=hero, count=blocked)
+        if not left:
+            said += " " + tr("{hero} takes no wound.").format(hero=hero)
+        return _line(ability_name("protection"), said, (), ("R-ABL", "R-LOS-2"))
+    if kind == "undone":
+        step = ""
+        with contextlib.suppress(CompanionError, ValueError, TypeError, KeyError):
+            command = parse_command(facts.get("command"))
+            # one sentence per kind, a card chosen in secret never named (issue 29, R-RND-1)
+            step = undone_sentence(command, catalog, fortress)
+        return _line(tr("Undo"), step or tr("Undone."))
+    why, rules = _why(announcement)
+    return Card(
+        kind, announcement.headline, (), "", (), why, rules, tr("Done"), announcement.headline
+    )
+
+
 def card_of(catalog: Catalog, announcement: Announcement, fortress: Fortress | None = None) -> Card:
     """The card of one story item, in the players' language."""
     kind = announcement.kind
@@ -664,10 +854,7 @@ def card_of(catalog: Catalog, announcement: Announcement, fortress: Fortress | N
         return _wound(catalog, announcement)
     if kind == "reward":
         return _reward(catalog, announcement)
-    why, rules = _why(announcement)
-    return Card(
-        kind, announcement.headline, (), "", (), why, rules, tr("Done"), announcement.headline
-    )
+    return _line_card(catalog, fortress, announcement)
 
 
 def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | None = None) -> str:
@@ -677,9 +864,11 @@ def spoken(catalog: Catalog, announcement: Announcement, fortress: Fortress | No
 
 __all__ = [
     "ARROW",
+    "REVEAL_CHARS",
     "Card",
     "Figure",
     "card_of",
+    "order_words",
     "plain",
     "sentence",
     "spoken",

@@ -214,14 +214,16 @@ def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
 
 
 # ----- announcements ---------------------------------------------------------------------------
-def announcement_view(announcement: Announcement, catalog: Catalog | None = None) -> JSON:
+def announcement_view(
+    announcement: Announcement, catalog: Catalog | None = None, fortress: Fortress | None = None
+) -> JSON:
     """A Strigoi step, a curse or a collapse as a card: title, headline lines, every reason.
     The other items of a command's story (a fight, a monk, wounds, a skipped phase 3, a
     reward) in their cards' words (companion/app/story/cards.py)."""
     facts = announcement.facts
     if catalog is not None:
-        card = card_of(catalog, announcement)
-        if announcement.kind in ("strigoi_step", "curse", "collapse"):
+        card = card_of(catalog, announcement, fortress)
+        if announcement.kind in ("strigoi_step", "curse", "collapse") or announcement.line:
             # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
             # a reason that leans on one said before it, as "the opposite direction fails too")
             lines = [card.headline, *(f.value for f in card.figures), *card.todo]
