@@ -19,6 +19,7 @@ from companion.app.story.announce import Announcement
 from companion.app.words.i18n import N_, capital_first, ngettext, tr
 from companion.app.words.labels import (
     ability_name,
+    direction_name,
     item_name,
     ladder_name,
     monster_gives,
@@ -190,9 +191,16 @@ def _step_clause(announcement: Announcement, moved: bool) -> str:
             strigoi=subject, ladder=ladder_name(str(found.get("ladder", ""))),
             start=room_name(start),
         )  # fmt: skip
-    if "bounce_failed" in codes or "bounce_failed_centre" in codes:
-        return tr("{strigoi} finds no platform either way and stays in the {start}").format(
-            strigoi=subject, start=room_name(start)
+    failed = codes.get("bounce_failed") or codes.get("bounce_failed_centre")
+    if failed is not None:  # R-TEL-3: both ways named
+        way, back = failed.facts.get("direction"), failed.facts.get("opposite")
+        return tr(
+            "neither {direction} nor {opposite} leads to a platform: {strigoi} stays in the {start}"
+        ).format(
+            direction=direction_name(way) if isinstance(way, int) else "?",
+            opposite=direction_name(back) if isinstance(back, int) else "?",
+            strigoi=subject,
+            start=room_name(start),
         )
     return tr("{strigoi} stays in the {start}").format(strigoi=subject, start=room_name(start))
 
@@ -351,15 +359,18 @@ def _skipped(announcement: Announcement) -> Card:
         )
         rules = ("R-RND-4", "R-SET-3")
     elif why == "ladder":  # the curse's teleport hit a ladder: it is gone from the table
-        headline = tr("{lead}: {strigoi} destroys {ladder} instead of moving, so no curse.").format(
-            lead=_curse_lead(facts), strigoi=strigoi,
+        headline = tr(
+            "No curse this round: book {letter} sends {strigoi} at {ladder}, which is destroyed."
+        ).format(
+            letter=facts.get("letter") or "?",
+            strigoi=strigoi,
             ladder=ladder_name(str(facts.get("ladder", ""))),
-        )  # fmt: skip
+        )
         todo = (tr("Take the destroyed ladder off the board."),)
         rules = ("R-CUR-1", "R-TEL-4")
     else:
-        headline = tr("{lead}: {strigoi} does not move, so no curse.").format(
-            lead=_curse_lead(facts), strigoi=strigoi
+        headline = tr("No curse this round: book {letter} does not move {strigoi}.").format(
+            letter=facts.get("letter") or "?", strigoi=strigoi
         )
         rules = ("R-CUR-1",)
     headline = capital_first(headline)
@@ -792,7 +803,7 @@ def _line_card(catalog: Catalog, fortress: Fortress | None, announcement: Announ
         )
         return _line(tr("Turn order"), words, (), ("R-RND-1", "R-RND-2"))
     if kind == "turn":
-        return _line(hero, tr("{hero}'s turn.").format(hero=hero), (), ("R-RND-3",))
+        return _line(hero, tr("It is {hero}'s turn.").format(hero=hero), (), ("R-RND-3",))
     if kind == "encounter":
         token = str(facts.get("token", ""))
         return _line(
