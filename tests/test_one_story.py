@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,10 @@ class Screen(Unheard):
 def _announcements(live: Listener | None) -> list[Any]:
     assert live is not None
     return [m for m in live.on("armata/t1/game/event") if m.get("type") == "announcement"]
+
+
+def _heard(live: Listener | None, count: int) -> bool:
+    return len(_announcements(live)) >= count
 
 
 def _in_order(text: str, parts: list[str]) -> bool:
@@ -175,7 +180,7 @@ def test_every_channel_tells_each_commands_story_the_same(
             # MQTT: the same items in order, their words in English, each with its place
             if story:
                 wanted = published + len(story)
-                wait_for(lambda: len(_announcements(live)) >= wanted, 10, "the announcements")
+                wait_for(partial(_heard, live, wanted), 10, "the announcements")
             messages = _announcements(live)
             sent = messages[published:]
             published = len(messages)
