@@ -217,3 +217,4 @@ def test_every_channel_tells_each_commands_story_the_same(
         if live is not None:
             live.stop()
         service.close()
+        i18n.set_language("en")  # the players' language is the process's: the next test's English
