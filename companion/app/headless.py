@@ -42,7 +42,6 @@ from companion.app.web.qr import only_this_machine, phone_word, qr_terminal, wif
 from companion.app.words import i18n
 from companion.app.words.command_labels import command_label
 from companion.app.words.status import game_over_reason, waiting_label
-from companion.app.words.undo_texts import undone_sentence
 from companion.engine.explain import hero_name
 from companion.engine.game import commands as c
 from companion.errors import CompanionError, StoreError
@@ -235,8 +234,7 @@ class HeadlessTable:
         if outcome.refused is not None:
             self.say(outcome.refused)
             return outcome
-        if outcome.revealed:
-            self.say(outcome.revealed)
+        # the turn order is an item of the command's story: the announcer has said it
         if outcome.over is not None:
             won = i18n.tr("The heroes won.") if outcome.over.winner == "heroes" else None
             self.say(won or i18n.tr("The Strigoi won."))
@@ -306,9 +304,7 @@ class HeadlessTable:
                 self.start_or_resume()
             return
         if name == "undo":
-            undone = session.command_at(session.head)
-            if service.undo():
-                self.say(self._undone(undone))
+            if service.undo():  # "Undone: …" is the undo's story: the announcer said it
                 self._waiting()
         elif name == "next" and self.options:
             self._next()
@@ -343,15 +339,6 @@ class HeadlessTable:
             self._next()
         else:
             self.say(hint)
-
-    def _undone(self, command: c.Command | None) -> str:
-        """What Undo took back, as a sentence (a card chosen in secret stays secret)."""
-        session = self.service.session
-        if command is None or session is None:
-            return i18n.tr("Undone.")
-        # one sentence per kind (issue 29: never "Undone: Roel: move to …"); a card chosen in
-        # secret is never named (R-RND-1)
-        return undone_sentence(command, self.service.catalog, session.rules.fortress)
 
 
 __all__ = ["KEYS", "SEAT_KEYS", "HeadlessTable", "Say"]

@@ -41,8 +41,9 @@ from companion.app.session.game import GameSession
 from companion.app.session.log_open import open_log as open_log
 from companion.app.session.log_open import start_fresh_log as start_fresh_log
 from companion.app.session.setup_plan import SetupPlan
-from companion.app.story.announce import Announcement, Announcer
+from companion.app.story.announce import Announcement, Announcer, announcements, undone
 from companion.app.story.cards import spoken
+from companion.app.story.line_cards import order_words
 from companion.app.table.differences import Difference, expected_from_game
 from companion.app.table.resync import missing_hero, table_is_right
 from companion.app.table.taps import Registration, TagIndex, Tap, TapFilter
@@ -52,12 +53,11 @@ from companion.app.web.feed import WebFeed
 from companion.app.web.local_name import local_name
 from companion.app.words import i18n
 from companion.app.words.i18n import N_
-from companion.app.words.names import item_name, set_ladder_owners, table_name
+from companion.app.words.names import set_ladder_owners, table_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.board_build import load_board
 from companion.engine.components import Catalog
-from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
@@ -163,47 +163,14 @@ def store_refusal(problem: StoreError) -> str:
     return str(problem)
 
 
-#: the longest reveal that fits the round screen's two-line banner at 800x480 (16 px text); a
-#: longer one (four or five heroes) leaves the card titles out, never the initiatives
-REVEAL_CHARS = 170
-
-
 def reveal_text(state: GameState, events: list[e.Event], catalog: Catalog) -> str:
     """After the last choice: every card shown together with the turn order and the initiative
-    that decides it (R-RND-1, -2)."""
+    that decides it (R-RND-1, -2), in the words of the story's "order" item."""
     revealed = next((x for x in events if isinstance(x, e.CardsRevealed)), None)
     if revealed is None:
         return ""
     cards = {h.hero: h.chosen or (h.played[-1] if h.played else "?") for h in state.heroes}
-
-    def initiative(hero: str) -> str:
-        card = cards[hero]
-        return str(catalog.card(card).initiative) if catalog.is_action_card(card) else "?"
-
-    def told(first: str, then: str) -> str:
-        """Whole sentences: "Attila plays Army of the Night, initiative 1, and goes first.
-        Then Roel plays …, initiative 3." (never a bracketed list behind a colon)."""
-        said: list[str] = []  # "plays" says the cards are shown: no "Cards revealed." before
-        for i, hero in enumerate(revealed.order):
-            said.append(
-                i18n.tr(first if i == 0 else then).format(
-                    hero=hero_name(hero),
-                    initiative=initiative(hero),
-                    card=item_name(catalog, cards[hero]),
-                )
-            )
-        return " ".join(said)
-
-    text = told(
-        N_("{hero} plays {card}, initiative {initiative}, and goes first."),
-        N_("Then {hero} plays {card}, initiative {initiative}."),
-    )
-    if len(text) > REVEAL_CHARS:
-        text = told(
-            N_("{hero} goes first, initiative {initiative}."),
-            N_("Then {hero}, initiative {initiative}."),
-        )
-    return text
+    return order_words(catalog, revealed.order, cards)
 
 
 @dataclass(frozen=True)
@@ -339,6 +306,7 @@ class TableService:
             table_name,
             say=lambda a: spoken(self.catalog, a, self._game_fortress()),
             plural=i18n.ngettext,
+            english=self._english,
         )
         self.language = "en"
         #: the Pi's Wi-Fi as last read (the phones' way in); known once a public web started
@@ -523,6 +491,12 @@ class TableService:
         ring stays lit for an item already read."""
         self.watch.announcing(() if announcement is None else (announcement,))
 
+    def _english(self, announcement: Announcement) -> str:
+        """A story item's words in English: the published game event says what the table
+        hears, in the one language every observer reads."""
+        with i18n.translating(i18n.catalog("en")):
+            return spoken(self.catalog, announcement, self._game_fortress())
+
     def _game_fortress(self) -> Fortress:
         return self.session.rules.fortress if self.session is not None else self.fortress
 
@@ -548,19 +522,27 @@ class TableService:
             return False
         before = session.state
         redone = session.log.command(session.game_id, head) if head == session.head + 1 else None
+        # the steps an undo takes back, newest first: each is told ("Undone: …", issue 40)
+        taken_back = [
+            record.command
+            for n in range(session.head, head, -1)
+            if (record := session.log.command(session.game_id, n)) is not None
+        ]
         try:
             session.rewind(head)
         except StoreError as problem:  # the head stays where it was, in the log and here
             self.refusals.append(store_refusal(problem))
             return False
         self.feed.state(session.state)
-        self._web_changed()
-        self.speaker.interrupt()
-        announced: list[Announcement] = []
+        self.speaker.interrupt()  # what was being said stops: the undo is said instead
+        announced: list[Announcement] = [undone(x, session.state) for x in taken_back]
+        events: list[e.Event] = []
         if redone is not None:
             events = session.events_of(redone)
-            announced = self.announcer.after_command(session.rules, before, events, redone.command)
-            self.announcements += announced
+            announced = announcements(session.rules, before, events, redone.command)
+        self.announcer.tell(announced)
+        self.announcements += announced
+        self._web_changed(announced, events)
         # as after a command: the rings tell the story's first item, the cards move them on
         self.watch.game(game_view(session.rules, session.state, Origin.UNDO, announced[:1]))
         return True

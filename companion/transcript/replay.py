@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.app.story.announce import announcements, headline_of
+from companion.app.story.announce import announcements
+from companion.app.story.headlines import headline_of
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.emitter import clone

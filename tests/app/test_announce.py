@@ -11,11 +11,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from companion.app.devices.leds import show_cue
 from companion.app.story.announce import (
     Announcement,
     Announcer,
     LedCue,
-    show_cue,
     strigoi_announcement,
 )
 from companion.boardfile import load_board_file

@@ -301,7 +301,9 @@ def test_a_strigoi_in_a_sentence_has_its_article(language: str) -> None:
         card = card_of(RULES.catalog, item, RULES.fortress)
         view = announcement_view(item, RULES.catalog)
         for text in (card.headline, card.words, *card.todo, *card.why, *view["lines"]):
-            text = re.sub(r"\b(?:Marker|segnalino|jeton|token)\s+\S+", "", text)  # a token's name
+            # a token's printed name ("Master token +1, book B", "Jeton Maître +1, livre B")
+            text = re.sub(r"\b\S+(?:marker| token)\b", "", text)
+            text = re.sub(r"\b(?:Marker|segnalino|jeton|token)\s+\S+", "", text, flags=re.I)
             assert not bare(text), (language, text)
             checked += 1
     assert checked > 50
@@ -368,7 +370,7 @@ def test_a_skipped_curse_says_no_curse_once(language: str) -> None:
 def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: str) -> None:
     """R-WND-1: "Roel takes 2 wounds. Shock: Roel discards 1 card…" — never the token names
     glued behind a colon ("takes 2 wounds: wound: no Stealth, shock")."""
-    from companion.app.story.cards import wound_effects
+    from companion.app.story.hero_cards import wound_effects
 
     wounds = [item for item in STORIES if item.kind == "wound"]
     assert wounds
@@ -387,7 +389,7 @@ def test_wound_effects_are_said_one_sentence_each_with_real_plurals(language: st
 def test_a_drawn_double_wound_is_told_as_the_token_that_weighs_two(language: str) -> None:
     """R-WND-1: "Attila takes 1 wound. The double wound counts as 2 wounds." sounded like 1 and
     2 for one hit (play-test); the drawn token is named as the one that counts 2."""
-    from companion.app.story.cards import wound_effects
+    from companion.app.story.hero_cards import wound_effects
 
     alone = wound_effects(RULES.catalog, "Roel", ["wound-double"])
     among = wound_effects(RULES.catalog, "Roel", ["wound-1", "wound-double"])
@@ -705,7 +707,7 @@ def test_a_heros_rewards_on_the_phone_are_sentences(language: str) -> None:
     ("Attila n'a aucun jeton récompense.")."""
     from pathlib import Path
 
-    from companion.app.story.cards import held_rewards
+    from companion.app.story.hero_cards import held_rewards
 
     said = set()
     i18n.set_language(language)

@@ -37,8 +37,15 @@ def headless_table(data: Path) -> Iterator[ServedTable]:
     said: list[str] = []
     made: list[HeadlessTable] = []
 
+    class Heard(Silent):
+        """The voice: the story's items (the announcer's) join the table's own sentences."""
+
+        def say(self, text: str, language: str) -> None:
+            super().say(text, language)
+            said.append(text)
+
     def serve() -> None:
-        table = HeadlessTable(lambda post: TableService(data, post, speaker=Silent()), said.append)
+        table = HeadlessTable(lambda post: TableService(data, post, speaker=Heard()), said.append)
         made.append(table)
         try:
             table.run()

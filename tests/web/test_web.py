@@ -412,7 +412,7 @@ def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) ->
     (the engine's reasons rendered, the token as printed)."""
     import random
 
-    from companion.app.words.names import room_name, token_name
+    from companion.app.words.names import room_name, token_phrase
     from companion.engine.game import events as e
 
     rng = random.Random(5)
@@ -435,16 +435,21 @@ def test_announcements_and_encounters_come_as_cards_in_words(table: WebTable) ->
         ]
         if drawn:
             encounter = [c for c in cards if c["kind"] == "encounter"]
-            assert [c["lines"][0] for c in encounter] == [
-                token_name(table.service.catalog, x.token) for x in drawn
+            assert [c["lines"][0] for c in encounter] == [  # a story item (issue 40)
+                f"{hero_name(str(a.facts['hero']))} flips "
+                f"{token_phrase(table.service.catalog, str(a.facts['token']))}."
+                for a in outcome.announced
+                if a.kind == "encounter"
             ]
+            assert len(encounter) == len(drawn)
             seen.add("encounter")
         if seen == {"step", "encounter"}:
             break
     assert seen == {"step", "encounter"}
     table.call(lambda: table.service.undo())
     table.settle()
-    assert view(table)["cards"] == []  # undo: the cards of the step taken back go
+    # undo: the cards of the step taken back go; the undo's own item says what it took back
+    assert [c["kind"] for c in view(table)["cards"]] == ["undone"]
 
 
 @pytest.mark.parametrize(
@@ -562,8 +567,9 @@ def test_the_phones_log_says_what_each_step_led_to_as_the_touchscreens(table: We
     assert step is not None
     newest = view(table)["log"][0]["text"]
     drawn = [x for x in outcome.events if isinstance(x, e.TokenDrawn) and x.stack == "strigoi"]
-    assert drawn and f"Drawn: {token_name(catalog, drawn[0].token)}." in newest
-    assert card_of(catalog, step).headline.rstrip(".") in newest
+    # the step is led by its token (issue 40): the log says it as the voice did
+    assert drawn and token_name(catalog, drawn[0].token) in newest
+    assert card_of(catalog, step).words in newest
     in_phase = table.call(lambda: table.service.session.state.phase == "initiative")  # type: ignore[union-attr]
     if not in_phase:  # (during the choice the secret steps are hidden in both alike)
         assert [x["text"] for x in view(table)["log"]] == [x["text"] for x in table.call(folded)]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_voice_table import printed_sentences
+from tests.devices.test_voice_table import printed_sentences
 from tests.conftest import PYTHON, ROOT
 from tests.support.processes import limit, run_group
 from tests.support.standins.flood import Flood

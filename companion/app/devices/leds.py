@@ -72,6 +72,18 @@ RING_MEANINGS: dict[str, str] = {
 STRIGOI_RINGS: dict[str, str] = {colour: name for name, colour in STRIGOI_COLOUR.items()}
 
 
+def show_cue(bridge: Bridge, cue: LedCue) -> int:
+    """Send one LED cue to its node through the bridge (acknowledged, remembered)."""
+    return bridge.set_led(
+        cue.node,
+        target=cue.target,
+        direction=cue.direction,
+        colour=cue.colour,
+        pattern=cue.pattern,
+        brightness=cue.brightness,
+    )
+
+
 def _figure_colour(figure: str | None) -> str:
     return STRIGOI_COLOUR.get(figure or "", HERO_COLOUR)
 

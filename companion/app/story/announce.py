@@ -14,7 +14,10 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+import msgspec
+
 from companion.app.board.marks import STRIGOI_COLOUR as STRIGOI_COLOUR  # its cards' colour
+from companion.app.story.headlines import headline_of
 from companion.app.words.i18n import capital_first
 from companion.engine.explain import Namer, Plural, Reason, english_plural, hero_name, reason
 from companion.engine.game import commands as c
@@ -41,40 +44,11 @@ from companion.engine.hexgrid import opposite
 from companion.engine.strigoi import cursing_strigoi
 from companion.errors import CompanionError
 from firmware_bridge.board import room_node
-from firmware_bridge.bridge import Bridge
 
 CURSE_COLOUR = "#8000ff"
+
+
 COLLAPSE_COLOUR = "#ff0000"
-#: Codes whose text makes the spoken headline (the rest is shown behind "Why?").
-HEADLINE_CODES = (
-    "teleport",
-    "letter_x",
-    "bounce_failed",
-    "bounce_failed_centre",
-    "occupied",
-    "ladder_destroyed",
-    "ladder_guarded",
-    "stays_no_attack",
-    "landing_on_hero",
-    "target",
-    "target_tie",
-    "nobody_visible",
-    "wounds",
-    "curse",
-    "collapse",
-)
-
-
-def headline_of(
-    reasons: Sequence[Reason],
-    translate: Callable[[str], str] = str,
-    name: Namer | None = None,
-    plural: Plural = english_plural,
-) -> str:
-    """The spoken and bannered sentence: the reasons whose codes make headlines, in order."""
-    picked = [r for r in reasons if r.code in HEADLINE_CODES] or list(reasons[:1])
-    # a Strigoi opens it with its article ("the Master teleports"): a sentence's capital
-    return capital_first("; ".join(r.text(translate, name, plural) for r in picked))
 
 
 @dataclass(frozen=True)
@@ -87,22 +61,16 @@ class LedCue:
     brightness: int = 200
 
 
-def show_cue(bridge: Bridge, cue: LedCue) -> int:
-    """Send one LED cue to its node through the bridge (acknowledged, remembered)."""
-    return bridge.set_led(
-        cue.node,
-        target=cue.target,
-        direction=cue.direction,
-        colour=cue.colour,
-        pattern=cue.pattern,
-        brightness=cue.brightness,
-    )
+#: Story items that tell without a card to read (a line in the banner, a sentence spoken, a
+#: line in the game log): the round beginning, the turn order, whose turn, an encounter token
+#: drawn, a platform turned, wounds blocked, a step undone.
+LINE_KINDS = frozenset({"round", "order", "turn", "encounter", "rotate", "protect", "undone"})
 
 
 @dataclass(frozen=True)
 class Announcement:
     #: "strigoi_step" | "curse" | "curse_skipped" | "collapse" | "fight" | "monk" | "wound" |
-    #: "reward"
+    #: "reward", and the line kinds (`LINE_KINDS`)
     kind: str
     headline: str
     reasons: tuple[Reason, ...] = ()
@@ -112,13 +80,21 @@ class Announcement:
     #: shows it while this card shows; not published, not compared
     board: GameState | None = field(default=None, compare=False, repr=False)
 
-    def payload(self) -> bytes:
-        """What goes on `armata/<table>/game/event`."""
+    @property
+    def line(self) -> bool:
+        """Told in a line (banner, voice, log), without a card the players read and close."""
+        return self.kind in LINE_KINDS
+
+    def payload(self, words: str | None = None, item: int = 0) -> bytes:
+        """What goes on `armata/<table>/game/event`: `words`, the item's sentences in English
+        as every channel tells them (default: the engine's headline); `item`, its place in
+        its command's story."""
         return json.dumps(
             {
                 "type": "announcement",
                 "kind": self.kind,
-                "headline": self.headline,
+                "item": item,
+                "headline": self.headline if words is None else words,
                 "why": [r.as_data() for r in self.reasons],
                 "facts": self.facts,
             },
@@ -385,6 +361,105 @@ def _collapse(event: e.PlatformCollapsed) -> Announcement:
     )
 
 
+def _round(event: e.RoundEnded, events: Sequence[e.Event], at: int) -> Announcement:
+    """A round ends and the next begins (R-RND-1); the Strigoi placed at the start of round 2
+    (R-SET-3) are the table's to-do."""
+    placed = {x.strigoi: x.room for x in events[at + 1 :] if isinstance(x, e.StrigoiPlaced)}
+    nxt = event.round + 1
+    return Announcement("round", f"Round {nxt} begins", (), (), {"round": nxt, "placed": placed})
+
+
+def _order(rules: GameRules, state: GameState, event: e.CardsRevealed) -> Announcement:
+    """Every card shown at once and the turn order they give (R-RND-1, R-RND-2)."""
+    cards: dict[str, str] = {}
+    initiative: dict[str, int | None] = {}
+    for hero in event.order:
+        held = state.hero(hero)
+        card = held.chosen or (held.played[-1] if held.played else "")
+        cards[hero] = card
+        catalog = rules.catalog
+        initiative[hero] = catalog.card(card).initiative if catalog.is_action_card(card) else None
+    headline = "Turn order: " + ", ".join(hero_name(h) for h in event.order)
+    return Announcement(
+        "order",
+        headline,
+        (),
+        (),
+        {"round": state.round, "order": list(event.order), "cards": cards,
+         "initiative": initiative},
+    )  # fmt: skip
+
+
+def _turn(state: GameState, event: e.PhaseChanged) -> Announcement | None:
+    """The next hero's turn (R-RND-2); the first one is told by the turn order."""
+    if event.phase != "turns" or event.active == 0 or event.active >= len(state.turn_order):
+        return None
+    hero = state.turn_order[event.active]
+    return Announcement(
+        "turn", f"{hero_name(hero)}'s turn", (), (), {"hero": hero, "round": event.round}
+    )
+
+
+def _encounter(state: GameState, event: e.TokenDrawn) -> Announcement:
+    """An encounter token flipped (R-ENC-1): what the hero meets."""
+    hero = state.active_hero
+    return Announcement(
+        "encounter",
+        f"{hero_name(hero or '')} flips {event.token}",
+        (),
+        (),
+        {"hero": hero, "token": event.token, "stack": event.stack},
+    )
+
+
+def _rotated(event: e.PlatformRotated) -> Announcement:
+    """A platform turned in the app (Mechanics, R-ABL): the table turns it too."""
+    return Announcement(
+        "rotate",
+        f"The platform of {event.room} turns",
+        (),
+        (),
+        {"room": event.room, "rotation": event.rotation,
+         "carried": [hero for hero, _cell in event.carried]},
+    )  # fmt: skip
+
+
+def _protected(state: GameState, events: Sequence[e.Event], at: int) -> Announcement | None:
+    """Wounds blocked with Protection (R-ABL, R-LOS-2): how many, and how many still hit."""
+    task = state.tasks[0] if state.tasks else None
+    if not isinstance(task, ProtectTask) or not task.protectable:
+        return None
+    window = _window(events, at)
+    queued = [t for x in window if isinstance(x, e.TasksQueued) for t in x.tasks]
+    left = sum(
+        t.wounds
+        for t in queued
+        if isinstance(t, WoundsTask | WoundDrawTask) and t.hero == task.hero
+    )
+    blocked = task.wounds - left
+    if blocked <= 0:
+        return None
+    return Announcement(
+        "protect",
+        f"{hero_name(task.hero)} blocks {blocked} with Protection",
+        (),
+        (),
+        {"hero": task.hero, "blocked": blocked, "left": left},
+    )
+
+
+def undone(command: c.Command, board: GameState | None = None) -> Announcement:
+    """A step taken back (Undo): the command, worded by its card in each language."""
+    return Announcement(
+        "undone",
+        f"Undone: {type(command).__name__}",
+        (),
+        (),
+        {"command": msgspec.to_builtins(command)},
+        board,
+    )
+
+
 def announcements(
     rules: GameRules,
     before: GameState,
@@ -416,6 +491,18 @@ def announcements(
                 in_fight = True  # its marker is on its card
             elif event.kind in ("wounds", "wound_draw"):
                 found = _wounds(state, events, i)
+            elif event.kind == "protect":
+                found = _protected(state, events, i)
+        elif isinstance(event, e.RoundEnded):
+            found = _round(event, events, i)
+        elif isinstance(event, e.CardsRevealed):
+            found = _order(rules, state, event)
+        elif isinstance(event, e.PhaseChanged):
+            found = _turn(state, event)
+        elif isinstance(event, e.TokenDrawn) and event.stack in ("red", "grey"):
+            found = _encounter(state, event)
+        elif isinstance(event, e.PlatformRotated):
+            found = _rotated(event)
         elif isinstance(event, e.PlatformCollapsed):
             found = _collapse(event)
         elif isinstance(event, e.RewardTaken) and not in_fight:
@@ -431,7 +518,8 @@ def announcements(
 
 
 class Announcer:
-    """Sends each announcement to the screen, the voice, the LEDs and MQTT at once."""
+    """Sends each item of a command's story to the screen, the voice, the LEDs and MQTT at once,
+    in the same words (issue 40: one story per command, told the same everywhere)."""
 
     def __init__(
         self,
@@ -443,6 +531,7 @@ class Announcer:
         name: Namer | None = None,
         say: Callable[[Announcement], str | None] | None = None,
         plural: Plural = english_plural,
+        english: Callable[[Announcement], str | None] | None = None,
     ) -> None:
         self.banner, self.speak, self.led, self.publish = banner, speak, led, publish
         self.translate = translate  # the players' language; the published event stays English
@@ -450,6 +539,8 @@ class Announcer:
         self.name = name  # rooms and ladders as the table names them (the published: ids)
         #: the words in the players' language (companion/app/story/cards.py); None: the engine's
         self.say = say
+        #: the same words in English, for the published event (None: the engine's headline)
+        self.english = english
 
     def words(self, announcement: Announcement) -> str:
         """The one sentence of this story item: spoken, bannered while its card shows."""
@@ -462,13 +553,19 @@ class Announcer:
         words = headline_of(announcement.reasons, self.translate, self.name, self.plural)
         return capital_first(words)  # bannered and spoken: a sentence's capital
 
-    def announce(self, announcement: Announcement) -> None:
+    def announce(self, announcement: Announcement, item: int = 0) -> None:
         words = self.words(announcement)
         self.banner(announcement, words)
         for cue in announcement.leds:
             self.led(cue)
-        self.publish(announcement.payload())
+        english = self.english(announcement) if self.english is not None else None
+        self.publish(announcement.payload(english or None, item))
         self.speak(words)
+
+    def tell(self, story: Sequence[Announcement]) -> None:
+        """Every item of a story, in order, each once."""
+        for item, announcement in enumerate(story):
+            self.announce(announcement, item)
 
     def after_command(
         self,
@@ -479,6 +576,5 @@ class Announcer:
     ) -> list[Announcement]:
         """Every item of the command's story, announced in order (one sentence each)."""
         made = announcements(rules, before, events, command)
-        for announcement in made:
-            self.announce(announcement)
+        self.tell(made)
         return made

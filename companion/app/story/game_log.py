@@ -15,7 +15,7 @@ from companion.app.session.game import GameSession
 from companion.app.story.announce import Announcement, announcements
 from companion.app.story.cards import card_of
 from companion.app.words.i18n import capital_first, tr, translating
-from companion.app.words.names import full_stop, token_name
+from companion.app.words.names import full_stop
 from companion.engine.components import Catalog
 from companion.engine.game import events as e
 from companion.engine.game.emitter import clone
@@ -26,16 +26,13 @@ from companion.store.gamelog import CommandRecord
 def outcome(
     catalog: Catalog, events: Sequence[e.Event], story: Sequence[Announcement] | None = None
 ) -> list[str]:
-    """What a step led to, as sentences (none when nothing notable happened): the Strigoi
-    token drawn, the story's items in the words of their cards (the same as the round screen
-    showed and the voice said), then the game's end."""
+    """What a step led to, as sentences (none when nothing notable happened): the story's
+    items in the words the banner showed and the voice said (a Strigoi step led by its token,
+    where it went or why not, whom it hit; a ladder destroyed; wounds and blocks), then the
+    game's end."""
     said: list[str] = []
-    for event in events:
-        if isinstance(event, e.TokenDrawn) and event.stack == "strigoi":
-            said.append(tr("Drawn: {token}.").format(token=token_name(catalog, event.token)))
-            break
     if story is not None:
-        said += [card_of(catalog, item).headline for item in story]
+        said += [card_of(catalog, item).words for item in story]
     for event in events:
         match event:
             case e.GameOver(winner=winner):

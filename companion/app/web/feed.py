@@ -32,7 +32,6 @@ from companion.app.web.views import (
     announcement_view,
     board_view,
     choices_of,
-    encounter_views,
     log_view,
     page_words,
     seat_view,
@@ -263,7 +262,7 @@ class WebFeed:
         if session is not self._session or not (announced or events):
             self._cards = []
         self._session = session
-        if events:
+        if announced or events:  # a command's story, a redo's, or an undo's "Undone: …"
             self._cards = [*announced, *events]
         self._results.forget(None if session is None else session.game_id)
         if session is not None and events:  # the step just played: its story as told
@@ -427,10 +426,9 @@ class WebFeed:
         cards: list[JSON] = []
         for item in self._cards:
             if isinstance(item, Announcement):
-                cards.append(announcement_view(item, session.rules.catalog))
-        cards += encounter_views(
-            session.rules.catalog, [x for x in self._cards if isinstance(x, e.Event)]
-        )
+                cards.append(
+                    announcement_view(item, session.rules.catalog, session.rules.fortress)
+                )
         log = log_view(
             session,
             session.rules.catalog,

@@ -20,9 +20,12 @@ from companion.app.board.marks import FIGURE_MARKS
 from companion.app.board.threats import threat_levels as levels_for
 from companion.app.board.threats import waiting_hero
 from companion.app.session.game import GameSession
-from companion.app.story.announce import HEADLINE_CODES, Announcement
-from companion.app.story.cards import card_of, held_rewards, held_wounds, sentence, why_rows
+from companion.app.story.announce import Announcement
+from companion.app.story.card_parts import sentence
+from companion.app.story.cards import card_of, why_rows
 from companion.app.story.game_log import StepResults, log_line
+from companion.app.story.headlines import HEADLINE_CODES
+from companion.app.story.hero_cards import held_rewards, held_wounds
 from companion.app.web.board import place_figures, room_labels, sizes, view_box
 from companion.app.web.seat_guide import guide_view
 from companion.app.words import i18n
@@ -213,14 +216,16 @@ def threat_levels(session: GameSession, here: Situation) -> dict[Cell, str]:
 
 
 # ----- announcements ---------------------------------------------------------------------------
-def announcement_view(announcement: Announcement, catalog: Catalog | None = None) -> JSON:
+def announcement_view(
+    announcement: Announcement, catalog: Catalog | None = None, fortress: Fortress | None = None
+) -> JSON:
     """A Strigoi step, a curse or a collapse as a card: title, headline lines, every reason.
     The other items of a command's story (a fight, a monk, wounds, a skipped phase 3, a
     reward) in their cards' words (companion/app/story/cards.py)."""
     facts = announcement.facts
     if catalog is not None:
-        card = card_of(catalog, announcement)
-        if announcement.kind in ("strigoi_step", "curse", "collapse"):
+        card = card_of(catalog, announcement, fortress)
+        if announcement.kind in ("strigoi_step", "curse", "collapse") or announcement.line:
             # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
             # a reason that leans on one said before it, as "the opposite direction fails too")
             lines = [card.headline, *(f.value for f in card.figures), *card.todo]

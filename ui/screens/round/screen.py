@@ -25,7 +25,8 @@ from kivy.utils import escape_markup
 from companion.app.board.targets import target_cell
 from companion.app.board.threats import threat_levels, waiting_hero
 from companion.app.story.announce import Announcement
-from companion.app.story.cards import Card, card_of
+from companion.app.story.card_parts import Card
+from companion.app.story.cards import card_of
 from companion.app.story.hero_panel import PanelAction, hero_panel
 from companion.app.table.tracking import TableStatus
 from companion.app.web.qr import phone_word
@@ -260,7 +261,12 @@ class RoundScreen(RoundPanel, Screen):
     def announced(self, announcement: Announcement, headline: str) -> None:
         """One item of a command's story (a Strigoi step, a curse or none, a collapse, a fight,
         a monk, wounds): its card in turn, the banner saying the card's words, the board
-        showing what it tells."""
+        showing what it tells. A line item (a round, the turn order, whose turn, an undo) has
+        no card: the banner says it unless a card's words show."""
+        if announcement.line:
+            if not self.cards:
+                self.banner_text, self.banner_strong = headline, True
+            return
         self.cards.append(announcement)
         if announcement.kind == "strigoi_step":
             self.last = announcement

@@ -1,0 +1,1 @@
+"""The table's devices: the voice, the Wi-Fi, the simulated hands."""
