@@ -52,6 +52,7 @@ def _anchor(events: list[e.Event], item: Announcement) -> int:
         "monk": ("monk",),
         "wound": ("wounds", "wound_draw"),
         "curse_skipped": ("end_turn", "curse"),
+        "strigoi_placed": ("end_round",),
     }.get(item.kind)
     for i, x in enumerate(events):
         if kinds is not None and isinstance(x, e.TaskDone) and x.kind in kinds:

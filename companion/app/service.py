@@ -461,6 +461,7 @@ class TableService:
             GameSession.resume(self.log) if game_id is None else GameSession(self.log, game_id)
         )
         if session is not None:
+            self._simulated_table_as_left(session)
             self._playing(session, Origin.RESUME)
             self.feed.state(session.state)
             self._web_changed()
@@ -657,6 +658,22 @@ class TableService:
         its figures and platforms are moved as the game says, as players would have."""
         self.watch.done_by_hand(None)
         self.simulated_hands()
+
+    def _simulated_table_as_left(self, session: GameSession) -> None:
+        """A resumed game on the simulated board: its table stands as the game has it (issue
+        40, item 8). A real table keeps its platforms and figures while the app restarts; the
+        simulated one lives in the app and would come back as the printed layout, empty,
+        raising differences nobody made ("table differs", every ring amber)."""
+        table = self.hardware.table
+        if table is None:
+            return
+        if self._hands is not None:
+            self._hands.join(RINGS_OFF_WAIT_S)  # hands still at work set another game's table
+        expected = expected_from_game(session.rules, session.state)
+        table.stand_as(
+            {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout},
+            {room: x.figure for room, x in expected.items()},
+        )
 
     def simulated_hands(self) -> bool:
         """Set the simulated table up as the game says (False: the board is real, or no game

@@ -101,8 +101,8 @@ def show_cue(bridge: Bridge, cue: LedCue) -> int:
 
 @dataclass(frozen=True)
 class Announcement:
-    #: "strigoi_step" | "curse" | "curse_skipped" | "collapse" | "fight" | "monk" | "wound" |
-    #: "reward"
+    #: "strigoi_step" | "curse" | "curse_skipped" | "strigoi_placed" | "collapse" | "fight" |
+    #: "monk" | "wound" | "reward"
     kind: str
     headline: str
     reasons: tuple[Reason, ...] = ()
@@ -263,6 +263,36 @@ def _skipped(state: GameState) -> Announcement | None:
     return Announcement("curse_skipped", headline, (), (), {"why": why, "round": state.round})
 
 
+def _placed(events: Sequence[e.Event], at: int) -> Announcement | None:
+    """Round 2 begins and the Strigoi enter (R-SET-3): each on the centre of one of the two
+    marked platforms, drawn at random; a table to-do (the figures go on the board), told after
+    round 1's "no curse", whose board still has none. A hero on a starting centre steps off."""
+    window = _window(events, at)
+    placed = [x for x in window if isinstance(x, e.StrigoiPlaced)]
+    if not placed:
+        return None
+    begun = next((x for x in window if isinstance(x, e.PhaseChanged)), None)
+    stepped_off = [x.hero for x in window if isinstance(x, e.HeroMoved) and x.to is None]
+    leds = tuple(
+        LedCue(
+            room_node(x.room),
+            colour=STRIGOI_COLOUR.get(x.strigoi, "#c00000"),
+            pattern="pulse",
+            brightness=230,
+        )
+        for x in placed
+    )
+    headline = "The Strigoi enter the fortress: " + ", ".join(
+        f"the {x.strigoi} in {x.room}" for x in placed
+    )
+    facts: dict[str, object] = {
+        "round": begun.round if begun is not None else 2,
+        "placed": {x.strigoi: x.room for x in placed},  # in the order they are put
+        "stepped_off": stepped_off,  # on a starting centre: the app asks where they go
+    }
+    return Announcement("strigoi_placed", headline, (), leds, facts)
+
+
 def _fight(
     rules: GameRules,
     state: GameState,
@@ -408,6 +438,8 @@ def announcements(
                 found = _curse(rules, state, events, i)
             elif event.kind == "end_turn":
                 found = _skipped(state)
+            elif event.kind == "end_round":
+                found = _placed(events, i)  # R-SET-3: after round 1's "no curse"
             elif event.kind in ("fight", "stealth_choice"):
                 found = _fight(rules, state, events, i, command)
                 in_fight = found is not None

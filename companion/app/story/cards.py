@@ -300,6 +300,38 @@ def _skipped(announcement: Announcement) -> Card:
     )
 
 
+def _placed(announcement: Announcement) -> Card:
+    """Round 2 begins: the Strigoi enter the fortress (R-SET-3). What the table must do comes
+    first and is said whole: the voice names each figure and its room, as the card does."""
+    facts = announcement.facts
+    placed = facts.get("placed")
+    rooms = {str(k): str(v) for k, v in placed.items()} if isinstance(placed, dict) else {}
+    headline = tr("The Strigoi enter the fortress.")
+    todo = [_put(strigoi, room) for strigoi, room in rooms.items()]
+    for hero in _list(facts.get("stepped_off")):
+        todo.append(
+            tr("{hero} stood on a starting centre and steps off: the app asks where to.").format(
+                hero=hero_name(str(hero))
+            )
+        )
+    why = tr(
+        "In round 1 no Strigoi is on the board. At the start of round 2 each one enters on "
+        "the centre of one of the two platforms with the Strigoi mark, drawn at random."
+    )
+    round_number = _int(facts.get("round")) or 2
+    return Card(
+        tr("Round {round}").format(round=round_number),
+        headline,
+        (),
+        tr("A random draw chose which Strigoi enters on which marked platform."),
+        tuple(todo),
+        (why,),
+        ("R-SET-3",),
+        tr("Strigoi placed"),
+        _unique([headline, *todo]),
+    )
+
+
 def _skip_reason(reason: Reason) -> str:
     """Why no curse, without saying "no curse" again after the headline has said it."""
     strigoi = reason.facts.get("strigoi")
@@ -654,6 +686,8 @@ def card_of(catalog: Catalog, announcement: Announcement, fortress: Fortress | N
         return _curse(catalog, announcement)
     if kind == "curse_skipped":
         return _skipped(announcement)
+    if kind == "strigoi_placed":
+        return _placed(announcement)
     if kind == "collapse":
         return _collapse(announcement)
     if kind == "fight":

@@ -221,7 +221,7 @@ def announcement_view(announcement: Announcement, catalog: Catalog | None = None
     facts = announcement.facts
     if catalog is not None:
         card = card_of(catalog, announcement)
-        if announcement.kind in ("strigoi_step", "curse", "collapse"):
+        if announcement.kind in ("strigoi_step", "curse", "strigoi_placed", "collapse"):
             # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
             # a reason that leans on one said before it, as "the opposite direction fails too")
             lines = [card.headline, *(f.value for f in card.figures), *card.todo]
