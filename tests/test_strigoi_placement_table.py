@@ -103,6 +103,12 @@ def play_until(service: TableService, posted: Posted, done: Callable[[Outcome], 
     raise AssertionError("not reached in 600 commands")
 
 
+def glows(service: TableService, room: str) -> bool:
+    """The room's ring glows steady (a Strigoi standing there, nothing to do)."""
+    ring = service.hardware.ring(room_node(room))
+    return ring is not None and ring.pattern == "steady"
+
+
 def round_two_begins(outcome: Outcome) -> bool:
     return any(isinstance(x, e.StrigoiPlaced) for x in outcome.events)
 
@@ -157,9 +163,7 @@ def test_round_two_asks_the_table_to_place_the_strigoi(
             posted.until("the simulated table to follow", lambda: table_in_step(service))
         for name, room in entered.items():  # the rings now glow steady where each stands
             posted.until(
-                f"the {name}'s ring to stop pulsing",
-                lambda room=room: (service.hardware.ring(room_node(room)) or ring).pattern
-                == "steady",
+                f"the {name}'s ring to glow steady", lambda room=room: glows(service, room)
             )
         posted.run(limit(3.5))  # longer than a difference takes to become an alert
         assert service.watch.status.alerts == () and service.watch.status.differences == ()
