@@ -213,3 +213,32 @@ def test_a_restart_mid_game_on_the_simulated_board_finds_the_table_as_it_was(
             assert colours[room] == STRIGOI_COLOUR[name]
     finally:
         again.close()
+
+
+def test_a_new_game_on_the_simulated_board_starts_without_the_last_games_figures(
+    tmp_path: Path, voice: StandIn
+) -> None:
+    """The same false alarm after a game played on the simulated board: its Strigoi figures
+    stayed on their centres and the next game, with none there, called them "extra" until the
+    strip and the amber rings came. Players clear the board for a new game; so do the
+    simulated table's hands."""
+    posted = Posted()
+    service = table_service(tmp_path / "data", posted)
+    try:
+        set_up(service, posted, seed=11)
+        play_until(service, posted, round_two_begins)
+        service.done_by_hand()
+        posted.until("the Strigoi placed", lambda: table_in_step(service))
+        table = service.hardware.table
+        assert table is not None
+        assert {x.figure for x in table.rooms.values()} >= {"master", "apprentice"}
+        posted.statuses.clear()
+        service.new_game(seed=12)
+        posted.run(limit(4.0))  # longer than a difference needs to become an alert
+        service.watch.wait_idle(limit(2.0))
+        posted.run(0.1)
+        assert [a for s in posted.statuses for a in s.alerts] == []
+        assert service.watch.status.differences == ()
+        assert all(x.figure is None for x in table.rooms.values())
+    finally:
+        service.close()

@@ -450,6 +450,7 @@ class TableService:
             )
         except (LogFull, LogReadOnly) as problem:  # nothing stored: said in the players' words
             raise type(problem)(store_refusal(problem)) from None
+        self._simulated_table_as_left(session, platforms=False)
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
         self._web_changed()
@@ -659,20 +660,22 @@ class TableService:
         self.watch.done_by_hand(None)
         self.simulated_hands()
 
-    def _simulated_table_as_left(self, session: GameSession) -> None:
+    def _simulated_table_as_left(self, session: GameSession, platforms: bool = True) -> None:
         """A resumed game on the simulated board: its table stands as the game has it (issue
         40, item 8). A real table keeps its platforms and figures while the app restarts; the
         simulated one lives in the app and would come back as the printed layout, empty,
-        raising differences nobody made ("table differs", every ring amber)."""
+        raising differences nobody made ("table differs", every ring amber). A new game
+        (`platforms` False) finds the figures of the game before cleared off the centres, as
+        players clear a board; its platforms are set up by the new game's own to-dos."""
         table = self.hardware.table
         if table is None:
             return
         if self._hands is not None:
             self._hands.join(RINGS_OFF_WAIT_S)  # hands still at work set another game's table
         expected = expected_from_game(session.rules, session.state)
+        placed = {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout}
         table.stand_as(
-            {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout},
-            {room: x.figure for room, x in expected.items()},
+            placed if platforms else {}, {room: x.figure for room, x in expected.items()}
         )
 
     def simulated_hands(self) -> bool:
