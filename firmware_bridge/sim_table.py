@@ -204,6 +204,24 @@ class SimTable:
             else:
                 self.put_figure(room_id, figure)
 
+    def stand_as(
+        self,
+        platforms: Mapping[str, tuple[str | None, int]],
+        figures: Mapping[str, str | None],
+    ) -> None:
+        """The table as it was left (a restarted app finds it so): each room's platform (None:
+        removed) at its rotation and the figure on each centre, all at once, no hand turning
+        (a real table keeps what stands on it while the app is away). Rooms not named keep
+        what they hold."""
+        for room_id, room in self.rooms.items():
+            with room.lock:
+                if room_id in platforms:
+                    platform, rotation = platforms[room_id]
+                    room.platform, room.rotation = platform, rotation % RIM_EDGES
+                if room_id in figures:
+                    room.figure = figures[room_id]
+                self._show(room_id, room)
+
     def showing(self) -> dict[str, dict[str, object]]:
         """The table as plain data (for the screen and the tests)."""
         return {

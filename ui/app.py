@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # imported when the table starts, in the frame after the firs
     from companion.app.service import Outcome, TableService, UsbOutcome
     from companion.app.session.game import GameSession
     from companion.app.session.setup_plan import SetupPlan
-    from companion.app.story.announce import Announcement
+    from companion.app.story.announcement import Announcement
     from companion.app.table.differences import Difference
     from companion.app.table.taps import Tap
     from companion.app.table.tracking import TableStatus

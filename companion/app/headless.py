@@ -22,7 +22,7 @@ from typing import TextIO
 from companion.app.devices.hotspot import WifiState
 from companion.app.devices.troubles import Troubles
 from companion.app.service import Outcome, Post, TableService, store_refusal
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.spoken_menu import (
     Group,
     Item,

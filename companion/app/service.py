@@ -41,7 +41,8 @@ from companion.app.session.game import GameSession
 from companion.app.session.log_open import open_log as open_log
 from companion.app.session.log_open import start_fresh_log as start_fresh_log
 from companion.app.session.setup_plan import SetupPlan
-from companion.app.story.announce import Announcement, Announcer, announcements, undone
+from companion.app.story.announce import Announcer, announcements, undone
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import spoken
 from companion.app.story.line_cards import order_words
 from companion.app.table.differences import Difference, expected_from_game
@@ -425,6 +426,7 @@ class TableService:
             )
         except (LogFull, LogReadOnly) as problem:  # nothing stored: said in the players' words
             raise type(problem)(store_refusal(problem)) from None
+        self._simulated_table_as_left(session, platforms=False)
         self._playing(session, Origin.NEW_GAME)
         self.feed.after_command(session.state, session.log.events(session.game_id))
         self._web_changed()
@@ -436,6 +438,7 @@ class TableService:
             GameSession.resume(self.log) if game_id is None else GameSession(self.log, game_id)
         )
         if session is not None:
+            self._simulated_table_as_left(session)
             self._playing(session, Origin.RESUME)
             self.feed.state(session.state)
             self._web_changed()
@@ -646,6 +649,24 @@ class TableService:
         its figures and platforms are moved as the game says, as players would have."""
         self.watch.done_by_hand(None)
         self.simulated_hands()
+
+    def _simulated_table_as_left(self, session: GameSession, platforms: bool = True) -> None:
+        """A resumed game on the simulated board: its table stands as the game has it (issue
+        40, item 8). A real table keeps its platforms and figures while the app restarts; the
+        simulated one lives in the app and would come back as the printed layout, empty,
+        raising differences nobody made ("table differs", every ring amber). A new game
+        (`platforms` False) finds the figures of the game before cleared off the centres, as
+        players clear a board; its platforms are set up by the new game's own to-dos."""
+        table = self.hardware.table
+        if table is None:
+            return
+        if self.hands is not None:
+            self.hands.idle(RINGS_OFF_WAIT_S)  # hands still at work set another game's table
+        expected = expected_from_game(session.rules, session.state)
+        placed = {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout}
+        table.stand_as(
+            placed if platforms else {}, {room: x.figure for room, x in expected.items()}
+        )
 
     def simulated_hands(self) -> bool:
         """Set the simulated table up as the game says (False: the board is real, or no game

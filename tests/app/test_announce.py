@@ -12,12 +12,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.app.devices.leds import show_cue
-from companion.app.story.announce import (
-    Announcement,
-    Announcer,
-    LedCue,
-    strigoi_announcement,
-)
+from companion.app.story.announce import Announcer, strigoi_announcement
+from companion.app.story.announcement import Announcement, LedCue
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.app.service import TableService, Unheard
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of, spoken
 from companion.app.story.game_log import outcome, stories
 from companion.app.web.feed import Snapshot, WebFeed, WebLoad

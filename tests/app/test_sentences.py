@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of, spoken, why_rows
 from companion.app.story.spoken_menu import by_room, choose_in_secret, items
 from companion.app.web.seat_guide import ONE_PLAYER

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of
 from companion.app.story.spoken_menu import by_room, items, read
 from companion.app.words import i18n

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.app.story.announce import Announcement, Announcer, announcements
+from companion.app.story.announce import Announcer, announcements
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of, spoken, why_rows
 from companion.app.words import i18n
 from companion.app.words.names import room_name, token_name
@@ -61,6 +62,7 @@ def _anchor(events: list[e.Event], item: Announcement) -> int:
         "order": e.CardsRevealed,
         "encounter": e.TokenDrawn,
         "rotate": e.PlatformRotated,
+        "strigoi_placed": e.StrigoiPlaced,  # after the new round's line (R-SET-3)
     }
     for i, x in enumerate(events):
         if item.kind in own and isinstance(x, own[item.kind]):

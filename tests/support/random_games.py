@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from companion.app.story.announce import Announcement, announcements
+from companion.app.story.announce import announcements
+from companion.app.story.announcement import Announcement
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules

@@ -60,6 +60,12 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      waits for (board_scripts.py)
   why DIR [LANG] [large]  a game by touch, Why? opened after each decision that has reasons,
                      every layout check run on it (why_scripts.py)
+  placement DIR [LANG ...]
+                     round 1 by touch, then round 2's Strigoi placement card in each language
+                     (default en, de), rings settled, saved in DIR; then read by touch, the
+                     to-dos done by hand (placement_scripts.py)
+  resumed-table      Resume pressed on a game of round 2 or later on the simulated board;
+                     after the alert time, what the strip, the watch and the rings show
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -114,7 +120,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
     name, rest = script[0], script[1:]
     # DIR is the first argument of these
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why")
+    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement")
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -244,6 +250,14 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.usb_script import usb_session
 
         usb_session(driver, rest[0] if rest else "en")
+    elif name in ("placement", "resumed-table"):
+        from tests.ui_driver.placement_scripts import placement, resumed_table
+
+        if name == "placement":
+            placement(driver, seed, rest[1:] or ["en", "de"])
+        else:
+            resumed_table(driver)
+        driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)
     elif name == "health":

@@ -335,7 +335,7 @@ class Games:
         self.parts.append({**memory_parts(), **pymalloc_parts()})
         from kivy.uix.widget import Widget
 
-        from companion.app.story.announce import Announcement
+        from companion.app.story.announcement import Announcement
 
         live = gc.get_objects()
         self.objects.append(dict(Counter(type(o).__qualname__ for o in live)))

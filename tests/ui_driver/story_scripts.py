@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.utils import escape_markup
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of
 from companion.app.words import i18n
 from tests.ui_driver.driver import Driver

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.devices.test_voice_table import printed_sentences
 from tests.conftest import PYTHON, ROOT
+from tests.devices.test_voice_table import printed_sentences
 from tests.support.processes import limit, run_group
 from tests.support.standins.flood import Flood
 from tests.support.standins.hardware_helpers import wait_for

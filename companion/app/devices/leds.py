@@ -20,13 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.app.story.announce import (
-    COLLAPSE_COLOUR,
-    CURSE_COLOUR,
-    STRIGOI_COLOUR,
-    Announcement,
-    LedCue,
-)
+from companion.app.story.announce import STRIGOI_COLOUR
+from companion.app.story.announcement import COLLAPSE_COLOUR, CURSE_COLOUR, Announcement, LedCue
 from companion.app.table.tracking import Step, TableStatus
 from companion.app.words.i18n import N_
 from companion.engine.game.state import GameState

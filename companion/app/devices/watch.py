@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from companion.app.devices.leds import LedSync, RingShow, table_leds
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.table.differences import Difference, RoomExpected, expected_from_game
 from companion.app.table.tracking import Origin, TableStatus, TableTracker
 from companion.engine.game import commands as c

@@ -10,16 +10,22 @@ a cursed room pulses violet, a collapsing platform pulses red at full brightness
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import msgspec
 
 from companion.app.board.marks import STRIGOI_COLOUR as STRIGOI_COLOUR  # its cards' colour
+from companion.app.story.announcement import (
+    COLLAPSE_COLOUR,
+    CURSE_COLOUR,
+    Announcement,
+    LedCue,
+    handler_window,
+)
 from companion.app.story.headlines import headline_of
 from companion.app.words.i18n import capital_first
-from companion.engine.explain import Namer, Plural, Reason, english_plural, hero_name, reason
+from companion.engine.explain import Namer, Plural, english_plural, hero_name, reason
 from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules, played_card, situation
@@ -44,62 +50,6 @@ from companion.engine.hexgrid import opposite
 from companion.engine.strigoi import cursing_strigoi
 from companion.errors import CompanionError
 from firmware_bridge.board import room_node
-
-CURSE_COLOUR = "#8000ff"
-
-
-COLLAPSE_COLOUR = "#ff0000"
-
-
-@dataclass(frozen=True)
-class LedCue:
-    node: str
-    target: str = "ring"
-    direction: int | None = None
-    colour: str = "#000000"
-    pattern: str = "steady"
-    brightness: int = 200
-
-
-#: Story items that tell without a card to read (a line in the banner, a sentence spoken, a
-#: line in the game log): the round beginning, the turn order, whose turn, an encounter token
-#: drawn, a platform turned, wounds blocked, a step undone.
-LINE_KINDS = frozenset({"round", "order", "turn", "encounter", "rotate", "protect", "undone"})
-
-
-@dataclass(frozen=True)
-class Announcement:
-    #: "strigoi_step" | "curse" | "curse_skipped" | "collapse" | "fight" | "monk" | "wound" |
-    #: "reward", and the line kinds (`LINE_KINDS`)
-    kind: str
-    headline: str
-    reasons: tuple[Reason, ...] = ()
-    leds: tuple[LedCue, ...] = ()
-    facts: dict[str, object] = field(default_factory=dict)
-    #: the game just after this result (the next one's events not yet folded in): the board
-    #: shows it while this card shows; not published, not compared
-    board: GameState | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def line(self) -> bool:
-        """Told in a line (banner, voice, log), without a card the players read and close."""
-        return self.kind in LINE_KINDS
-
-    def payload(self, words: str | None = None, item: int = 0) -> bytes:
-        """What goes on `armata/<table>/game/event`: `words`, the item's sentences in English
-        as every channel tells them (default: the engine's headline); `item`, its place in
-        its command's story."""
-        return json.dumps(
-            {
-                "type": "announcement",
-                "kind": self.kind,
-                "item": item,
-                "headline": self.headline if words is None else words,
-                "why": [r.as_data() for r in self.reasons],
-                "facts": self.facts,
-            },
-            sort_keys=True,
-        ).encode()
 
 
 def strigoi_announcement(
@@ -163,19 +113,9 @@ def _step(
     return Announcement("strigoi_step", headline, reasons, tuple(leds), facts)
 
 
-def _window(events: Sequence[e.Event], at: int) -> list[e.Event]:
-    """The events a task's handler emitted: after its TaskDone, up to the next one."""
-    found = []
-    for event in events[at + 1 :]:
-        if isinstance(event, e.TaskDone):
-            break
-        found.append(event)
-    return found
-
-
 def _curse(rules: GameRules, state: GameState, events: Sequence[e.Event], at: int) -> Announcement:
     """Phase 3 (R-CUR-1): the curse cast, or why it was not (the Master did not move)."""
-    window = _window(events, at)
+    window = handler_window(events, at)
     cast = next((x for x in window if isinstance(x, e.CurseCast)), None)
     first = state.turn_order[0] if state.turn_order else None
     card = played_card(rules, state.hero(first)) if first is not None else None
@@ -239,6 +179,36 @@ def _skipped(state: GameState) -> Announcement | None:
     return Announcement("curse_skipped", headline, (), (), {"why": why, "round": state.round})
 
 
+def _placed(events: Sequence[e.Event], at: int) -> Announcement | None:
+    """Round 2 begins and the Strigoi enter (R-SET-3): each on the centre of one of the two
+    marked platforms, drawn at random; a table to-do (the figures go on the board), told after
+    round 1's "no curse", whose board still has none. A hero on a starting centre steps off."""
+    window = handler_window(events, at)
+    placed = [x for x in window if isinstance(x, e.StrigoiPlaced)]
+    if not placed:
+        return None
+    begun = next((x for x in window if isinstance(x, e.PhaseChanged)), None)
+    stepped_off = [x.hero for x in window if isinstance(x, e.HeroMoved) and x.to is None]
+    leds = tuple(
+        LedCue(
+            room_node(x.room),
+            colour=STRIGOI_COLOUR.get(x.strigoi, "#c00000"),
+            pattern="pulse",
+            brightness=230,
+        )
+        for x in placed
+    )
+    headline = "The Strigoi enter the fortress: " + ", ".join(
+        f"the {x.strigoi} in {x.room}" for x in placed
+    )
+    facts: dict[str, object] = {
+        "round": begun.round if begun is not None else 2,
+        "placed": {x.strigoi: x.room for x in placed},  # in the order they are put
+        "stepped_off": stepped_off,  # on a starting centre: the app asks where they go
+    }
+    return Announcement("strigoi_placed", headline, (), leds, facts)
+
+
 def _fight(
     rules: GameRules,
     state: GameState,
@@ -247,7 +217,7 @@ def _fight(
     command: c.Command | None,
 ) -> Announcement | None:
     """A monster fought (R-ENC-1, R-ENC-2, R-ENC-4): won or lost, what the table changes."""
-    window = _window(events, at)
+    window = handler_window(events, at)
     fought = next(
         (x for x in window if isinstance(x, e.TokenDiscarded) and x.stack in ("red", "grey")),
         None,
@@ -302,7 +272,7 @@ def _monk(state: GameState, events: Sequence[e.Event], at: int) -> Announcement 
     task = state.tasks[0] if state.tasks else None
     if not isinstance(task, MonkTask):
         return None
-    window = _window(events, at)
+    window = handler_window(events, at)
     queued = [t for x in window if isinstance(x, e.TasksQueued) for t in x.tasks]
     freed = not any(isinstance(t, EncounterTask) for t in queued)
     facts: dict[str, object] = {
@@ -316,7 +286,7 @@ def _monk(state: GameState, events: Sequence[e.Event], at: int) -> Announcement 
 
 def _wounds(state: GameState, events: Sequence[e.Event], at: int) -> Announcement | None:
     """Wound tokens drawn for a hero (R-WND-1), and a defeat at three (R-WND-2)."""
-    window = _window(events, at)
+    window = handler_window(events, at)
     taken = [x for x in window if isinstance(x, e.WoundTaken)]
     if not taken:
         return None
@@ -362,11 +332,10 @@ def _collapse(event: e.PlatformCollapsed) -> Announcement:
 
 
 def _round(event: e.RoundEnded, events: Sequence[e.Event], at: int) -> Announcement:
-    """A round ends and the next begins (R-RND-1); the Strigoi placed at the start of round 2
-    (R-SET-3) are the table's to-do."""
-    placed = {x.strigoi: x.room for x in events[at + 1 :] if isinstance(x, e.StrigoiPlaced)}
+    """A round ends and the next begins (R-RND-1); the Strigoi entering at the start of round 2
+    (R-SET-3) are told by their own item (`_placed`)."""
     nxt = event.round + 1
-    return Announcement("round", f"Round {nxt} begins", (), (), {"round": nxt, "placed": placed})
+    return Announcement("round", f"Round {nxt} begins", (), (), {"round": nxt})
 
 
 def _order(rules: GameRules, state: GameState, event: e.CardsRevealed) -> Announcement:
@@ -429,7 +398,7 @@ def _protected(state: GameState, events: Sequence[e.Event], at: int) -> Announce
     task = state.tasks[0] if state.tasks else None
     if not isinstance(task, ProtectTask) or not task.protectable:
         return None
-    window = _window(events, at)
+    window = handler_window(events, at)
     queued = [t for x in window if isinstance(x, e.TasksQueued) for t in x.tasks]
     left = sum(
         t.wounds
@@ -473,6 +442,7 @@ def announcements(
     made: list[Announcement] = []
     boards: list[GameState] = []  # the board of each item: the state when the next one begins
     in_fight = False
+    round_ends, entered = -1, False
     for i, event in enumerate(events):
         found: Announcement | None = None
         if isinstance(event, e.TaskDone):
@@ -483,6 +453,8 @@ def announcements(
                 found = _curse(rules, state, events, i)
             elif event.kind == "end_turn":
                 found = _skipped(state)
+            elif event.kind == "end_round":
+                round_ends = i  # its Strigoi entering are told after the new round's line
             elif event.kind in ("fight", "stealth_choice"):
                 found = _fight(rules, state, events, i, command)
                 in_fight = found is not None
@@ -495,6 +467,10 @@ def announcements(
                 found = _protected(state, events, i)
         elif isinstance(event, e.RoundEnded):
             found = _round(event, events, i)
+        elif isinstance(event, e.StrigoiPlaced) and not entered:
+            # R-SET-3: after round 1's "no curse" and "Round 2 begins"; its board the one with
+            # the figures on it
+            found, entered = _placed(events, round_ends), True
         elif isinstance(event, e.CardsRevealed):
             found = _order(rules, state, event)
         elif isinstance(event, e.PhaseChanged):
@@ -578,3 +554,11 @@ class Announcer:
         made = announcements(rules, before, events, command)
         self.tell(made)
         return made
+
+
+__all__ = [
+    "Announcer",
+    "announcements",
+    "strigoi_announcement",
+    "undone",
+]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.words.i18n import capital_first, tr
 from companion.app.words.status import render
 from companion.engine.explain import Reason, hero_name

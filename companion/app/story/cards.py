@@ -11,13 +11,14 @@ them. Counted words use real plurals (`ngettext`)."""
 
 from __future__ import annotations
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import Card, plain, sentence
 from companion.app.story.hero_cards import fight_card, monk_card, reward_card, wound_card
 from companion.app.story.line_cards import line_card
 from companion.app.story.strigoi_cards import (
     collapse_card,
     curse_card,
+    placed_card,
     skipped_curse_card,
     strigoi_step_card,
 )
@@ -45,6 +46,8 @@ def card_of(catalog: Catalog, announcement: Announcement, fortress: Fortress | N
         return curse_card(catalog, announcement)
     if kind == "curse_skipped":
         return skipped_curse_card(announcement)
+    if kind == "strigoi_placed":
+        return placed_card(announcement)
     if kind == "collapse":
         return collapse_card(announcement)
     if kind == "fight":

@@ -12,7 +12,8 @@ import gettext
 from collections.abc import Mapping, Sequence
 
 from companion.app.session.game import GameSession
-from companion.app.story.announce import Announcement, announcements
+from companion.app.story.announce import announcements
+from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of
 from companion.app.words.i18n import capital_first, tr, translating
 from companion.app.words.names import full_stop

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import Card, Figure, as_int, as_list, sentence
 from companion.app.words.i18n import N_, ngettext, tr
 from companion.app.words.names import (

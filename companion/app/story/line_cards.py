@@ -6,9 +6,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import Card, as_int, as_list, sentence, unique_sentences, why_of
-from companion.app.story.strigoi_cards import put_strigoi
 from companion.app.words.i18n import N_, ngettext, tr
 from companion.app.words.names import (
     ability_name,
@@ -72,18 +71,14 @@ def line_card(catalog: Catalog, fortress: Fortress | None, announcement: Announc
     kind = announcement.kind
     hero = hero_name(str(facts.get("hero", "")))
     if kind == "round":
+        # the Strigoi entering at the start of round 2 (R-SET-3) have their own card, with
+        # the table's to-dos (story/strigoi_cards.placed_card): not told twice here
         number = as_int(facts.get("round"))
-        placed = facts.get("placed")
-        todo = (
-            [put_strigoi(str(k), str(v)) for k, v in placed.items()]
-            if isinstance(placed, dict)
-            else []
-        )
         return _line(
             tr("Round {round}").format(round=number),
             tr("Round {round} begins: each player chooses a card in secret.").format(round=number),
-            todo,
-            ("R-RND-1", "R-SET-3") if todo else ("R-RND-1",),
+            (),
+            ("R-RND-1",),
         )
     if kind == "order":
         cards = facts.get("cards")

@@ -3,7 +3,7 @@ sees), the curse or why there is none, a collapse."""
 
 from __future__ import annotations
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import (
     Card,
     Figure,
@@ -328,9 +328,43 @@ def collapse_card(announcement: Announcement) -> Card:
     )
 
 
+def placed_card(announcement: Announcement) -> Card:
+    """Round 2 begins: the Strigoi enter the fortress (R-SET-3). What the table must do comes
+    first and is said whole: the voice names each figure and its room, as the card does."""
+    facts = announcement.facts
+    placed = facts.get("placed")
+    rooms = {str(k): str(v) for k, v in placed.items()} if isinstance(placed, dict) else {}
+    headline = tr("The Strigoi enter the fortress.")
+    todo = [put_strigoi(strigoi, room) for strigoi, room in rooms.items()]
+    for hero in as_list(facts.get("stepped_off")):
+        todo.append(
+            tr("{hero} stood on a starting centre and steps off: the app asks where to.").format(
+                hero=hero_name(str(hero))
+            )
+        )
+    why = tr(
+        "In round 1 no Strigoi is on the board. At the start of round 2 each one enters on "
+        "the centre of one of the two platforms with the Strigoi mark, drawn at random."
+    )
+    round_number = as_int(facts.get("round")) or 2
+    return Card(
+        tr("Round {round}").format(round=round_number),
+        headline,
+        (),
+        tr("A random draw chose which Strigoi enters on which marked platform."),
+        tuple(todo),
+        (why,),
+        ("R-SET-3",),
+        tr("Strigoi placed"),
+        unique_sentences([headline, *todo]),
+    )
+
+
+
 __all__ = [
     "collapse_card",
     "curse_card",
+    "placed_card",
     "put_strigoi",
     "skipped_curse_card",
     "strigoi_step_card",

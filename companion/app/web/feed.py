@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import msgspec
 
 from companion.app.session.game import GameSession
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.game_log import StepResults
 from companion.app.web.address import DEFAULT_PORT as DEFAULT_PORT
 from companion.app.web.address import parse_web_address as parse_web_address

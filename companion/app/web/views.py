@@ -20,7 +20,7 @@ from companion.app.board.marks import FIGURE_MARKS
 from companion.app.board.threats import threat_levels as levels_for
 from companion.app.board.threats import waiting_hero
 from companion.app.session.game import GameSession
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import sentence
 from companion.app.story.cards import card_of, why_rows
 from companion.app.story.game_log import StepResults, log_line
@@ -225,7 +225,8 @@ def announcement_view(
     facts = announcement.facts
     if catalog is not None:
         card = card_of(catalog, announcement, fortress)
-        if announcement.kind in ("strigoi_step", "curse", "collapse") or announcement.line:
+        told_whole = ("strigoi_step", "curse", "strigoi_placed", "collapse")
+        if announcement.kind in told_whole or announcement.line:
             # as the touchscreen's card: its headline, who is hit, what to do (issue 29: never
             # a reason that leans on one said before it, as "the opposite direction fails too")
             lines = [card.headline, *(f.value for f in card.figures), *card.todo]

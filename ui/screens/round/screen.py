@@ -24,7 +24,7 @@ from kivy.utils import escape_markup
 
 from companion.app.board.targets import target_cell
 from companion.app.board.threats import threat_levels, waiting_hero
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.app.story.card_parts import Card
 from companion.app.story.cards import card_of
 from companion.app.story.hero_panel import PanelAction, hero_panel

@@ -1,14 +1,15 @@
 """What the board shows while a story item's card shows (the round screen, one card after the
 other): the words come from story/cards.py; here, the scene. A Strigoi step's arrow from
 its room to the new one and the hero it attacks marked; a curse's room outlined and every hero
-it hits marked; a collapse's room outlined; a fight's or a monk's hero marked in their room.
-Zoomed out when the item spans two rooms, onto its one room otherwise."""
+it hits marked; the Strigoi entering in round 2 marked on their centres; a collapse's room
+outlined; a fight's or a monk's hero marked in their room. Zoomed out when the item spans two
+rooms, onto its one room otherwise."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.app.story.announce import Announcement
+from companion.app.story.announcement import Announcement
 from companion.engine.game.context import GameRules
 from companion.engine.hexgrid import Cell
 from ui import theme
@@ -51,6 +52,11 @@ def card_scene(rules: GameRules, announcement: Announcement) -> Scene:
             marked.add(cell)
         outlined = {to} if kind == "curse" and isinstance(to, str) else set()
         return Scene(lines, marked, outlined, None, rooms)
+    if kind == "strigoi_placed":  # R-SET-3: each Strigoi marked on the centre it enters
+        placed = facts.get("placed")
+        entered = tuple(str(r) for r in placed.values()) if isinstance(placed, dict) else ()
+        centres = {fortress.centre(room) for room in entered if room in fortress.rooms}
+        return Scene(marked=centres, zoom=None, rooms=entered)
     if kind == "collapse":
         room = str(facts.get("room", ""))
         return Scene(outlined={room}, zoom=None, rooms=(room,))
