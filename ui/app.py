@@ -390,7 +390,7 @@ class ArmataApp(App):
         from ui.screens.round.screen import RoundScreen
 
         service = self.service
-        round_screen = RoundScreen(name="round")
+        round_screen = RoundScreen(self, name="round")
         round_screen.attach_board(self.game_view)
         self.manager.add_widget(round_screen)
         service.start(self)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from kivy.app import App
 from kivy.factory import Factory
 from kivy.uix.layout import Layout
 
@@ -23,6 +22,7 @@ from companion.engine.game.queries import fight_odds
 from companion.errors import CompanionError
 from ui import theme
 from ui.screens.round.board import MODE_NAMES, FixTarget
+from ui.screens.round.host import RoundHost
 from ui.screens.round.status import seated
 from ui.widgets.option_groups import Group, ProtectPicker, arrange
 from ui.widgets.scrolling import scroll_view_of, to_top
@@ -39,6 +39,7 @@ MENUS: frozenset[PanelKind] = frozenset({"why", "more", "fix"})
 
 
 class RoundPanel:
+    host: RoundHost  # what the screen may call (the App gives it)
     """The panel's widgets; `self` is the RoundScreen (its ids, options and state)."""
 
     #: (hero, event count): a private decision the table chose to make here, not on the phone
@@ -62,7 +63,7 @@ class RoundPanel:
         self._button(box, tr("Close"), self.toggle_fix, muted=True, beside=True)
 
     def _more(self, box: Layout) -> None:
-        app = App.get_running_app()
+        app = self.host
 
         def closing(action: Callable[[], None]) -> Callable[[], None]:
             def run() -> None:
@@ -192,7 +193,7 @@ class RoundPanel:
                 self._button(box, text, lambda item=item: self._choose(item))
 
     def _on_phone(self, hero: str) -> bool:
-        feed = getattr(App.get_running_app(), "web_feed", None)
+        feed = self.host.web_feed
         return feed is not None and bool(feed.on_phone(hero))
 
     def _deciding_on_phone(self) -> str | None:
@@ -282,7 +283,7 @@ class RoundPanel:
         rows = why_rows(self.rules.catalog, self.last)
         ruled = any(rule for _, rule in rows)
         self._label(box, tr("Why? Tap a line to read its rule.") if ruled else tr("Why?"))
-        app = App.get_running_app()
+        app = self.host
         for sentence, rule in rows:
             first = rule.split()[0] if rule else None
             self._button(

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text.markup import MarkupLabel as CoreLabel
 from kivy.factory import Factory
@@ -50,7 +49,9 @@ from ui.board.view import FortressView
 from ui.screens.round.board import BoardChoice, FixTarget, board_prompt, focus_room
 from ui.screens.round.card_panel import CardPanel  # noqa: F401  (screen.kv places it)
 from ui.screens.round.hero_panel import HeroPanelView
+from ui.screens.round.host import RoundHost
 from ui.screens.round.panel import RoundPanel
+from ui.screens.round.phones import PhonesView
 from ui.screens.round.status import status_text, threat_legend, wound_chips
 from ui.screens.round.strigoi_card import card_scene
 from ui.widgets.button_row import ButtonRow  # noqa: F401  (the kv's commit box)
@@ -91,6 +92,10 @@ class RoundScreen(RoundPanel, Screen):
     card_has_reasons = BooleanProperty(False)
     alert_text = StringProperty("")  # a lasting difference between table and game: Resync
     alerts = NumericProperty(0)
+
+    def __init__(self, host: RoundHost, **kwargs: object) -> None:
+        self.host = host  # what it may call (round/host.py), never the App itself
+        super().__init__(**kwargs)
 
     def attach_board(self, view: FortressView) -> None:
         self.view = view
@@ -140,7 +145,7 @@ class RoundScreen(RoundPanel, Screen):
             figures.add_widget(figure)
         for _ in range(CARD_LINES):
             todo.add_widget(Factory.CardLine())
-        scale = App.get_running_app().text_scale
+        scale = self.host.text_scale
         for size, bold in ((sp(24) * scale, True), (sp(26) * scale, True), (sp(16) * scale, False)):
             warm = CoreLabel(text=f"0 {ARROW_MARKUP} 0", font_size=size, bold=bold, markup=True)
             warm.refresh()
@@ -495,7 +500,7 @@ class RoundScreen(RoundPanel, Screen):
         figures = self.ids.card_figures
         todo = self.ids.card_todo
         figures.cols = 1  # each a whole sentence, as wide as the card (issue 29)
-        size = int(sp(18) * App.get_running_app().text_scale)  # under the headline's 24
+        size = int(sp(18) * self.host.text_scale)  # under the headline's 24
         shown = [
             f"[size={size}][b]{escape_markup(f.value)}[/b][/size]"
             + (f"\n{escape_markup(f.caption)}" if f.caption else "")
@@ -588,8 +593,7 @@ class RoundScreen(RoundPanel, Screen):
                     lambda: (self.close_hero(), self.fix_position_of(hero)),
                 )
             )
-        app = App.get_running_app()
-        if getattr(app, "web_feed", None) is not None and self.state.phase != "over":
+        if self.host.web_feed is not None and self.state.phase != "over":
             # the hero's seat link as a QR code, for that player's own phone (round/phones.py)
             label = phone_word("seat").format(hero=hero_name(hero))
             extra.append((label, lambda: self._phone(hero)))
@@ -599,10 +603,8 @@ class RoundScreen(RoundPanel, Screen):
         self.focused = -1
 
     def _phone(self, hero: str) -> None:
-        from ui.screens.round.phones import PhonesView
-
         self.close_hero()
-        PhonesView(App.get_running_app(), seat=hero).open()
+        PhonesView(self.host, seat=hero).open()
 
     def close_hero(self) -> None:
         if getattr(self, "hero_open", None) is not None:
