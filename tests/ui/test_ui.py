@@ -713,7 +713,8 @@ def test_a_full_round_by_touch_and_nfc_taps_through_the_simulated_board(  # type
     assert report["feed"]["failed"] == {}
     published = listener.on("armata/t1/game/event")
     said = [m for m in published if m["type"] == "announcement"]
-    assert [m["headline"] for m in said] == report["headlines"]  # the engine's words, English
+    # the story in English, as the card tells it (issue 40: one story on every channel)
+    assert [m["headline"] for m in said] == report["words"]
     assert [m["kind"] for m in said] == report["announcements"]
     events = [m["event"] for m in published if m["type"] == "event"]
     assert events[0] == "game_started" and "cards_revealed" in events

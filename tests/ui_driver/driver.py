@@ -51,10 +51,12 @@ class Driver:
         self.ran: list[str] = []  # every step taken, a wait once (a script that loops says where)
         #: every announcement shown, of every game (the service keeps the current game's)
         self.announced: list[Any] = []
+        self.announced_words: list[str] = []  # the words the screen was given for each, then
         show = app.announced
 
         def record(announcement: Any, words: str) -> None:
             self.announced.append(announcement)
+            self.announced_words.append(words)
             show(announcement, words)
 
         app.announced = record  # type: ignore[method-assign]
@@ -654,7 +656,7 @@ class Driver:
         )
         self.report["announcements"] = [a.kind for a in self.announced]
         self.report["headlines"] = [a.headline for a in self.announced]  # published
-        self.report["words"] = [self.app.service.announcer.words(a) for a in self.announced]
+        self.report["words"] = list(self.announced_words)  # as bannered when told
         feed = self.app.service.feed
         self.report["published"] = feed.sent["announcement"]
         self.report["feed"] = {"sent": dict(feed.sent), "failed": dict(feed.failed)}

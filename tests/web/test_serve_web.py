@@ -203,7 +203,7 @@ def test_serve_prints_its_address_and_codes_and_a_browser_follows(
         # follows: Undo takes Roel's choice back and says so without naming the card
         shown = page_state(table)["version"]
         served.send("u")
-        served.wait_line(r"^said: Roel's card choice is undone\.$", mark)
+        served.wait_line(r"^announced: Roel's card choice is undone\.$", mark)
         wait_for(lambda: page_state(table)["version"] > shown, 20.0, "the page after Undo")
 
         # the pages work within their Content-Security-Policy: nothing of theirs is refused
