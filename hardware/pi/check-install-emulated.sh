@@ -23,8 +23,8 @@
 # The base is plain Debian (deb.debian.org, or $ARMATA_DEBIAN_MIRROR), the base of Raspberry
 # Pi OS Lite: Pi OS's own archive (archive.raspberrypi.com) is not used, so what only Pi OS
 # has is not checked here. What a chroot lacks gets a stand-in for the run only, removed
-# after: a running systemd (systemctl's start/restart/is-active are recorded and answered
-# "inactive"; enable, is-enabled and daemon-reload are the real systemctl's offline work) and
+# after: a running systemd (systemctl's start/restart/daemon-reload are recorded and answered
+# as done, is-active "inactive"; enable and is-enabled are the real systemctl's offline work) and
 # services starting while packages install (policy-rc.d). Each phase is timed; a failure says
 # which phase and why. Everything is on screen and in the log.
 set -euo pipefail
@@ -39,9 +39,9 @@ DRY=0
 APP_SECONDS=30
 LOG=
 MIRROR="${ARMATA_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-# Pi OS Lite's own base beyond minbase: systemd as init, sudo, procps; python3 is left out on
-# purpose (install.sh installs it when missing)
-BASE_PACKAGES=ca-certificates,systemd,systemd-sysv,sudo,procps
+# Pi OS Lite's own base beyond minbase: systemd as init, udev (and the groups it makes: input,
+# render), sudo, procps; python3 is left out on purpose (install.sh installs it when missing)
+BASE_PACKAGES=ca-certificates,systemd,systemd-sysv,udev,sudo,procps
 UNIT=armata-companion.service
 OPT=/opt/armata-companion
 
@@ -171,6 +171,17 @@ if [ ! -f "$BASE/.armata-base-ready" ]; then
     touch "$BASE/.armata-base-ready"
 else
     say "reusing $BASE"
+    missing=
+    for pkg in ${BASE_PACKAGES//,/ }; do
+        [ "$(chroot "$BASE" /usr/bin/dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] \
+            || missing+="$pkg "
+    done
+    if [ -n "$missing" ]; then  # a base built before this list grew
+        say "adding to the base: $missing"
+        chroot "$BASE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+            /bin/sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends ${BASE_PACKAGES//,/ }" \
+            || fail "could not add $missing to $BASE (--fresh builds it again)"
+    fi
 fi
 codename="$(. "$BASE/etc/os-release"; echo "${VERSION_CODENAME:-}")"
 [ "$codename" = "$SUITE" ] || fail "$BASE is Debian ${codename:-?}, not $SUITE (--fresh builds it again)"
@@ -216,14 +227,14 @@ mkdir -p "$ROOTFS/usr/local/sbin"
 cat > "$ROOTFS/usr/local/sbin/systemctl" <<'EOF'
 #!/bin/sh
 # check-install-emulated.sh's stand-in: no systemd runs in a chroot. Calls are recorded; what
-# needs a running manager is answered as by one where nothing runs, the rest is systemctl's own
-# offline work (enable, disable, is-enabled, daemon-reload).
+# needs a running manager is answered as by one where nothing runs (a reload has no manager to
+# reload), the rest is systemctl's own offline work (enable, disable, is-enabled).
 echo "$*" >> /var/log/armata-check-systemctl.log
 for arg in "$@"; do
     case "$arg" in
-        start|restart|stop|reload|try-restart) exit 0 ;;
+        start|restart|stop|reload|try-restart|daemon-reload) exit 0 ;;
         is-active|is-failed) exit 3 ;;
-        enable|disable|is-enabled|daemon-reload|cat|list-unit-files) exec /usr/bin/systemctl "$@" ;;
+        enable|disable|is-enabled|cat|list-unit-files) exec /usr/bin/systemctl "$@" ;;
     esac
 done
 exec /usr/bin/systemctl "$@"
@@ -240,8 +251,8 @@ version="$(basename "$archive" .tar.gz)"; version="${version#armata-companion-}"
 mkdir -p "$ROOTFS/root/release"
 rm -rf "$ROOTFS/root/release/"*
 cp "$archive" "$ROOTFS/root/release/"
-rm -rf "$scratch"
 say "release $version ($(git -C "$REPO" log -1 --format='%h %cs' "$COMMIT")): $(basename "$archive") ($(du -h "$archive" | cut -f1)) in /root/release"
+rm -rf "$scratch"
 
 phase install
 # as hardware/pi/README.md says: unpack the archive, run its install.sh as root
@@ -252,8 +263,12 @@ inroot /bin/sh -c "cd /root/release && tar xzf armata-companion-$version.tar.gz 
 phase checks
 problems=()
 check() { if ! "$@"; then problems+=("$CHECKING"); say "  no: $CHECKING"; else say "  ok: $CHECKING"; fi; }
-CHECKING="the user armata (system user, home $OPT's data folder, the table's groups)"
-check inroot /bin/sh -c 'getent passwd armata | grep -q ":/var/lib/armata-companion:/usr/sbin/nologin$" && id -nG armata | grep -qw video && id -nG armata | grep -qw input'
+CHECKING="the user armata (a system user, home the data folder, no shell)"
+check inroot /bin/sh -c 'getent passwd armata | grep -q ":/var/lib/armata-companion:/usr/sbin/nologin$"'
+CHECKING="armata in each of the table's groups this system has (video render input dialout audio gpio netdev)"
+check inroot /bin/sh -c 'for g in video render input dialout audio gpio netdev; do
+    getent group "$g" >/dev/null || continue; id -nG armata | grep -qw "$g" || { echo "not in $g" >&2; exit 1; }; done'
+say "  armata's groups: $(inroot id -nG armata)"
 CHECKING="the data folder /var/lib/armata-companion, the user's own"
 check inroot /bin/sh -c '[ "$(stat -c %U:%a /var/lib/armata-companion)" = armata:750 ] && [ -d /var/lib/armata-companion/backups ]'
 CHECKING="the unit file and its timers, enabled (systemctl is-enabled, offline)"
