@@ -120,6 +120,8 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 bind() {  # bind <host path> <path in the root>
     mkdir -p "$ROOTFS$2"
     mount --bind "$1" "$ROOTFS$2" || fail "cannot bind $1 into the root"
