@@ -258,9 +258,16 @@ rm -rf "$scratch"
 
 phase install
 # as hardware/pi/README.md says: unpack the archive, run its install.sh as root
+set +e
 inroot /bin/sh -c "cd /root/release && tar xzf armata-companion-$version.tar.gz \
-    && armata-companion-$version/hardware/pi/install.sh" \
-    || fail "hardware/pi/install.sh failed (above)"
+    && armata-companion-$version/hardware/pi/install.sh" 2>&1 | tee "$CACHE/install-$SUITE-install.log"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || fail "hardware/pi/install.sh failed with exit $status (above)"
+if [ "$AGAIN" -eq 1 ]; then  # the same release again: the install must change nothing
+    grep -q "nothing to change" "$CACHE/install-$SUITE-install.log" \
+        || fail "the second install of the same release changed something (above)"
+fi
 
 phase checks
 problems=()
@@ -292,7 +299,15 @@ check inroot /bin/sh -c "for m in pytest hypothesis selenium ruff xdist; do $OPT
 CHECKING="the apt sources untouched (only $SUITE)"
 check [ "$(cat "$ROOTFS"/etc/apt/sources.list "$ROOTFS"/etc/apt/sources.list.d/* 2>/dev/null || true)" = "$sources_before" ]
 CHECKING="every installed Debian package from $SUITE's archive (none local, none of another release)"
-foreign="$(inroot /usr/bin/apt list --installed 2>/dev/null | awk -F'[/ ]' -v s="$SUITE" '$0 ~ /\[installed/ { split($2, suites, ","); ok = 0; for (i in suites) if (suites[i] == s || suites[i] ~ "^" s "-") ok = 1; if (!ok) print }')"
+# apt names a package's archives by suite (stable, oldstable) or codename; a package of no
+# archive is "now" (local) only
+names="$(cat "$ROOTFS"/var/lib/apt/lists/*Release 2>/dev/null | awk '/^(Suite|Codename):/ { printf "%s ", $2 }')"
+say "  the root's archives: $names"
+foreign="$(inroot /usr/bin/apt list --installed 2>/dev/null | awk -F'[/ ]' -v names="$names" '
+    BEGIN { n = split(names, allowed, " ") }
+    $0 ~ /\[installed/ { split($2, suites, ","); ok = 0
+        for (i in suites) for (j = 1; j <= n; j++) if (suites[i] == allowed[j] || index(suites[i], allowed[j] "-") == 1) ok = 1
+        if (!ok) print }')"
 [ -z "$foreign" ] || say "  foreign or local packages: $foreign"
 check [ -z "$foreign" ]
 CHECKING="python -m companion --version says $version"
