@@ -23,8 +23,9 @@
 # The base is plain Debian (deb.debian.org, or $ARMATA_DEBIAN_MIRROR), the base of Raspberry
 # Pi OS Lite: Pi OS's own archive (archive.raspberrypi.com) is not used, so what only Pi OS
 # has is not checked here. What a chroot lacks gets a stand-in for the run only, removed
-# after: a running systemd (systemctl's start/restart/daemon-reload are recorded and answered
-# as done, is-active "inactive"; enable and is-enabled are the real systemctl's offline work) and
+# after: a running systemd (systemctl's start, restart, stop, daemon-reload are recorded and
+# answered as done, is-active from what was started; enable, disable and is-enabled are the real
+# systemctl's offline work) and
 # services starting while packages install (policy-rc.d). Each phase is timed; a failure says
 # which phase and why. Everything is on screen and in the log.
 set -euo pipefail
@@ -229,20 +230,32 @@ mkdir -p "$ROOTFS/usr/local/sbin"
 cat > "$ROOTFS/usr/local/sbin/systemctl" <<'EOF'
 #!/bin/sh
 # check-install-emulated.sh's stand-in: no systemd runs in a chroot. Calls are recorded; what
-# needs a running manager is answered as by one where nothing runs (a reload has no manager to
-# reload), the rest is systemctl's own offline work (enable, disable, is-enabled).
-echo "$*" >> /var/log/armata-check-systemctl.log
+# needs a running manager is answered as by one (a unit started stays active, a reload has
+# nothing to reload), the rest is systemctl's own offline work (enable, disable, is-enabled).
+log=/var/log/armata-check-systemctl.log
+active=/var/log/armata-check-active
+echo "$*" >> "$log"
+touch "$active"
+verb=
 for arg in "$@"; do
     case "$arg" in
-        start|restart|stop|reload|try-restart|daemon-reload) exit 0 ;;
-        is-active|is-failed) exit 3 ;;
-        enable|disable|is-enabled|cat|list-unit-files) exec /usr/bin/systemctl "$@" ;;
+        -*) ;;
+        *) if [ -z "$verb" ]; then verb="$arg"; continue; fi
+           case "$verb" in
+               start|restart|reload|try-restart) grep -qx "$arg" "$active" || echo "$arg" >> "$active" ;;
+               stop) grep -vx "$arg" "$active" > "$active.new"; mv "$active.new" "$active" ;;
+               is-active) grep -qx "$arg" "$active" || exit 3 ;;
+               is-failed) exit 1 ;;
+           esac ;;
     esac
 done
+case "$verb" in
+    start|restart|reload|try-restart|stop|daemon-reload|is-active|is-failed) exit 0 ;;
+esac
 exec /usr/bin/systemctl "$@"
 EOF
 chmod 755 "$ROOTFS/usr/local/sbin/systemctl"
-rm -f "$ROOTFS/var/log/armata-check-systemctl.log"
+[ "$AGAIN" -eq 1 ] || rm -f "$ROOTFS/var/log/armata-check-systemctl.log" "$ROOTFS/var/log/armata-check-active"
 
 phase release
 scratch="$(mktemp -d)"
