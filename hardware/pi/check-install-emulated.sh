@@ -275,12 +275,15 @@ phase install
 # as hardware/pi/README.md says: unpack the archive, run its install.sh as root
 set +e
 inroot /bin/sh -c "cd /root/release && tar xzf armata-companion-$version.tar.gz \
-    && armata-companion-$version/hardware/pi/install.sh" 2>&1 | tee "$CACHE/install-$SUITE-install.log"
+    && armata-companion-$version/hardware/pi/install.sh" 2>&1 \
+    | while IFS= read -r line; do  # the install's own lines timed: where its minutes go
+        case "$line" in install:*) printf '%(%H:%M:%S)T %s\n' -1 "$line" ;; *) printf '%s\n' "$line" ;; esac
+    done | tee "$CACHE/install-$SUITE-install.log"
 status=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] || fail "hardware/pi/install.sh failed with exit $status (above)"
 if [ "$AGAIN" -eq 1 ]; then  # the same release again: the install must change nothing
-    grep -q "nothing to change" "$CACHE/install-$SUITE-install.log" \
+    grep -q "install: release .* nothing to change" "$CACHE/install-$SUITE-install.log" \
         || fail "the second install of the same release changed something (above)"
 fi
 
