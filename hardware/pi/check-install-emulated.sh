@@ -16,6 +16,9 @@
 #                   the install must say it changed nothing)
 #   --fresh         build the debootstrap base again from nothing
 #   --ref REF       what to install (default HEAD: committed work only)
+#   --cpu MODEL     the arm64 processor qemu emulates (default cortex-a72, a Pi 4's; cortex-a76
+#                   is a Pi 5's). Not qemu's default "max": its pointer authentication, which
+#                   no Pi has, makes trixie's branch-protected programs run ~6 times slower
 #   --app-seconds N how long the app must stay up under Xvfb once it is ready (default 30;
 #                   its start, minutes under emulation, is timed apart)
 #   --log FILE      the run's log (default DIR/install-<suite>-<UTC time>.log)
@@ -39,6 +42,7 @@ AGAIN=0
 FRESH=0
 DRY=0
 APP_SECONDS=30
+CPU=cortex-a72
 READY_LIMIT=900  # the app's start under emulation (its window, the table, the phones' page)
 LOG=
 MIRROR="${ARMATA_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
         --app-seconds)
             [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "--app-seconds needs a whole number of seconds"
             APP_SECONDS="$2"; shift 2 ;;
+        --cpu) [ $# -ge 2 ] || die "--cpu needs a model (cortex-a72, cortex-a76)"; CPU="$2"; shift 2 ;;
         --again) AGAIN=1; shift ;;
         --fresh) FRESH=1; shift ;;
         --dry-run) DRY=1; shift ;;
@@ -80,6 +85,7 @@ if [ "$DRY" -eq 1 ]; then
     echo "debootstrap root: $BASE ($( [ -f "$BASE/.armata-base-ready" ] && [ "$FRESH" -eq 0 ] && echo "present, reused" || echo "built now"))"
     echo "install root:     $ROOTFS ($( [ "$AGAIN" -eq 1 ] && echo "the last run's, installed over" || echo "a fresh copy of the base"))"
     echo "release:  $COMMIT of $REPO (hardware/pi/release.py)"
+    echo "cpu:      $CPU (qemu-user)"
     echo "phases:   host, base, root, release, install, checks, game, app ($APP_SECONDS s under Xvfb)"
     echo "log:      $LOG"
     exit 0
@@ -134,7 +140,7 @@ inroot() {  # a command inside the root, with a clean environment
     chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
-        ${no_proxy:+no_proxy=$no_proxy} PIP_DEFAULT_TIMEOUT=180 "$@"
+        ${no_proxy:+no_proxy=$no_proxy} PIP_DEFAULT_TIMEOUT=180 QEMU_CPU="$CPU" "$@"
 }
 as_armata() {  # a command inside the root as the table's user, in the current release
     inroot /usr/sbin/runuser -u armata -- /usr/bin/env -C "$OPT/current" "$@"
@@ -144,6 +150,7 @@ say "log: $LOG"
 say "base: Debian $SUITE arm64 (Raspberry Pi OS Lite's base) from $MIRROR; Pi OS's own archive is not used"
 
 phase host
+export QEMU_CPU="$CPU"  # read by qemu-aarch64 from each arm64 program's environment
 packages=()
 for pkg in debootstrap qemu-user-static binfmt-support xvfb x11-utils git python3; do
     [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || packages+=("$pkg")
@@ -162,6 +169,8 @@ fi
 update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null \
     || fail "qemu-aarch64 is not registered with binfmt_misc (update-binfmts --enable qemu-aarch64)"
+qemu-aarch64-static -cpu help 2>/dev/null | grep -qw -- "${CPU%%,*}" \
+    || fail "--cpu $CPU: qemu-aarch64 knows no such processor (qemu-aarch64-static -cpu help)"
 grep -q '^flags:.*F' /proc/sys/fs/binfmt_misc/qemu-aarch64 \
     || fail "qemu-aarch64 is registered without the F flag: a chroot cannot find its interpreter"
 
@@ -184,7 +193,7 @@ else
     if [ -n "$missing" ]; then  # a base built before this list grew
         say "adding to the base: $missing"
         chroot "$BASE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-            /bin/sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends ${BASE_PACKAGES//,/ }" \
+            QEMU_CPU="$CPU" /bin/sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends ${BASE_PACKAGES//,/ }" \
             || fail "could not add $missing to $BASE (--fresh builds it again)"
     fi
 fi
@@ -370,7 +379,7 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 ui_args="$(inroot /bin/sh -c ". /etc/default/armata-companion 2>/dev/null; echo \"\${ARMATA_UI_ARGS:---nodes serial}\"")"
 say "python -m ui --kiosk $ui_args --web 127.0.0.1:$port on :$display, for $APP_SECONDS s"
 setsid chroot "$ROOTFS" /usr/sbin/runuser -u armata -- /usr/bin/env -i -C "$OPT/current" \
-    HOME=/var/lib/armata-companion LANG=C.UTF-8 PATH=/usr/bin:/bin \
+    HOME=/var/lib/armata-companion LANG=C.UTF-8 PATH=/usr/bin:/bin QEMU_CPU="$CPU" \
     DISPLAY=":$display" SDL_VIDEODRIVER=x11 KIVY_WINDOW=sdl2 KIVY_LOG_MODE=PYTHON \
     ARMATA_DATA_DIR=/var/lib/armata-companion \
     "$OPT/current/.venv/bin/python" -m ui --kiosk $ui_args --web "127.0.0.1:$port" \
@@ -430,7 +439,7 @@ echo
 echo "== emulated install check: $SUITE =="
 echo "date:     $(date -u +%Y-%m-%d) ($(date -u +%H:%M) UTC)"
 echo "release:  $version, commit $(git -C "$REPO" log -1 --format='%h (%cs %s)' "$COMMIT" | cut -c1-80)"
-echo "platform: $platform (qemu-user on $(uname -m), $(nproc) cores); Debian's archive, not Pi OS's"
+echo "platform: $platform (qemu-user -cpu $CPU on $(uname -m), $(nproc) cores); Debian's archive, not Pi OS's"
 echo "install:  $([ "$AGAIN" -eq 1 ] && echo "again, over the last run's root" || echo "fresh, on a copy of the debootstrap base"); $packages_installed Debian packages in the root"
 echo "checked:  user, data folder, units enabled, unit restarted, consoleblank, no test tools, no foreign packages, version, compiled engine,"
 echo "          headless table + log check + one whole game, the app under Xvfb: window after $window s, ready after $ready s,"
