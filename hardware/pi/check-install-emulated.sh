@@ -169,7 +169,8 @@ fi
 update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null \
     || fail "qemu-aarch64 is not registered with binfmt_misc (update-binfmts --enable qemu-aarch64)"
-qemu-aarch64-static -cpu help 2>/dev/null | grep -w -- "${CPU%%,*}" >/dev/null \
+cpus="$(qemu-aarch64-static -cpu help 2>/dev/null || true)"  # (it lists them, then exits 1)
+grep -w -- "${CPU%%,*}" >/dev/null <<<"$cpus" \
     || fail "--cpu $CPU: qemu-aarch64 knows no such processor (qemu-aarch64-static -cpu help)"
 grep -q '^flags:.*F' /proc/sys/fs/binfmt_misc/qemu-aarch64 \
     || fail "qemu-aarch64 is registered without the F flag: a chroot cannot find its interpreter"
