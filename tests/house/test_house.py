@@ -18,11 +18,11 @@ TOO_LONG = {
     "benchmarks/web.py": 615,
     "companion/transcript/steps.py": 629,
     "ui/screens/round/screen.py": 696,
-    "tests/ui_driver/driver.py": 704,
+    "tests/ui_driver/driver.py": 706,
     "ui/app.py": 810,
     "companion/app/board/geometry.py": 839,
     "tests/app/test_sentences.py": 979,
-    "tests/ui/test_ui.py": 1060,
+    "tests/ui/test_ui.py": 1061,
     "companion/app/service.py": 1104,
 }
 #: folders over MAX_MODULES: the rules' registry is one module per kind of task by design

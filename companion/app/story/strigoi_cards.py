@@ -342,7 +342,10 @@ def placed_card(announcement: Announcement) -> Card:
                 hero=hero_name(str(hero))
             )
         )
-    why = tr("None in round 1; in round 2 each enters on a platform with the Strigoi mark, drawn at random.")
+    why = tr(
+        "None in round 1; in round 2 each enters on a platform with the Strigoi mark, "
+        "drawn at random."
+    )
     round_number = as_int(facts.get("round")) or 2
     return Card(
         tr("Round {round}").format(round=round_number),
