@@ -3,7 +3,7 @@ without a curse while no Strigoi is on the board (its card and its board say the
 story item of its own puts each Strigoi on its marked platform: a table to-do on the card, the
 rings pulsing in the Strigoi's colours, the voice naming each figure and room, the to-do closed
 by the centre readers or by hand. The table service and the simulated board's nodes are in
-tests/test_strigoi_placement_table.py (slow); here the story, the tracker and the rings."""
+tests/app/test_strigoi_placement_table.py (slow); here the story, the tracker and the rings."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ KEPT_S = 1.0
 
 
 def load() -> dict[str, float]:
-    """Seconds by test id (`tests/test_x.py::test_y[param]`); empty without the file."""
+    """Seconds by test id (`tests/app/test_x.py::test_y[param]`); empty without the file."""
     try:
         figures = json.loads(FILE.read_text())
     except (OSError, ValueError):
