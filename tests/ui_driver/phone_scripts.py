@@ -37,6 +37,13 @@ def _view() -> PhonesView:
     return views[0]
 
 
+def _opened(driver: Driver) -> None:
+    """A step that waits for the Phones view a touch opened (a frame later on a busy machine)."""
+    driver.wait_until(
+        "the Phones view", lambda: any(isinstance(w, PhonesView) for w in Window.children)
+    )
+
+
 def _shoot(driver: Driver, name: str, out: Path) -> None:
     view = _view()
     path = out / f"{name}.png"
@@ -69,12 +76,14 @@ def phones(driver: Driver, out: Path, seed: int) -> None:
         driver.then(lambda: app.show("home"))
         driver.then(lambda lang=lang: driver.shoot(f"home-{lang}"))  # the new button fits
         driver.then(lambda: driver.press("Phones"))
+        driver.then(lambda: _opened(driver))
         driver.then(lambda lang=lang: _shoot(driver, f"phones-{lang}", out))
         driver.then(lambda: _press(i18n.tr("Close")))
     driver.then(lambda: driver.language("en"))
     driver.then(lambda: app.new_game(seed))
     driver.then(lambda: app.show("hardware"))
     driver.then(lambda: driver.press("Phones"))
+    driver.then(lambda: _opened(driver))
     driver.then(lambda: _shoot(driver, "phones-game", out))
     driver.then(lambda: _press(phone_word("seat").format(hero=hero_name("roel"))))
     driver.then(lambda: _shoot(driver, "phones-seat", out))
@@ -167,6 +176,7 @@ def wifi(driver: Driver, out: Path) -> None:
     )
     driver.then(lambda: app.show("home"))
     driver.then(lambda: driver.press("Phones"))
+    driver.then(lambda: _opened(driver))
     driver.then(lambda: _shoot(driver, "wifi-off", out))
     driver.then(lambda: note("off"))
     driver.then(lambda: _press(phone_word("wifi_open")))
@@ -231,6 +241,7 @@ def my_phone(driver: Driver, out: Path, hero: str) -> None:
     driver.then(
         lambda: driver.press(phone_word("seat").format(hero=hero_name(hero)), translate=False)
     )
+    driver.then(lambda: _opened(driver))
     driver.then(lambda: _shoot(driver, "my-phone", out))
     driver.then(code)
     driver.then(lambda: seen.__setitem__("link", _view().shown_link))
