@@ -231,6 +231,14 @@ def _nothing_changed(reason: str) -> str:
     return i18n.tr("That did not work ({reason}): nothing was changed.").format(reason=reason)
 
 
+def _table_of(session: GameSession) -> Arrangement:
+    """The table as the game has it: each cut-out room's platform and rotation, each centre's
+    figure (what the simulated hands set up, and what a resumed simulated table stands as)."""
+    expected = expected_from_game(session.rules, session.state)
+    platforms = {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout}
+    return Arrangement(platforms, {room: x.figure for room, x in expected.items()})
+
+
 class TableService:
     """One table: its game, its log, its nodes, its voice and its buttons."""
 
@@ -662,11 +670,8 @@ class TableService:
             return
         if self.hands is not None:
             self.hands.idle(RINGS_OFF_WAIT_S)  # hands still at work set another game's table
-        expected = expected_from_game(session.rules, session.state)
-        placed = {room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout}
-        table.stand_as(
-            placed if platforms else {}, {room: x.figure for room, x in expected.items()}
-        )
+        placed = _table_of(session)
+        table.stand_as(placed.platforms if platforms else {}, placed.figures)
 
     def simulated_hands(self) -> bool:
         """Set the simulated table up as the game says (False: the board is real, or no game
@@ -674,12 +679,7 @@ class TableService:
         session = self.session
         if self.hands is None or session is None:
             return False
-        expected = expected_from_game(session.rules, session.state)
-        platforms = {
-            room: (x.platform, x.rotation or 0) for room, x in expected.items() if x.cutout
-        }
-        figures = {room: x.figure for room, x in expected.items()}
-        return self.hands.give(Arrangement(platforms, figures))
+        return self.hands.give(_table_of(session))
 
     def move_by_hand(self, move: HandMove) -> bool:
         """A move on the simulated table (the Table screen's buttons): done by its hands, on

@@ -44,7 +44,6 @@ from companion.engine.components import Catalog
 from companion.engine.explain import hero_name
 from companion.engine.fortress import Fortress
 from companion.engine.game import commands as c
-from companion.engine.game import events as e
 from companion.engine.game.context import ALTAR_NEEDED, INFERNO_LOSES, situation
 from companion.engine.game.state import GameState
 from companion.engine.hexgrid import Cell
@@ -275,20 +274,6 @@ def why_line(text: str, rules: str) -> JSON:
     return {"text": text, "rule": rule}
 
 
-def encounter_views(catalog: Catalog, events: Sequence[e.Event]) -> list[JSON]:
-    """The encounter tokens a command drew (a monster, a monk), as a card each."""
-    return [
-        {
-            "kind": "encounter",
-            "title": word("encounter"),
-            "lines": [token_name(catalog, x.token)],
-            "why": [],
-        }
-        for x in events
-        if isinstance(x, e.TokenDrawn) and x.stack in ("red", "grey")
-    ]
-
-
 # ----- the table -------------------------------------------------------------------------------
 def log_view(
     session: GameSession,
@@ -457,7 +442,6 @@ __all__ = [
     "board_view",
     "card_facts",
     "choices_of",
-    "encounter_views",
     "hero_views",
     "log_view",
     "names_view",
