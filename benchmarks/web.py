@@ -391,7 +391,9 @@ def play(table: WebTable, plan: Plan, seed: int, run: Run) -> Timeline:
             patch = snapshot.patches.get("en")
             if patch is not None:
                 timeline.patched.add(version)
-            run.sizes.append(len(patch if patch is not None else snapshot.tables["en"]))
+            whole = snapshot.tables.get("en")  # none built when no page follows
+            if patch is not None or whole is not None:
+                run.sizes.append(len(patch if patch is not None else whole or b""))
         time.sleep(plan.pace_s)
     return timeline
 
@@ -465,7 +467,7 @@ def plural(count: int, what: str) -> str:
 def split(run: Run, where: str) -> None:
     """Where a run's time went; `where`: what the follower's event reached."""
     row("  of which: the command (durable commit)", run.command)
-    row("  of which: the views built (4 languages)", run.build)
+    row("  of which: the views built (languages followed)", run.build)
     row("  of which: built -> written on every stream", run.fan_out)
     row(f"  of which: built -> {where}", run.delivered)
 

@@ -59,6 +59,13 @@ class Phones:
     def followed_tokens(self) -> frozenset[str]:
         return frozenset()
 
+    def languages(self) -> frozenset[str]:
+        return self.following
+
+    #: the languages phones follow (the game's: the test reads its views)
+    following: frozenset[str] = frozenset()
+    want = None
+
     def view(self, language: str) -> dict[str, Any]:
         assert self.last is not None
         found: dict[str, Any] = json.loads(self.last.tables[language])
@@ -109,6 +116,7 @@ def test_every_channel_tells_each_commands_story_the_same(
     publisher = GamePublisher("127.0.0.1", broker.port, "t1", *broker.app("t1"))
     posted: list[Callable[[], None]] = []
     phones = Phones()
+    phones.following = frozenset({language})
     screen = Screen()
     made: list[TableService] = []
     web = WebFeed(phones, posted.append, lambda command: made[0].execute(command))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -22,8 +22,16 @@ T = TypeVar("T")
 
 class WebTable:
     def __init__(
-        self, data: Path, port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None
+        self,
+        data: Path,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        limits: Limits | None = None,
+        always: Sequence[str] = (),
     ) -> None:
+        """`always`: languages the feed builds with no phone following (a test that reads the
+        snapshot itself); none, as on the table, by default."""
+        self.always = tuple(always)
         self._calls: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="service", daemon=True)
@@ -32,7 +40,9 @@ class WebTable:
         self.service: TableService = self.call(lambda: self._open(data))
 
     def _open(self, data: Path) -> TableService:
-        self.feed = WebFeed(self.server, self.post, lambda command: self.service.execute(command))
+        self.feed = WebFeed(
+            self.server, self.post, lambda command: self.service.execute(command), self.always
+        )
         self.server.choose = self.feed.request_choice
         service = TableService(data, self.post, speaker=Silent(), web=self.feed)
         service.start()

@@ -27,7 +27,7 @@ from tests.support.web_table import WebTable
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[WebTable]:
-    with WebTable(tmp_path) as t:
+    with WebTable(tmp_path, always=i18n.LANGUAGES) as t:  # the tests read every language's view
         t.call(lambda: t.service.new_game(seed=11))
         t.settle()
         yield t

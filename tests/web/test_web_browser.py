@@ -47,7 +47,7 @@ def browser() -> Iterator[webdriver.Chrome]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[WebTable]:
-    with WebTable(tmp_path) as t:
+    with WebTable(tmp_path, always=("en",)) as t:  # read before a page follows it
         t.call(lambda: t.service.new_game(seed=5))
         t.settle()
         yield t

@@ -111,6 +111,8 @@ class TableWebServer:
         self.names = own_names(names)
         self._rate = ChoiceRate(self.guard.limits)
         self.choose: Choose | None = None
+        #: the feed's `want`: a stream opened in a language the snapshot lacks (set by the feed)
+        self.want: Callable[[str], None] | None = None
         self.snapshot = Snapshot(0, {})
         self.boot = secrets.token_hex(4)  # a new server, a new id: the page sees a restart
         self.refused = 0  # requests refused (malformed, unknown token, not allowed)
@@ -340,6 +342,20 @@ class TableWebServer:
         of the set under the GIL)."""
         return frozenset(v.token for v in tuple(self._viewers) if v.token is not None)
 
+    def languages(self) -> frozenset[str]:
+        """The languages open streams follow now (read from any thread, as `followed_tokens`):
+        the feed builds only these."""
+        return frozenset(v.language for v in tuple(self._viewers))
+
+    def _missing(self, viewer: Viewer) -> bool:
+        """Whether the snapshot lacks only `viewer`'s language (not built: nobody followed it),
+        rather than its seat (ended or unknown)."""
+        snapshot = self.snapshot
+        if viewer.token is None:
+            return viewer.language not in snapshot.tables
+        views = snapshot.seats.get(viewer.token)
+        return views is not None and viewer.language not in views
+
     def load(self) -> WebLoad:
         """How many phones follow and what was refused (read from any thread)."""
         refusals = self.guard.refusals
@@ -368,14 +384,19 @@ class TableWebServer:
         try:
             await self._send(response, f"event: hello\ndata: {self.boot}\n\n".encode())
             sent = -1
+            asked = -1  # the snapshot version at which this stream asked for its language
             while not viewer.closing:
                 view = self._view(viewer)
-                if view is None:  # the seat ended (revoked, game over) or the server stops
+                if view is None and self._missing(viewer):
+                    if asked != self.snapshot.version and self.want is not None:
+                        asked = self.snapshot.version
+                        self.want(viewer.language)  # built with the next snapshot
+                elif view is None:  # the seat ended (revoked, game over) or the server stops
                     ended = self.snapshot.ended.get(viewer.token or "", {})
                     said_why = json.dumps(ended.get(viewer.language, "")).encode()
                     await self._send(response, b"event: ended\ndata: " + said_why + b"\n\n")
                     break
-                if self.snapshot.version != sent:
+                elif self.snapshot.version != sent:
                     frame = self._frame(viewer, view, sent)
                     sent = self.snapshot.version
                     await self._send(response, frame)

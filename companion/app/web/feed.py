@@ -2,8 +2,10 @@
 feed, so the browsers follow the game without a broker.
 
 On the service's thread, after each command, undo, redo, resume or new game, the feed makes the
-views (companion/app/web/views.py) in the four languages, encodes them as JSON and hands one
-immutable `Snapshot` to the web server, which only forwards it. A phone's card choice comes back
+views (companion/app/web/views.py) in the languages phones follow now (issue 41, item 6: a
+language nobody reads costs nothing; a phone that opens the page in another one asks for it and
+gets it from the next build), encodes them as JSON and hands one immutable `Snapshot` to the web
+server, which only forwards it. A phone's card choice comes back
 as a request the web server's thread passes to `request_choice`; it is checked and executed on
 the service's thread through `post`, with the same command the touchscreen sends, and answered
 through the reply callback. The web server's thread never touches the game or its log.
@@ -184,6 +186,8 @@ class WebServer(Protocol):
     """What the feed needs of the web server (ui/web/server.py)."""
 
     host: str  # where it listens: 0.0.0.0 (every interface), an address, or 127.0.0.1
+    #: called (on the server's thread) when a stream opens in a language the snapshot lacks
+    want: Callable[[str], None] | None
 
     def start(self) -> str:
         """Listen; the address browsers open (`http://host:port/`)."""
@@ -202,10 +206,21 @@ class WebServer(Protocol):
     def followed_tokens(self) -> frozenset[str]:
         """The seat tokens an open stream follows now (any thread; must not block)."""
 
+    def languages(self) -> frozenset[str]:
+        """The languages open streams follow now (any thread; must not block)."""
+
 
 class WebFeed:
-    def __init__(self, server: WebServer, post: Post, execute: Execute) -> None:
+    """`always`: languages built for every change whether or not a phone follows them (none on
+    the table; the tests that read the snapshot without a stream name theirs)."""
+
+    def __init__(
+        self, server: WebServer, post: Post, execute: Execute, always: Sequence[str] = ()
+    ) -> None:
         self.server = server
+        self.always = frozenset(always)
+        #: the languages of the last build (`built_languages`: what a build costs)
+        self.built: frozenset[str] = frozenset()
         self.post = post
         self.execute = execute
         self.tokens = SeatTokens()
@@ -230,6 +245,7 @@ class WebFeed:
         self.tokens.keep = keep
 
     def start(self) -> None:
+        self.server.want = self.want
         self.server.start()
         self._started = True
         self._build()
@@ -358,6 +374,21 @@ class WebFeed:
         )
 
     # ----- building the views ---------------------------------------------------------------
+    def want(self, language: str) -> None:
+        """A phone opened the page in `language` (called on the web server's thread): unless the
+        last build made it, the views are built again on the service's thread, this language
+        among them."""
+        self.post(lambda: self._wanted(language))
+
+    def _wanted(self, language: str) -> None:
+        if language not in self.built:
+            self._build()
+
+    def _languages(self) -> list[str]:
+        """The languages to build now, in the catalogs' order: followed, asked for or always."""
+        wanted = self.always | self.server.languages()
+        return [language for language in self._catalogs if language in wanted]
+
     def _schedule(self) -> None:
         if not self._scheduled:
             self._scheduled = True
@@ -379,16 +410,20 @@ class WebFeed:
         tables: dict[str, bytes] = {}
         seats: dict[str, dict[str, bytes]] = {token: {} for token in active}
         ended: dict[str, dict[str, str]] = {token: {} for token in self.tokens.ended()}
+        languages = self._languages()
+        for language in set(self._parts) - set(languages):
+            del self._parts[language]  # not built now: its next view is a whole one, no patch
+        self.built = frozenset(languages)
         board: JSON = {}
         history: list[CommandRecord] = []
-        if session is not None:  # the same in every language: made once
+        if session is not None and languages:  # the same in every language: made once
             here = situation(session.rules, session.state)
             board = board_view(session.rules.fortress, here, threat_levels(session, here))
             history = session.history()
         board_parts = {f"board.{k}": _JSON.encode(v) for k, v in board.items()}
         patches: dict[str, bytes] = {}
-        for language, catalog in self._catalogs.items():
-            with i18n.translating(catalog):
+        for language in languages:
+            with i18n.translating(self._catalogs[language]):
                 view = self._table(session, board, history)
                 view["version"] = self.version
                 parts = view_parts(view, board_parts)
@@ -403,6 +438,8 @@ class WebFeed:
                     seats[token][language] = self._encode(
                         {"seat": seat_view(session, seat.hero), "words": page_words()}
                     )
+        for language, catalog in self._catalogs.items():  # a sentence each: every language
+            with i18n.translating(catalog):
                 for token, why in self.tokens.ended().items():
                     ended[token][language] = refusal(why)
                 for token in paused:
@@ -426,9 +463,7 @@ class WebFeed:
         cards: list[JSON] = []
         for item in self._cards:
             if isinstance(item, Announcement):
-                cards.append(
-                    announcement_view(item, session.rules.catalog, session.rules.fortress)
-                )
+                cards.append(announcement_view(item, session.rules.catalog, session.rules.fortress))
         log = log_view(
             session,
             session.rules.catalog,
