@@ -391,9 +391,7 @@ def play(table: WebTable, plan: Plan, seed: int, run: Run) -> Timeline:
             patch = snapshot.patches.get("en")
             if patch is not None:
                 timeline.patched.add(version)
-            whole = snapshot.tables.get("en")  # none built when no page follows
-            if patch is not None or whole is not None:
-                run.sizes.append(len(patch if patch is not None else whole or b""))
+            run.sizes.append(len(patch if patch is not None else snapshot.tables.get("en", b"")))
         time.sleep(plan.pace_s)
     return timeline
 
