@@ -215,7 +215,7 @@ def with_viewers(
     connect before the first tap: the script waits for them); its report, or None without
     Chromium."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from web import close_pages, open_pages
+    from web_followers import close_pages, open_pages
 
     from tests.support.browser import chromium, have_chromium
 

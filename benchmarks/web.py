@@ -29,25 +29,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import platform
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aiohttp import web
 from selenium import webdriver
 from stats import percentile
+from web_followers import Followers, Marks, Pages, SseClients, draws, latencies
 
 from tests.support.browser import chromium, have_chromium
 from tests.support.standins.flood import Flood
@@ -59,9 +57,6 @@ GOAL_CLIENTS = 100
 GOAL_CLIENTS_MS = 50.0
 GOAL_DRAW_RATIO = 1.5
 CLIENT_COUNTS = (1, 10, GOAL_CLIENTS)
-#: the lightweight clients' process
-CLIENTS = Path(__file__).with_name("sse_clients.py")
-STREAM = "/events?lang=en"
 #: the ten pages are one Chromium on one address (phones each have their own): room for them
 ONE_ADDRESS = Limits(per_address=64, streams_per_address=32)
 #: a hundred clients on one address, and room in all for their streams
@@ -168,142 +163,6 @@ class BareServer:
         self.thread.join(5)
 
 
-# ----- the followers: Chromium pages or lightweight clients -----------------------------------
-@dataclass
-class Marks:
-    """One follower's notes, view version -> when (ms since the epoch): its event arrived (a
-    page: its handler ran), and for a page the frame showing it."""
-
-    arrived: dict[int, float]
-    drawn: dict[int, float] | None = None  # None: a client, which draws nothing
-
-    def reached(self) -> dict[int, float]:
-        """Where the follower is done with a version: drawn (a page) or received (a client)."""
-        return self.drawn if self.drawn is not None else self.arrived
-
-
-class Followers(Protocol):
-    count: int
-
-    def open(self, port: int) -> None:
-        """Follow the server at `port` (each stream open when this returns)."""
-
-    def marks(self) -> list[Marks]:
-        """What each follower noted so far."""
-
-    def close(self) -> None: ...
-
-
-def numbered(times: dict[str, float]) -> dict[int, float]:
-    return {int(version): at for version, at in times.items()}
-
-
-def open_pages(driver: webdriver.Chrome, port: int, count: int) -> list[str]:
-    """`count` windows on the server at `port` (one Chromium); their handles. Each page under
-    its own name (Chromium takes any *.localhost for the loopback): a browser keeps at most 6
-    connections to one host, and each page holds one open stream, as separate phones would.
-    (benchmarks/ui.py opens its pages here too.)"""
-    handles = [driver.current_window_handle]
-    driver.get(f"http://viewer0.localhost:{port}/")
-    for n in range(1, count):
-        driver.switch_to.new_window("window")
-        driver.get(f"http://viewer{n}.localhost:{port}/")
-        handles.append(driver.current_window_handle)
-    return handles
-
-
-def close_pages(driver: webdriver.Chrome, handles: list[str]) -> None:
-    for handle in handles[1:]:
-        driver.switch_to.window(handle)
-        driver.close()
-    driver.switch_to.window(handles[0])
-    driver.get("about:blank")
-
-
-class Pages:
-    """`count` windows of one Chromium (`open_pages`)."""
-
-    def __init__(self, driver: webdriver.Chrome, count: int) -> None:
-        self.driver = driver
-        self.count = count
-        self.handles: list[str] = []
-
-    def open(self, port: int) -> None:
-        self.handles = open_pages(self.driver, port, self.count)
-
-    def _read(self, handle: str, what: str) -> dict[int, float]:
-        """The page's `window.armata<what>`."""
-        self.driver.switch_to.window(handle)
-        found: dict[str, float] = self.driver.execute_script(f"return window.armata{what} || {{}}")
-        return numbered(found)
-
-    def marks(self) -> list[Marks]:
-        return [Marks(self._read(h, "ArrivedAt"), self._read(h, "ShownAt")) for h in self.handles]
-
-    def close(self) -> None:
-        if self.handles:
-            close_pages(self.driver, self.handles)
-            self.handles = []
-
-
-class SseClients:
-    """`count` lightweight SSE clients in a process of their own (benchmarks/sse_clients.py)."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self.process: subprocess.Popen[str] | None = None
-
-    def open(self, port: int) -> None:
-        url = f"http://127.0.0.1:{port}{STREAM}"
-        self.process = subprocess.Popen(
-            [sys.executable, str(CLIENTS), url, str(self.count)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        said = self.process.stdout.readline().strip()
-        if said != "ready":
-            self.close()
-            raise RuntimeError(f"the SSE clients: {said or 'ended without a word'}")
-
-    def marks(self) -> list[Marks]:
-        assert self.process is not None
-        out, _ = self.process.communicate("stop\n", timeout=60)
-        if self.process.returncode != 0:
-            raise RuntimeError(f"the SSE clients ended with {self.process.returncode}")
-        return [Marks(numbered(times)) for times in json.loads(out)]
-
-    def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-
-def latencies(sent: dict[int, float], marks: list[Marks]) -> tuple[list[float], int]:
-    """Milliseconds from each send to each follower being done; how many it never reached."""
-    found, missed = [], 0
-    for mark in marks:
-        reached = mark.reached()
-        for version, at in sent.items():
-            if version in reached:
-                found.append(reached[version] - at)
-            else:
-                missed += 1
-    return found, missed
-
-
-def draws(marks: list[Marks], versions: set[int]) -> list[float]:
-    """Each page's handler -> frame drawn, for `versions` (ms)."""
-    return [
-        mark.drawn[v] - mark.arrived[v]
-        for mark in marks
-        if mark.drawn is not None
-        for v in sorted(versions)
-        if v in mark.drawn and v in mark.arrived
-    ]
-
-
 # ----- the runs --------------------------------------------------------------------------------
 @dataclass
 class Bare:
@@ -348,6 +207,7 @@ class Run:
     draw: list[float] = field(default_factory=list)  # a page's handler -> frame, per patch
     after: list[float] = field(default_factory=list)  # command done -> drawn / received
     sizes: list[int] = field(default_factory=list)  # bytes of the frame a page got, a command
+    placed: list[float] = field(default_factory=list)  # command -> names placed on a new board
 
 
 @dataclass
@@ -358,6 +218,8 @@ class Timeline:
     done: dict[int, float] = field(default_factory=dict)  # the command done
     built: dict[int, float] = field(default_factory=dict)  # the views built and pushed
     patched: set[int] = field(default_factory=set)
+    #: versions sent with the names where they stood: the build placing them is the next one
+    unsettled: set[int] = field(default_factory=set)
 
 
 def play(table: WebTable, plan: Plan, seed: int, run: Run) -> Timeline:
@@ -374,6 +236,8 @@ def play(table: WebTable, plan: Plan, seed: int, run: Run) -> Timeline:
         table.feed._build()  # at once: the build the command posted then finds it made
         end = time.time()
         version = table.feed.version
+        if table.feed.settling == version:  # a new board: its names are placed right after
+            timeline.unsettled.add(version)
         timeline.began[version] = start * 1000
         timeline.done[version] = middle * 1000
         timeline.built[version] = end * 1000
@@ -401,6 +265,8 @@ def measure(run: Run, timeline: Timeline, written: dict[int, float], marks: list
     run.fan_out = [written[v] * 1000 - timeline.built[v] for v in timeline.began if v in written]
     run.reached, run.missed = latencies(timeline.began, marks)
     run.draw = draws(marks, timeline.patched)
+    after = {v + 1: timeline.began[v] for v in timeline.unsettled}
+    run.placed = latencies(after, marks)[0]
     for mark in marks:
         reached = mark.reached()
         for v in timeline.began:
@@ -468,6 +334,8 @@ def split(run: Run, where: str) -> None:
     row("  of which: the views built (languages followed)", run.build)
     row("  of which: built -> written on every stream", run.fan_out)
     row(f"  of which: built -> {where}", run.delivered)
+    if run.placed:
+        row("  and on a new board: command -> names placed", run.placed, "(the patch after)")
 
 
 def sizes_row(run: Run) -> None:

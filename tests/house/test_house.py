@@ -15,7 +15,6 @@ MAX_LINES = 600
 MAX_MODULES = 20
 #: modules over MAX_LINES today, with their size when the check came: never to grow
 TOO_LONG = {
-    "benchmarks/web.py": 615,
     "companion/transcript/steps.py": 629,
     "ui/screens/round/screen.py": 696,
     "tests/ui_driver/driver.py": 706,

@@ -1,8 +1,10 @@
-"""The feed builds the table's views only in the languages phones follow (issue 41, item 6: a
-language nobody reads costs the table nothing). A page that opens in another language asks for
-it and gets the whole view in its words from the next build; a language whose last page closed
-is no longer built, and its next page gets the whole view again, never a patch of a version it
-never had. Through the real server and its streams."""
+"""What the feed builds, and when (issue 41, item 6: the phones' part of a command kept short).
+The table's views only in the languages phones follow (a language nobody reads costs the table
+nothing): a page that opens in another language asks for it and gets the whole view in its
+words from the next build; a language whose last page closed is no longer built, and its next
+page gets the whole view again, never a patch of a version it never had. A board the names
+have no kept ground on is sent at once, its names placed right after. Through the real server
+and its streams."""
 
 from __future__ import annotations
 
@@ -14,12 +16,15 @@ from typing import Any
 
 import pytest
 
-from companion.app.web.views import PAGE_WORDS
+from companion.app.web.board import place_labels
+from companion.app.web.views import PAGE_WORDS, names_view
 from companion.app.words import i18n
+from companion.engine.game import commands as c
+from companion.engine.game.context import situation
 from tests.support.processes import limit
 from tests.support.standins.hardware_helpers import wait_for
 from tests.support.web_table import WebTable
-from tests.web.test_web import events
+from tests.web.test_web import events, merged
 
 
 @pytest.fixture
@@ -73,3 +78,39 @@ def test_a_language_no_longer_followed_comes_back_whole(table: WebTable) -> None
         assert kind == "view"  # the whole view: the page never had a version to patch
         assert json.loads(data)["version"] > last
         assert json.loads(data) == json.loads(table.server.snapshot.tables["de"])
+
+
+def test_a_turned_platform_comes_at_once_and_its_names_right_after(table: WebTable) -> None:
+    """A platform turned is a new ground for the names (web_board.kept_ground): the move is
+    sent at once with the names where they stood, then a patch with the names placed on the
+    turned board (here they keep their places: that patch changes nothing else), exactly where
+    a placing made at once puts them."""
+    with urllib.request.urlopen(table.address + "events?lang=it", timeout=limit(10)) as stream:
+        (_, _boot), (kind, data) = events(stream, 2)
+        shown: dict[str, Any] = json.loads(data)
+        turn = c.SetRotation(room="NW", rotation=(rotation(table, "NW") + 3) % 6)
+        assert table.call(lambda: table.service.execute(turn)).refused is None
+        table.settle()
+        last = table.server.snapshot.version
+        patches: list[dict[str, Any]] = []
+        while not patches or patches[-1]["version"] < last:
+            kind, data = events(stream, 1)[0]
+            assert kind == "patch" and len(patches) < 2, (kind, len(patches))
+            patches.append(json.loads(data))
+        assert len(patches) == 2, "the names came with the move: the move waited for them"
+        first, second = patches
+        assert "labels" not in first  # the names as they stood: unchanged, not sent again
+        assert first["board"]["rooms"] != shown["board"]["rooms"]  # its books turned with it
+        shown = merged(merged(shown, first), second)
+        session = table.service.session
+        assert session is not None
+        with i18n.translating(i18n.catalog("it")):
+            names = names_view(session.rules.fortress, situation(session.rules, session.state))
+        alone = place_labels(session.rules.fortress, shown["board"], names, keep=False)
+        assert shown["labels"] == json.loads(json.dumps(alone))
+
+
+def rotation(t: WebTable, room: str) -> int:
+    session = t.service.session
+    assert session is not None
+    return t.call(lambda: session.state.rotations.get(room, 0))

@@ -403,7 +403,8 @@ class TableWebServer:
                     self._written(sent)
                 viewer.wake.clear()
                 try:
-                    await asyncio.wait_for(viewer.wake.wait(), PING_S)
+                    async with asyncio.timeout(PING_S):  # no task of its own (as wait_for)
+                        await viewer.wake.wait()
                 except TimeoutError:
                     ping = f"event: ping\ndata: {self.snapshot.version}\n\n".encode()
                     await self._send(response, ping)
@@ -421,7 +422,8 @@ class TableWebServer:
     async def _send(self, response: web.StreamResponse, data: bytes) -> None:
         """Write to a stream; a phone that has not taken it within `write_s` is dropped."""
         try:
-            await asyncio.wait_for(response.write(data), self.guard.limits.write_s)
+            async with asyncio.timeout(self.guard.limits.write_s):  # a hundred streams a
+                await response.write(data)  # frame: no task each, as wait_for would make
         except TimeoutError:
             raise _NotReading from None
 

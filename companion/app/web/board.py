@@ -170,12 +170,17 @@ def _soft(fortress: Fortress, board: JSON) -> list[tuple[Circle, float]]:
     return things
 
 
-def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> list[JSON]:
+def room_labels(
+    fortress: Fortress, board: JSON, names: Mapping[str, str], settled: bool = True
+) -> list[JSON] | None:
     """Each room's name where it reads as that room's and covers no disc and no other name
     (board_geometry.place_names), inside the view: `room`, `box` (x, y of its top-left corner,
     width, height) and its `lines`, each [text, x of its middle, y of its baseline, width].
     Made anew only when the names or what they avoid changed (most commands move nothing); when
-    only figures moved, on the ground kept for this board and language (`kept_ground`)."""
+    only figures moved, on the ground kept for this board and language (`kept_ground`).
+    With `settled` False, None instead of a placing on a board whose ground is not kept (a
+    platform turned, a ladder taken away: the first placing there costs a hundred times more;
+    the feed sends the move at once with the names where they stood and places them after)."""
     key = (
         id(fortress),
         tuple(sorted(names.items())),
@@ -184,6 +189,8 @@ def room_labels(fortress: Fortress, board: JSON, names: Mapping[str, str]) -> li
     )
     found = _made.get(key)
     if found is None:
+        if not settled and not _kept(*_wanted(fortress, board, names)):
+            return None
         found = _made[key] = json.dumps(place_labels(fortress, board, names))
         while len(_made) > _KEEP:
             del _made[next(iter(_made))]  # the oldest
@@ -202,6 +209,24 @@ _KEEP = 16
 GROUNDS = 8
 
 
+#: the keys `kept_ground` holds now, in the order its cache drops them (the same rule: the
+#: least recently used goes), so that `room_labels` can tell a kept ground without making one
+_grounds: dict[tuple[tuple[Name, ...], tuple[tuple[Circle, float], ...]], None] = {}
+
+
+def _kept(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> bool:
+    return (names, soft) in _grounds
+
+
+def _keep(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> Ground:
+    """`kept_ground`, its keys noted in `_grounds`."""
+    _grounds.pop((names, soft), None)
+    _grounds[(names, soft)] = None
+    while len(_grounds) > GROUNDS:
+        del _grounds[next(iter(_grounds))]
+    return kept_ground(names, soft)
+
+
 @functools.lru_cache(maxsize=GROUNDS)
 def kept_ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...]) -> Ground:
     """What the board alone makes of each name's places (board_geometry.Ground), by its value:
@@ -212,19 +237,10 @@ def kept_ground(names: tuple[Name, ...], soft: tuple[tuple[Circle, float], ...])
     return Ground(names, soft, LEAD)
 
 
-def place_labels(
-    fortress: Fortress, board: JSON, names: Mapping[str, str], keep: bool = True
-) -> list[JSON]:
-    """The labels (`room_labels`), on a ground kept for this board and language (`kept_ground`),
-    or with `keep` False on one made for this placing alone: the same labels."""
-    x, y, w, h = board["view"]
-    wide, high = ROOM_FOR_NAMES
-    bounds = Box(
-        "view", (x - wide) * PX, -(y + h + high) * PX, (w + 2 * wide) * PX, (h + 2 * high) * PX
-    )
-    figures: list[Item] = [
-        _up(f["fx"], f["fy"], reach(f["kind"]), f["id"]) for f in board["figures"]
-    ]
+def _wanted(
+    fortress: Fortress, board: JSON, names: Mapping[str, str]
+) -> tuple[tuple[Name, ...], tuple[tuple[Circle, float], ...]]:
+    """The names to place and what they had better not cover: a ground's key (`kept_ground`)."""
     middle = next((r["x"] for r in board["rooms"] if r["id"] == fortress.centre_room), 0.0)
     radius = fortress.room_radius
     wanted = []
@@ -255,8 +271,24 @@ def place_labels(
                 anywhere=centre,
             )
         )
-    soft = _soft(fortress, board)
-    ground = kept_ground(tuple(wanted), tuple(soft)) if keep else None
+    return tuple(wanted), tuple(_soft(fortress, board))
+
+
+def place_labels(
+    fortress: Fortress, board: JSON, names: Mapping[str, str], keep: bool = True
+) -> list[JSON]:
+    """The labels (`room_labels`), on a ground kept for this board and language (`kept_ground`),
+    or with `keep` False on one made for this placing alone: the same labels."""
+    x, y, w, h = board["view"]
+    wide, high = ROOM_FOR_NAMES
+    bounds = Box(
+        "view", (x - wide) * PX, -(y + h + high) * PX, (w + 2 * wide) * PX, (h + 2 * high) * PX
+    )
+    figures: list[Item] = [
+        _up(f["fx"], f["fy"], reach(f["kind"]), f["id"]) for f in board["figures"]
+    ]
+    wanted, soft = _wanted(fortress, board, names)
+    ground = _keep(wanted, soft) if keep else None
     placed = place_names(
         wanted, figures, soft, bounds, NAME_GAP * PX, NAMES_APART * PX, lead=LEAD, ground=ground
     )

@@ -221,6 +221,8 @@ class WebFeed:
         self.always = frozenset(always)
         #: the languages of the last build (`built_languages`: what a build costs)
         self.built: frozenset[str] = frozenset()
+        #: the version sent with the names where they stood (0: none waits to be placed)
+        self.settling = 0
         self.post = post
         self.execute = execute
         self.tokens = SeatTokens()
@@ -399,8 +401,13 @@ class WebFeed:
         if self._scheduled:
             self._build()
 
-    def _build(self) -> None:
+    def _build(self, settled: bool = False) -> None:
+        """Make the views and hand them to the server. Unless `settled`, a board the names have
+        no kept ground on (a platform turned, a ladder taken away) is sent at once with the names
+        where they stood, and a settled build, posted behind it, places them (`_settle`): the
+        move reaches the phones without waiting for the one slow placing."""
         self._scheduled = False
+        unsettled = False
         self.version += 1
         self.builds += 1
         session = self._session
@@ -424,9 +431,13 @@ class WebFeed:
         patches: dict[str, bytes] = {}
         for language in languages:
             with i18n.translating(self._catalogs[language]):
-                view = self._table(session, board, history)
+                before = self._parts.get(language, {}).get("labels")
+                view = self._table(session, board, history, settled or before is None)
                 view["version"] = self.version
                 parts = view_parts(view, board_parts)
+                if view.get("labels", []) is None:  # the names where they stood, for now
+                    parts["labels"] = before or b"[]"
+                    unsettled = True
                 tables[language] = assemble(parts)
                 changed = changes(self._parts.get(language), parts)
                 if changed is not None:
@@ -447,6 +458,14 @@ class WebFeed:
         self.server.push(
             Snapshot(self.version, tables, seats, ended, patches, self.version - 1, waiting)
         )
+        if unsettled:
+            self.settling = self.version
+            self.post(self._settle)
+
+    def _settle(self) -> None:
+        """The names placed on the board sent just before, unless a build since did it."""
+        if self.settling == self.version:
+            self._build(settled=True)
 
     def _encode(self, view: JSON) -> bytes:
         view["version"] = self.version
@@ -457,6 +476,7 @@ class WebFeed:
         session: GameSession | None,
         board: JSON,
         history: list[CommandRecord],
+        settled: bool = True,
     ) -> JSON:
         if session is None:
             return table_view(None, [], [])
@@ -472,7 +492,7 @@ class WebFeed:
             self._results,
             i18n.words_language(),
         )
-        return table_view(session, cards, log, board)
+        return table_view(session, cards, log, board, settled)
 
     def _reveals(self, record: CommandRecord) -> bool:
         session = self._session

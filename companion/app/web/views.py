@@ -334,9 +334,12 @@ def table_view(
     cards: Sequence[JSON],
     log: list[JSON],
     board: JSON | None = None,
+    settled: bool = True,
 ) -> JSON:
     """What every browser may see: the board, round and phase, what the game waits for, the
-    last command's cards (Strigoi step, curse, collapse, encounter), the heroes, the log."""
+    last command's cards (Strigoi step, curse, collapse, encounter), the heroes, the log.
+    With `settled` False, `labels` is None where placing the names would need a new ground
+    (`web_board.room_labels`): the caller keeps the names where they stood, places them after."""
     if session is None:
         return {"game": None, "words": page_words()}
     state = session.state
@@ -370,7 +373,7 @@ def table_view(
         ),
         "board": board,
         "names": names,
-        "labels": room_labels(session.rules.fortress, board, names),
+        "labels": room_labels(session.rules.fortress, board, names, settled),
         "cards": list(cards),
         "heroes": hero_views(session, catalog),
         "strigoi": strigoi,
