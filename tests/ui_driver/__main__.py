@@ -11,6 +11,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   play N             new game by touch, then N decisions by touch; the report says what happened
   hold N             like play, then print the report and wait (to be killed mid-turn)
   resume             press Resume and report the game as it came back
+  seat-link HERO DIR a new game; the seat link of HERO's phone, as "My phone" makes it,
+                     written to DIR/link; the app runs on until DIR/looked exists
+  resume-until FILE  press Resume, then keep the app running until FILE exists (a test looks
+                     at a phone meanwhile)
   report             report the game and screen as the app started (with --kiosk: resumed)
   health             wait until every node is online, open the Hardware screen, report its text
   health-until TEXT  open the Hardware screen, wait until its text contains TEXT, report it
@@ -264,6 +268,16 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         driver.health()
     elif name == "health-until":
         driver.health_until(rest[0])
+    elif name == "seat-link":
+        driver.then(lambda: app.new_game(seed))
+        looked = Path(rest[1]) / "looked"
+        driver.then(lambda: (Path(rest[1]) / "link").write_text(app.web_feed.seat_link(rest[0])))
+        driver.then(lambda: driver.wait_until(str(looked), looked.exists, frames=1200))
+        driver.then(driver.summary)
+    elif name == "resume-until":
+        driver.then(lambda: driver.press("Resume game"))
+        driver.then(lambda: driver.wait_until(rest[0], Path(rest[0]).exists, frames=1200))
+        driver.then(driver.summary)
     elif name == "resume":
         driver.then(lambda: driver.press("Resume game"))
         driver.then(driver.summary)
