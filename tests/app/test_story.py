@@ -117,9 +117,16 @@ def test_a_curse_card_names_the_room_each_hero_hit_or_nobody_and_the_wounds() ->
         heroes = [str(h) for h in curse.facts["heroes"]]  # type: ignore[attr-defined]
         [figure] = card.figures  # one large sentence: who takes a wound
         if heroes:
-            assert figure.value.endswith("takes 1 wound." if len(heroes) == 1 else "1 wound each.")
+            # cursed, not yet wounded: Protection is asked before a wound is drawn (issue 40)
+            assert figure.value.endswith(
+                "is cursed: 1 wound." if len(heroes) == 1 else "are cursed: 1 wound each."
+            )
             for hero in heroes:
                 assert hero_name(hero) in card.words and hero_name(hero) in figure.value
+            asked = [h for h in heroes if h in curse.facts["asked"]]  # type: ignore[operator]
+            told = [x for x in card.todo if "may" in x and "block it with Protection" in x]
+            assert bool(told) == bool(asked)
+            assert all(hero_name(h) in told[0] for h in asked)
         else:
             assert figure.value == "Nobody is in the cursed room."
             assert figure.value in card.words
@@ -162,13 +169,22 @@ def test_the_strigoi_card_shows_target_wounds_token_and_whose_letter() -> None:
         if step.facts["hero"]:
             wounds = int(step.facts["wounds"])  # type: ignore[call-overload]
             counted = "wound" if wounds == 1 else "wounds"
-            assert card.figures[0].value == (
-                f"{hero_name(str(step.facts['hero']))} is attacked and takes {wounds} {counted}."
-            )
-        elif moved:
-            assert card.figures[0].value.endswith("sees no hero: nobody is attacked.")
-        else:
+            hero = hero_name(str(step.facts["hero"]))
+            if step.facts["hero"] in step.facts["asked"]:  # type: ignore[operator]
+                # Protection is asked before the wounds are told as taken (issue 40)
+                assert card.figures[0].value.endswith(
+                    f"attacks {hero}: {wounds} {counted}, unless blocked."
+                )
+                assert f"{hero} may block with Protection: the app asks next." in card.todo
+                assert "takes" not in card.words
+            else:
+                assert card.figures[0].value == (
+                    f"{hero} is attacked and takes {wounds} {counted}."
+                )
+        else:  # why nothing more happens, in the headline's clause (issue 40)
             assert card.figures[0].value == "Nobody is attacked."
+            if moved:
+                assert card.headline.endswith("and sees no hero.")
         # the actor of the drawn token leads, with its book (issue 40)
         token = step.facts["token"]
         lead = token_name(RULES.catalog, str(token)) if token else "Supreme Strigoi"
@@ -204,9 +220,19 @@ def test_encounter_results_come_as_cards_with_what_changes_on_the_table() -> Non
                 assert any(" takes " in line for line in card.todo)
         else:
             assert card.headline.endswith("loses the fight.")
-            assert card.figures[1].value.endswith("takes 1 wound.") and "1 wound" in card.words
-        if fight.facts["marker"]:
-            assert any("fight marker" in line for line in card.todo)
+            assert "1 wound" in card.words
+            hero = hero_name(str(fight.facts["hero"]))
+            asks = f"{hero} may block with Protection: the app asks next."
+            if fight.facts["hero"] in fight.facts["asked"]:  # type: ignore[operator]
+                # asked before the wound is told as taken (issue 40)
+                assert card.figures[1].value == "The monster deals 1 wound, unless blocked."
+                assert asks in card.todo
+            else:
+                assert card.figures[1].value == f"{hero} takes 1 wound."
+                assert asks not in card.todo
+        if fight.facts["marker"]:  # on the hero's own space (R-ENC-4)
+            hero = hero_name(str(fight.facts["hero"]))
+            assert any(f"fight marker on {hero}'s space" in line for line in card.todo)
     monks = [a for *_, story in TOLD for a in story if a.kind == "monk"]
     assert monks
     for monk in monks:

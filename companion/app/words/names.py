@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from companion.app.board.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every board
-from companion.app.words.i18n import N_, tr
+from companion.app.words.i18n import N_, capital_first, ngettext, tr
 from companion.engine.components import Catalog, EncounterToken
 from companion.engine.explain import (
     ROOM_FACTS,
@@ -116,6 +116,22 @@ STRIGOI_TOKEN_NAMES = {
     "apprentice": N_("Apprentice token"),
     "supreme": N_("Supreme Strigoi token"),
 }
+
+
+def token_meaning(catalog: Catalog, token: str) -> str:
+    """What a Strigoi action token does, one sentence (R-TEL-1, R-LOS-2): which Strigoi moves,
+    and the wounds its bonus adds to an attack ("+1": one wound more); "" for other tokens."""
+    found = next((t for t in catalog.strigoi_tokens if t.id == token), None)
+    if found is None:
+        return ""
+    strigoi = strigoi_subject(found.strigoi)
+    if not found.bonus:
+        return capital_first(tr("{strigoi} moves, with no extra wound.").format(strigoi=strigoi))
+    return ngettext(
+        "+{count}: {strigoi} moves and its attack deals {count} extra wound.",
+        "+{count}: {strigoi} moves and its attack deals {count} extra wounds.",
+        found.bonus,
+    ).format(strigoi=strigoi, count=found.bonus)
 
 
 def token_name(catalog: Catalog, token: str | None) -> str:
