@@ -14,7 +14,7 @@ from companion.app.story.announce import Announcer, announcements
 from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of, spoken, why_rows
 from companion.app.words import i18n
-from companion.app.words.names import room_name, token_name
+from companion.app.words.names import room_name, token_meaning, token_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -22,7 +22,9 @@ from companion.engine.game import commands as c
 from companion.engine.game import events as e
 from companion.engine.game.context import GameRules
 from companion.engine.game.queries import encounter_token, fight_odds
+from companion.engine.game.tasks import ProtectTask
 from tests.support.random_games import Told, played
+from ui.screens.round.board import BoardChoice, board_prompt
 
 RULES = GameRules(load_board_file(), load_catalog())
 SEATS = [("roel", "L1"), ("matthew", "L2"), ("attila", "L3")]
@@ -312,3 +314,83 @@ def test_the_voice_says_each_card_s_words_in_order() -> None:
     made = announcer.after_command(RULES, before, events, command)
     assert [a.kind for a in made] == [a.kind for a in story]
     assert said == banners == [card_of(RULES.catalog, a, RULES.fortress).words for a in made]
+
+
+@pytest.mark.rule("R-LOS-2", "R-ABL Protection")
+def test_protection_is_asked_before_a_wound_is_told_as_taken() -> None:
+    """Issue 40: "Matthew takes 1 wound." came before "Matthew may protect". A hero the story
+    says may block is one the game will ask (a Protection task waits for them), and no wound
+    item for them follows in that story; a hero it does not ask takes the wounds in it."""
+    asked_seen = taken_seen = 0
+    for _before, _command, events, after, story in TOLD:
+        if any(isinstance(x, e.GameOver) for x in events):
+            continue  # the blood lost ended the game: nothing more is asked or drawn
+        for i, item in enumerate(story):
+            if item.kind not in ("strigoi_step", "fight", "curse"):
+                continue
+            asked = [str(h) for h in item.facts["asked"]]  # type: ignore[attr-defined]
+            hit = item.facts.get("heroes") or [item.facts.get("hero")]
+            if item.kind == "fight" and item.facts["won"]:
+                hit = []
+            later = [str(x.facts["hero"]) for x in story[i + 1 :] if x.kind == "wound"]
+            if asked:
+                asked_seen += 1
+                waiting = [t.hero for t in after.tasks if isinstance(t, ProtectTask)]
+                assert set(asked) <= set(waiting), (item, after.tasks)
+                assert not set(asked) & set(later)
+            for hero in hit:  # type: ignore[union-attr]
+                if isinstance(hero, str) and hero not in asked and item.kind != "curse":
+                    taken_seen += 1
+                    assert hero in later, (item, later)
+    assert asked_seen and taken_seen
+
+
+def test_a_block_with_protection_is_confirmed_with_what_still_hits() -> None:
+    blocks = [a for *_, story in TOLD for a in story if a.kind == "protect"]
+    assert blocks
+    for block in blocks:
+        card = card_of(RULES.catalog, block)
+        hero = hero_name(str(block.facts["hero"]))
+        blocked, left = int(str(block.facts["blocked"])), int(str(block.facts["left"]))
+        assert card.words.startswith(
+            f"{hero} blocks {blocked} wound{'s' if blocked != 1 else ''} with Protection."
+        )
+        if left:
+            assert card.words.endswith(
+                f"{left} wound{' still hits' if left == 1 else 's still hit'}."
+            )
+        else:
+            assert card.words.endswith(f"{hero} takes no wound.")
+
+
+@pytest.mark.rule("R-TEL-1", "R-LOS-2")
+def test_a_strigoi_token_is_named_by_what_it_does() -> None:
+    """ "Master token +1" said what it is, not what it does: the bonus adds wounds to the
+    attack (R-LOS-2: wounds = card damage + token bonus); every step's card says it."""
+    for token in RULES.catalog.strigoi_tokens:
+        meaning = token_meaning(RULES.catalog, token.id)
+        if token.bonus:
+            extra = f"{token.bonus} extra wound{'s' if token.bonus != 1 else ''}."
+            assert meaning.startswith(f"+{token.bonus}: the ") and meaning.endswith(extra)
+        else:
+            assert meaning.endswith("moves, with no extra wound.")
+    steps = [
+        a for *_, story in TOLD for a in story if a.kind == "strigoi_step" and a.facts["token"]
+    ]
+    assert steps
+    for step in steps:
+        card = card_of(RULES.catalog, step)
+        assert token_meaning(RULES.catalog, str(step.facts["token"])) in card.source
+
+
+def test_an_optional_ability_on_the_board_is_asked_as_an_option() -> None:
+    """ "Matthew leaps: tap a space." read as an order; Leap and Pack may be left unused."""
+    choice = BoardChoice()
+    for mode, name, other in (("leap", "Leap", "go on"), ("pack", "Pack", "go on"),
+                              ("escape", "Leap", "fall")):  # fmt: skip
+        choice.mode = (mode, "")
+        choice.modes = {(mode, ""): {(0, 0): c.Move(hero="matthew", to=(0, 0))}}
+        for zoomed in (False, True):
+            prompt = board_prompt(choice, zoomed=zoomed)
+            assert prompt is not None and prompt.startswith(f"{name}, Matthew? Tap a ")
+            assert f", or {other}" in prompt, prompt

@@ -321,6 +321,9 @@ def test_the_board_shows_the_room_of_the_hero_the_game_waits_for() -> None:
     assert focus_room(t.state, task, [(7, -9), (7, -8)], _room_near) == "NE"
     # spaces in several rooms: the hero's own
     assert focus_room(t.state, task, [(7, -9), (0, -10)], _room_near) == "NW"
+    # spaces in several rooms, none the hero's (a fight marker to take, R-ENC-4): the whole
+    # fortress, so every lit space shows (issue 40)
+    assert focus_room(t.state, task, [(7, -9), (-7, 9)], _room_near) is None
     t.do(c.Stay(hero=first))
     t.finish_turn(first)
     task = t.game.waiting_for
