@@ -97,7 +97,8 @@ class RoundPanel:
         kind = self._panel_kind()
         # a list the player opened takes the status lines' room: at 800x480 they would leave
         # it little more than a row
-        self.list_first = kind in LISTS_FIRST
+        # the Protection picker too (issue 40): at 800x480 with large text its list was cut
+        self.list_first = kind in LISTS_FIRST or (kind == "options" and self.picker is not None)
         self.menu_open = kind in MENUS
         box.cols = 2 if kind == "more" else 1
         shown = (kind, self.state.event_count)
@@ -263,7 +264,11 @@ class RoundPanel:
                 if source == "card"
                 else item_name(self.rules.catalog, source)
             )
-            self._button(box, mark + name, lambda source=source: self._toggle(source))
+            # beside the block button, in sight however the list scrolls (issue 40: at
+            # 800x480 with large text the sources sat cut under it)
+            self._button(
+                box, mark + name, lambda source=source: self._toggle(source), beside=True
+            )
         command = picker.command()
         if command is not None:
             text = command_label(command, self.rules.catalog, self.rules.fortress)
