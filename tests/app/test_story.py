@@ -14,7 +14,7 @@ from companion.app.story.announce import Announcer, announcements
 from companion.app.story.announcement import Announcement
 from companion.app.story.cards import card_of, spoken, why_rows
 from companion.app.words import i18n
-from companion.app.words.names import room_name, token_meaning, token_name
+from companion.app.words.names import reward_use, room_name, token_meaning, token_name
 from companion.boardfile import load_board_file
 from companion.catalog import load_catalog
 from companion.engine.explain import hero_name
@@ -394,3 +394,26 @@ def test_an_optional_ability_on_the_board_is_asked_as_an_option() -> None:
             prompt = board_prompt(choice, zoomed=zoomed)
             assert prompt is not None and prompt.startswith(f"{name}, Matthew? Tap a ")
             assert f", or {other}" in prompt, prompt
+
+
+@pytest.mark.rule("R-REW-2")
+def test_a_reward_token_taken_says_what_it_does() -> None:
+    """ "Attila takes token +1." did not say what +1 does: its strength counts in a fight."""
+    for token in RULES.catalog.reward_tokens:
+        use = reward_use(RULES.catalog, token.id)
+        if token.strength:
+            assert f"adds {token.strength} to strength in a fight" in use, use
+        for ability in token.abilities:
+            assert ability.capitalize() in use, use
+    told = [
+        (a, x)
+        for *_, story in TOLD
+        for a in story
+        if a.kind in ("fight", "monk", "reward")
+        for x in a.facts["rewards"]  # type: ignore[attr-defined]
+        if RULES.catalog.reward_token(str(x)) is not None
+    ]
+    assert told
+    for item, token in told:
+        card = card_of(RULES.catalog, item, RULES.fortress)
+        assert any(line.endswith(reward_use(RULES.catalog, str(token))) for line in card.todo)

@@ -12,6 +12,7 @@ from companion.app.words.names import (
     ability_name,
     item_name,
     monster_gives,
+    reward_use,
     token_phrase,
 )
 from companion.engine.components import Catalog
@@ -33,9 +34,8 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
             ).format(count=blood)
         )
     for item in as_list(facts.get("rewards")):
-        todo.append(
-            tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
-        )
+        took = tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
+        todo.append(f"{took} {reward_use(catalog, str(item))}".strip())  # what "+1" does
     for stack in as_list(facts.get("to_draw")):
         draws = (
             tr("{hero} draws a reward card: the app asks which.")
@@ -322,14 +322,18 @@ def held_rewards(catalog: Catalog, hero: str, cards: Sequence[str], tokens: Sequ
 def reward_card(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
-    items = [item_name(catalog, str(x)) for x in as_list(facts.get("rewards"))]
+    taken = [str(x) for x in as_list(facts.get("rewards"))]
+    items = [item_name(catalog, x) for x in taken]
     headline = sentence(tr("{hero} takes {item}").format(hero=hero, item=", ".join(items)))
     return Card(
         tr("Reward"),
         headline,
         (),
         "",
-        tuple(tr("{hero} takes {item}.").format(hero=hero, item=x) for x in items),
+        tuple(
+            f"{tr('{hero} takes {item}.').format(hero=hero, item=name)} {reward_use(catalog, x)}".strip()
+            for x, name in zip(taken, items, strict=True)
+        ),
         (),
         ("R-REW-1",),
         tr("Done"),

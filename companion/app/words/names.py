@@ -118,6 +118,24 @@ STRIGOI_TOKEN_NAMES = {
 }
 
 
+def reward_use(catalog: Catalog, item: str) -> str:
+    """What a reward token does, one sentence (R-REW-2, R-ENC-1, R-HIT-2): its strength counts
+    in a fight, its abilities once; "" for anything else (a reward card has its printed title)."""
+    token = catalog.reward_token(item)
+    if token is None:
+        return ""
+    abilities = ", ".join(ability_name(a) for a in token.abilities)
+    if token.strength and abilities:
+        text = tr("It adds {strength} to strength in a fight and gives {abilities}.")
+    elif token.strength:
+        text = tr("It adds {strength} to strength in a fight.")
+    elif abilities:
+        text = tr("It gives {abilities} once.")
+    else:
+        return ""
+    return text.format(strength=token.strength, abilities=abilities)
+
+
 def token_meaning(catalog: Catalog, token: str) -> str:
     """What a Strigoi action token does, one sentence (R-TEL-1, R-LOS-2): which Strigoi moves,
     and the wounds its bonus adds to an attack ("+1": one wound more); "" for other tokens."""

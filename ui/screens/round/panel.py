@@ -264,11 +264,7 @@ class RoundPanel:
                 if source == "card"
                 else item_name(self.rules.catalog, source)
             )
-            # beside the block button, in sight however the list scrolls (issue 40: at
-            # 800x480 with large text the sources sat cut under it)
-            self._button(
-                box, mark + name, lambda source=source: self._toggle(source), beside=True
-            )
+            self._button(box, mark + name, lambda source=source: self._toggle(source))
         command = picker.command()
         if command is not None:
             text = command_label(command, self.rules.catalog, self.rules.fortress)
