@@ -331,7 +331,9 @@ def reward_card(catalog: Catalog, announcement: Announcement) -> Card:
         (),
         "",
         tuple(
-            f"{tr('{hero} takes {item}.').format(hero=hero, item=name)} {reward_use(catalog, x)}".strip()
+            " ".join(
+                [tr("{hero} takes {item}.").format(hero=hero, item=name), reward_use(catalog, x)]
+            ).strip()
             for x, name in zip(taken, items, strict=True)
         ),
         (),
