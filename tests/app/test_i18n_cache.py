@@ -47,9 +47,9 @@ def test_french_punctuation_never_starts_a_line(
     monkeypatch.setattr(i18n, "_compiled", tmp_path / "compiled")
     shipped = i18n.catalog("fr")
     assert shipped.gettext("Why?") == "Pourquoi\u00a0?"
-    assert shipped.gettext("{hero} leaps: tap a room to zoom in, then a space.").startswith(
-        "{hero} saute\u00a0: touchez"
-    )
+    assert shipped.gettext(
+        "{hero} takes a fight marker: tap a room to zoom in, then its space."
+    ).startswith("{hero} prend un marqueur de combat\u00a0: touchez")
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     _write(tmp_path, "« Retour » : oui ; non ! vraiment ?")
     assert i18n.catalog("fr").gettext("Back") == (

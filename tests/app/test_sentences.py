@@ -127,7 +127,7 @@ def test_the_board_prompt_names_the_hero_whose_spaces_it_offers(language: str) -
         choice.mode = (mode, "")
         choice.modes = {(mode, ""): {(0, 0): c.Move(hero="falk_maria", to=(0, 0))}}
         prompt = board_prompt(choice)
-        assert prompt is not None and prompt.startswith("Falk Maria"), (language, prompt)
+        assert prompt is not None and "Falk Maria" in prompt, (language, prompt)
         assert capital(prompt) and prompt.rstrip().endswith("."), prompt
         # zoomed in, the rings of a mode the game's sentence does not name are told too (the
         # play-test: "Waiting for Attila to use an ability or go on." over Pack's rings)
@@ -135,7 +135,7 @@ def test_the_board_prompt_names_the_hero_whose_spaces_it_offers(language: str) -
         if mode == "move":
             assert zoomed is None  # "Waiting for Falk Maria to move." says it
         else:
-            assert zoomed is not None and zoomed.startswith("Falk Maria"), (language, zoomed)
+            assert zoomed is not None and "Falk Maria" in zoomed, (language, zoomed)
             assert capital(zoomed) and zoomed.rstrip().endswith("."), zoomed
             assert zoomed != prompt, zoomed  # no "tap a room to zoom in" while zoomed
 

@@ -321,6 +321,9 @@ def test_the_board_shows_the_room_of_the_hero_the_game_waits_for() -> None:
     assert focus_room(t.state, task, [(7, -9), (7, -8)], _room_near) == "NE"
     # spaces in several rooms: the hero's own
     assert focus_room(t.state, task, [(7, -9), (0, -10)], _room_near) == "NW"
+    # spaces in several rooms, none the hero's (a fight marker to take, R-ENC-4): the whole
+    # fortress, so every lit space shows (issue 40)
+    assert focus_room(t.state, task, [(7, -9), (-7, 9)], _room_near) is None
     t.do(c.Stay(hero=first))
     t.finish_turn(first)
     task = t.game.waiting_for
@@ -329,3 +332,26 @@ def test_the_board_shows_the_room_of_the_hero_the_game_waits_for() -> None:
     assert second is not None
     assert focus_room(t.state, task, [], _room_near) == _room_near(t.at(second) or (0, 0))
     assert focus_room(t.state, task, [], _room_near) != "NW"  # not the last hero's room
+
+
+@pytest.mark.rule("R-ENC-4")
+def test_a_fight_marker_to_take_is_chosen_on_spaces_lit_from_the_legal_list() -> None:
+    """All six fight markers out: the board lights exactly the spaces the engine accepts
+    (its legal list), none in the hero's room, and shows the whole fortress so each is seen
+    (issue 40: "put a fight marker on a space in the west room" marked no space)."""
+    from tests.engine.test_game_encounters import fight_ready
+    from ui.screens.round.board import BoardChoice
+
+    t, target = fight_ready()
+    t.state.fight_markers.extend([x for x in t.red() if x != target][:6])  # six out
+    t.do(c.EnterDraw(hero="roel", token="red-07"))
+    t.do(c.Fight(hero="roel", rewards=[]))
+    task = t.game.waiting_for
+    assert task is not None and task.kind == "marker"
+    legal = t.game.legal_commands()
+    choice = BoardChoice()
+    choice.offer(legal)
+    lit = choice.cells(FORTRESS, t.state)
+    assert lit == {x.take_from for x in legal if isinstance(x, c.PlaceFightMarker)}
+    assert lit and FORTRESS.room_at(target) not in {FORTRESS.room_at(x) for x in lit}
+    assert focus_room(t.state, task, lit, _room_near) is None  # the whole fortress

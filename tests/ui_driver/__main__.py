@@ -64,6 +64,10 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      waits for (board_scripts.py)
   why DIR [LANG] [large]  a game by touch, Why? opened after each decision that has reasons,
                      every layout check run on it (why_scripts.py)
+  protection DIR [LANG ...]
+                     at large text, a hero asked to block with Protection: the card that asks,
+                     the choice, the block by touch and its confirmation, per language
+                     (protection_scripts.py)
   placement DIR [LANG ...]
                      round 1 by touch, then round 2's Strigoi placement card in each language
                      (default en, de), rings settled, saved in DIR; then read by touch, the
@@ -124,7 +128,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
     name, rest = script[0], script[1:]
     # DIR is the first argument of these
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement")
+    into_first = (
+        "shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement",
+        "protection",
+    )  # fmt: skip
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -261,6 +268,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             placement(driver, seed, rest[1:] or ["en", "de"])
         else:
             resumed_table(driver)
+        driver.then(driver.summary)
+    elif name == "protection":
+        from tests.ui_driver.protection_scripts import protection
+
+        protection(driver, seed, rest[1:] or ["en", "de"])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

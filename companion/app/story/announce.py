@@ -32,7 +32,12 @@ from companion.engine.game.context import GameRules, played_card, situation
 from companion.engine.game.effects import WOUND_ICON
 from companion.engine.game.emitter import clone
 from companion.engine.game.fold import apply
-from companion.engine.game.queries import encounter_token, fight_odds, strigoi_step_now
+from companion.engine.game.queries import (
+    encounter_token,
+    fight_odds,
+    protection_sources,
+    strigoi_step_now,
+)
 from companion.engine.game.state import GameState
 from companion.engine.game.tasks import (
     EncounterTask,
@@ -58,6 +63,27 @@ def strigoi_announcement(
     """The announcement of the first Strigoi step among `events` (decided on `before`), if any:
     a drawn token's Strigoi, or the Supreme, which moves without one (R-TEL-1)."""
     return next((a for a in announcements(rules, before, events) if a.kind == "strigoi_step"), None)
+
+
+def _asked_to_protect(
+    rules: GameRules, state: GameState, events: Sequence[e.Event], at: int
+) -> list[str]:
+    """The heroes the game will ask to block with Protection after the handler done at
+    `events[at]` (R-ABL Protection): a protectable wound queued, and a source to block it. The
+    story says "may block" only for them; for the others it tells the wounds as taken."""
+    after = clone(state)
+    window = [events[at], *handler_window(events, at)]
+    for event in window:
+        apply(after, event)
+    queued = [t for x in window if isinstance(x, e.TasksQueued) for t in x.tasks]
+    then = [t for x in window if isinstance(x, e.TaskDone) for t in x.then]
+    asked = []
+    for task in (*queued, *then):
+        if not isinstance(task, ProtectTask) or not task.protectable or task.hero in asked:
+            continue
+        if protection_sources(rules, after.hero(task.hero)):
+            asked.append(task.hero)
+    return asked
 
 
 def _step(
@@ -109,6 +135,8 @@ def _step(
         "hero": attack.hero if attack else None,
         "target_cell": list(step.after.hero(attack.hero).at or ()) if attack else None,
         "wounds": attack.wounds if attack else 0,
+        # asked to block before any wound is drawn (R-LOS-2): the card says "may block"
+        "asked": _asked_to_protect(rules, state, events, at),
     }
     return Announcement("strigoi_step", headline, reasons, tuple(leds), facts)
 
@@ -157,6 +185,7 @@ def _curse(rules: GameRules, state: GameState, events: Sequence[e.Event], at: in
             "to": cast.room,
             "heroes": sorted(cast.heroes, key=lambda x: state.hero(x).seat),
             "landed": landed,  # on the landing centre: cursed without protection (Decision)
+            "asked": _asked_to_protect(rules, state, events, at),  # may block (R-CUR-1)
             "letter": letter,
             "card_hero": first,
         },
@@ -242,6 +271,7 @@ def _fight(
         "won": not lost,
         "strength": strength,
         "monster": monster.strength,
+        "asked": _asked_to_protect(rules, state, events, at),  # may block its wound (R-ENC-2)
         **_gains(window, queued, hero),
     }
     result = "wins" if not lost else "loses"

@@ -77,11 +77,14 @@ def heroes_words(heroes: list[str]) -> str:
     return tr("{heroes} and {last}").format(heroes=", ".join(names[:-1]), last=names[-1])
 
 
+def may_protect(hero: str) -> str:
+    """The to-do that says the app asks next whether the hero blocks with Protection."""
+    return tr("{hero} may block with Protection: the app asks next.").format(hero=hero_name(hero))
+
+
 def asks(text: str, hero: object) -> bool:
     """A to-do that only says the app asks next (not said aloud: the next step asks it)."""
-    return isinstance(hero, str) and text == tr("{hero} may protect: the app asks next.").format(
-        hero=hero_name(hero)
-    )
+    return isinstance(hero, str) and text == may_protect(hero)
 
 
 def unique_sentences(sentences: Iterable[str]) -> str:
@@ -97,6 +100,7 @@ __all__ = [
     "as_list",
     "asks",
     "heroes_words",
+    "may_protect",
     "plain",
     "sentence",
     "unique_sentences",

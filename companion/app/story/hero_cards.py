@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.app.story.announcement import Announcement
-from companion.app.story.card_parts import Card, Figure, as_int, as_list, sentence
+from companion.app.story.card_parts import Card, Figure, as_int, as_list, may_protect, sentence
 from companion.app.words.i18n import N_, ngettext, tr
 from companion.app.words.names import (
     ability_name,
     item_name,
     monster_gives,
-    space_name,
+    reward_use,
     token_phrase,
 )
 from companion.engine.components import Catalog
@@ -34,9 +34,8 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
             ).format(count=blood)
         )
     for item in as_list(facts.get("rewards")):
-        todo.append(
-            tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
-        )
+        took = tr("{hero} takes {item}.").format(hero=hero, item=item_name(catalog, str(item)))
+        todo.append(f"{took} {reward_use(catalog, str(item))}".strip())  # what "+1" does
     for stack in as_list(facts.get("to_draw")):
         draws = (
             tr("{hero} draws a reward card: the app asks which.")
@@ -54,7 +53,12 @@ def _gains(catalog: Catalog, fortress: Fortress | None, facts: dict[str, object]
         todo.append(tr("{hero} takes the discard pile back into the hand.").format(hero=hero))
     marker = facts.get("marker")
     if isinstance(marker, list) and len(marker) == 2:
-        todo.append(tr("Put a fight marker on {space}.").format(space=space_name(fortress, marker)))
+        # R-ENC-4: on the space the hero fought on, ringed on the board (story/card scene)
+        todo.append(
+            tr(
+                "Put a fight marker on {hero}'s space: no encounter there until it is taken."
+            ).format(hero=hero)
+        )
     elif facts.get("marker_to_choose"):
         todo.append(tr("All six fight markers are out: the app asks which one moves."))
     icon = as_int(facts.get("icon_wounds"))
@@ -94,13 +98,16 @@ def fight_card(catalog: Catalog, fortress: Fortress | None, announcement: Announ
     if won:
         words = tr("{hero} wins the fight against {monster}.").format(hero=hero, monster=monster)
     else:
-        figures.append(Figure(_takes(hero, 1)))
+        asked = str(facts.get("hero", "")) in as_list(facts.get("asked"))
+        # asked first, then drawn (R-ENC-2): "takes" only when nothing can block the wound
+        figures.append(Figure(tr("The monster deals 1 wound, unless blocked.") if asked
+                              else _takes(hero, 1)))  # fmt: skip
         words = tr("{hero} loses the fight against {monster}, which deals 1 wound.").format(
             hero=hero, monster=monster
         )
     todo += _gains(catalog, fortress, facts)
-    if not won:
-        todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero))
+    if not won and str(facts.get("hero", "")) in as_list(facts.get("asked")):
+        todo.append(may_protect(str(facts.get("hero", ""))))
     return Card(
         tr("Fight"),
         headline,
@@ -315,14 +322,20 @@ def held_rewards(catalog: Catalog, hero: str, cards: Sequence[str], tokens: Sequ
 def reward_card(catalog: Catalog, announcement: Announcement) -> Card:
     facts = announcement.facts
     hero = hero_name(str(facts.get("hero", "")))
-    items = [item_name(catalog, str(x)) for x in as_list(facts.get("rewards"))]
+    taken = [str(x) for x in as_list(facts.get("rewards"))]
+    items = [item_name(catalog, x) for x in taken]
     headline = sentence(tr("{hero} takes {item}").format(hero=hero, item=", ".join(items)))
     return Card(
         tr("Reward"),
         headline,
         (),
         "",
-        tuple(tr("{hero} takes {item}.").format(hero=hero, item=x) for x in items),
+        tuple(
+            " ".join(
+                [tr("{hero} takes {item}.").format(hero=hero, item=name), reward_use(catalog, x)]
+            ).strip()
+            for x, name in zip(taken, items, strict=True)
+        ),
         (),
         ("R-REW-1",),
         tr("Done"),

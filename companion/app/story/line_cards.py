@@ -116,8 +116,13 @@ def line_card(catalog: Catalog, fortress: Fortress | None, announcement: Announc
             "{hero} blocks {count} wounds with Protection.",
             blocked,
         ).format(hero=hero, count=blocked)
+        # the confirmation of what was blocked and what still hits (issue 40, item 6)
         if not left:
             said += " " + tr("{hero} takes no wound.").format(hero=hero)
+        else:
+            said += " " + ngettext(
+                "{count} wound still hits.", "{count} wounds still hit.", left
+            ).format(count=left)
         return _line(ability_name("protection"), said, (), ("R-ABL", "R-LOS-2"))
     if kind == "undone":
         step = ""

@@ -11,6 +11,7 @@ from companion.app.story.card_parts import (
     as_list,
     asks,
     heroes_words,
+    may_protect,
     plain,
     sentence,
     unique_sentences,
@@ -23,6 +24,7 @@ from companion.app.words.names import (
     room_name,
     strigoi_label,
     strigoi_subject,
+    token_meaning,
     token_name,
 )
 from companion.engine.components import Catalog
@@ -40,6 +42,7 @@ def _source(catalog: Catalog, facts: dict[str, object]) -> str:
         said = tr("No token: the Supreme Strigoi moves every turn.")
         return f"{said} {drove}" if drove else said
     named = tr("The drawn token is the {token}.").format(token=token_name(catalog, token))
+    named = f"{named} {token_meaning(catalog, token)}".strip()
     return f"{named} {drove}" if drove else named
 
 
@@ -75,6 +78,15 @@ def _step_clause(announcement: Announcement, moved: bool) -> str:
     subject = strigoi_subject(strigoi)
     start, to = str(facts.get("from", "")), str(facts.get("to", ""))
     codes = {r.code: r for r in announcement.reasons}
+    if moved and not isinstance(facts.get("hero"), str):
+        # it moved and saw nobody (R-LOS-2): why nothing more happens, in the same clause
+        if "bounce" in codes:
+            return tr("{strigoi} bounces back to the {room} and sees no hero").format(
+                strigoi=subject, room=room_name(to)
+            )
+        return tr("{strigoi} teleports to the {room} and sees no hero").format(
+            strigoi=subject, room=room_name(to)
+        )
     if moved:
         if "bounce" in codes:
             return tr("{strigoi} bounces back and teleports to the {room}").format(
@@ -150,7 +162,22 @@ def strigoi_step_card(catalog: Catalog, announcement: Announcement) -> Card:
                     "{hero}: move 1 blood point to the Inferno; the app asks where {hero} goes."
                 ).format(hero=hero_name(str(r.facts["hero"])))
             )
-    if isinstance(hero, str):
+    if isinstance(hero, str) and hero in as_list(facts.get("asked")):
+        # R-LOS-2: Protection is asked before any wound is drawn, so the card tells the
+        # attack, not wounds taken (issue 40: "takes 1 wound" read before "may protect")
+        figures = (
+            Figure(
+                capital_first(
+                    ngettext(
+                        "{strigoi} attacks {hero}: {count} wound, unless blocked.",
+                        "{strigoi} attacks {hero}: {count} wounds, unless blocked.",
+                        wounds,
+                    ).format(strigoi=subject, hero=hero_name(hero), count=wounds)
+                )
+            ),
+        )
+        todo.append(may_protect(hero))
+    elif isinstance(hero, str):  # nothing to block with, or on the landing centre (R-LOS-4)
         figures = (
             Figure(
                 ngettext(
@@ -160,11 +187,7 @@ def strigoi_step_card(catalog: Catalog, announcement: Announcement) -> Card:
                 ).format(hero=hero_name(hero), count=wounds)
             ),
         )
-        todo.append(tr("{hero} may protect: the app asks next.").format(hero=hero_name(hero)))
-    elif moved:  # it moved and saw nobody (R-LOS-2): why nobody is attacked, in a clause
-        figures = (Figure(capital_first(tr("{strigoi} sees no hero: nobody is attacked.").format(
-            strigoi=subject))),)  # fmt: skip
-    else:  # it did not move, so it does not attack (R-TEL-7): the headline said why
+    else:  # it saw nobody or did not move (R-LOS-2, R-TEL-7): the headline said why
         figures = (Figure(tr("Nobody is attacked.")),)
     why, rules = why_of(announcement)
     # spoken and bannered: the headline, who is hit, and what the table must do beyond moving
@@ -203,23 +226,25 @@ def curse_card(catalog: Catalog, announcement: Announcement) -> Card:
             lead=_curse_lead(facts), strigoi=subject, room=room_name(room)
         )
     )
-    if heroes:
+    if heroes:  # cursed, not yet wounded: Protection is asked first (R-CUR-1)
         figures = (
             Figure(
                 ngettext(
-                    "{heroes} takes 1 wound.", "{heroes} take 1 wound each.", len(heroes)
+                    "{heroes} is cursed: 1 wound.", "{heroes} are cursed: 1 wound each.",
+                    len(heroes),
                 ).format(heroes=heroes_words(heroes))
             ),
-        )
+        )  # fmt: skip
     else:
         figures = (Figure(tr("Nobody is in the cursed room.")),)
     todo = [put_strigoi(strigoi, room)]
-    protect = [h for h in heroes if h not in landed]
+    asked = set(as_list(facts.get("asked")))
+    protect = [h for h in heroes if h not in landed and h in asked]
     if protect:
         todo.append(
             ngettext(
-                "{heroes} may protect: the app asks next.",
-                "{heroes} may each protect: the app asks next.",
+                "{heroes} may block it with Protection: the app asks next.",
+                "{heroes} may each block it with Protection: the app asks next.",
                 len(protect),
             ).format(heroes=heroes_words(protect))
         )

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from companion.app.board.marks import FIGURE_MARKS as FIGURE_MARKS  # the same on every board
-from companion.app.words.i18n import N_, tr
+from companion.app.words.i18n import N_, capital_first, ngettext, tr
 from companion.engine.components import Catalog, EncounterToken
 from companion.engine.explain import (
     ROOM_FACTS,
@@ -116,6 +116,40 @@ STRIGOI_TOKEN_NAMES = {
     "apprentice": N_("Apprentice token"),
     "supreme": N_("Supreme Strigoi token"),
 }
+
+
+def reward_use(catalog: Catalog, item: str) -> str:
+    """What a reward token does, one sentence (R-REW-2, R-ENC-1, R-HIT-2): its strength counts
+    in a fight, its abilities once; "" for anything else (a reward card has its printed title)."""
+    token = catalog.reward_token(item)
+    if token is None:
+        return ""
+    abilities = ", ".join(ability_name(a) for a in token.abilities)
+    if token.strength and abilities:
+        text = tr("It adds {strength} to strength in a fight and gives {abilities}.")
+    elif token.strength:
+        text = tr("It adds {strength} to strength in a fight.")
+    elif abilities:
+        text = tr("It gives {abilities} once.")
+    else:
+        return ""
+    return text.format(strength=token.strength, abilities=abilities)
+
+
+def token_meaning(catalog: Catalog, token: str) -> str:
+    """What a Strigoi action token does, one sentence (R-TEL-1, R-LOS-2): which Strigoi moves,
+    and the wounds its bonus adds to an attack ("+1": one wound more); "" for other tokens."""
+    found = next((t for t in catalog.strigoi_tokens if t.id == token), None)
+    if found is None:
+        return ""
+    strigoi = strigoi_subject(found.strigoi)
+    if not found.bonus:
+        return capital_first(tr("{strigoi} moves, with no extra wound.").format(strigoi=strigoi))
+    return ngettext(
+        "+{count}: {strigoi} moves and its attack deals {count} extra wound.",
+        "+{count}: {strigoi} moves and its attack deals {count} extra wounds.",
+        found.bonus,
+    ).format(strigoi=strigoi, count=found.bonus)
 
 
 def token_name(catalog: Catalog, token: str | None) -> str:

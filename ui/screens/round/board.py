@@ -40,10 +40,10 @@ MODE_PROMPTS = {
     "move": N_("{hero} moves: tap a room to zoom in, then a space."),
     "stealth": N_("{hero} moves with Stealth: tap a room to zoom in, then a space."),
     "relocate": N_("{hero} goes to a ladder or stairs: tap a room to zoom in, then a space."),
-    "escape": N_("{hero} leaps: tap a room to zoom in, then a space."),
+    "escape": N_("Leap, {hero}? Tap a room to zoom in, then a space, or fall."),
     "marker": N_("{hero} takes a fight marker: tap a room to zoom in, then its space."),
-    "leap": N_("{hero} leaps: tap a room to zoom in, then a space."),
-    "pack": N_("{hero} uses Pack: tap a room to zoom in, then a space."),
+    "leap": N_("Leap, {hero}? Tap a room to zoom in, then a space, or go on."),
+    "pack": N_("Pack, {hero}? Tap a room to zoom in, then a space, or go on."),
 }
 
 
@@ -52,10 +52,10 @@ MODE_PROMPTS = {
 ZOOMED_PROMPTS = {
     "stealth": N_("{hero} moves with Stealth: tap a space."),
     "relocate": N_("{hero} goes to a ladder or stairs: tap one."),
-    "escape": N_("{hero} leaps: tap a space."),
-    "marker": N_("{hero} takes a fight marker: tap its space."),
-    "leap": N_("{hero} leaps: tap a space."),
-    "pack": N_("{hero} uses Pack: tap a space."),
+    "escape": N_("Leap, {hero}? Tap a space, or fall with the platform."),
+    "marker": N_("{hero} takes a fight marker: tap one of the lit spaces."),
+    "leap": N_("Leap, {hero}? Tap a space, or go on."),
+    "pack": N_("Pack, {hero}? Tap a space, or go on."),
 }
 
 
@@ -172,7 +172,8 @@ def focus_room(
 ) -> str | None:
     """The room the board shows for what the game waits for, from the state alone: the one
     room that holds every space to choose; else the room of the hero the game waits for (the
-    mover, the fighter, the one drawing the Strigoi token); else None, the whole fortress.
+    mover, the fighter, the one drawing the Strigoi token) unless spaces to choose lie only in
+    other rooms; else None, the whole fortress.
     `room_near` names the room of a cell (a ladder's cell: the ladder's room)."""
     rooms = {room_near(cell) for cell in cells}
     if len(rooms) == 1 and None not in rooms:
@@ -181,4 +182,9 @@ def focus_room(
     if hero is None or hero not in {h.hero for h in state.heroes}:
         return None
     at = state.hero(hero).at
-    return None if at is None else room_near(at)
+    room = None if at is None else room_near(at)
+    if rooms and room not in rooms:
+        # the spaces to choose lie elsewhere (a fight marker taken from another room, R-ENC-4):
+        # the whole fortress, so every lit space shows
+        return None
+    return room

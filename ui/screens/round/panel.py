@@ -97,7 +97,8 @@ class RoundPanel:
         kind = self._panel_kind()
         # a list the player opened takes the status lines' room: at 800x480 they would leave
         # it little more than a row
-        self.list_first = kind in LISTS_FIRST
+        # the Protection picker too (issue 40): at 800x480 with large text its list was cut
+        self.list_first = kind in LISTS_FIRST or (kind == "options" and self.picker is not None)
         self.menu_open = kind in MENUS
         box.cols = 2 if kind == "more" else 1
         shown = (kind, self.state.event_count)

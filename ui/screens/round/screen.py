@@ -108,10 +108,10 @@ class RoundScreen(RoundPanel, Screen):
         self.choice = BoardChoice()
         self.open_group: tuple[str, ...] | None = None
         self.picker: ProtectPicker | None = None
-        self.showing_why = False
-        self.showing_more = False
+        self.showing_why = self.showing_more = False
         self.last: Announcement | None = None
         self.cards: list[Announcement] = []  # the command's story items still to be read
+        self._lines: list[str] = []  # the command's line items said so far (its banner)
         self.card: Card | None = None  # the card showing (its words are the banner's)
         self._card_on_board: Announcement | None = None  # the item the board shows
         self.stale = True  # no options until the app shows the first ones
@@ -268,9 +268,10 @@ class RoundScreen(RoundPanel, Screen):
         a monk, wounds): its card in turn, the banner saying the card's words, the board
         showing what it tells. A line item (a round, the turn order, whose turn, an undo) has
         no card: the banner says it unless a card's words show."""
-        if announcement.line:
+        if announcement.line:  # one command's lines together: a block, then whose turn
+            self._lines.append(headline)
             if not self.cards:
-                self.banner_text, self.banner_strong = headline, True
+                self.banner_text, self.banner_strong = " ".join(self._lines), True
             return
         self.cards.append(announcement)
         if announcement.kind == "strigoi_step":
@@ -286,12 +287,11 @@ class RoundScreen(RoundPanel, Screen):
     def clear_announcements(self) -> None:
         """A new game, undo, redo, resume, a new language: nothing stale stays."""
         self.banner_text, self.banner_strong = "", False
+        self._lines = []
         self.cards = []
-        self.card = None
-        self._card_on_board = None
+        self.card, self._card_on_board = None, None
         self.card_showing = False
-        self.last = None
-        self.can_explain = False
+        self.last, self.can_explain = None, False
         self.showing_why = False
 
     def refresh_options(self) -> None:
@@ -306,8 +306,8 @@ class RoundScreen(RoundPanel, Screen):
         """A new command: the last step's arrow and sight line go, "Why?" stays available. The
         options on screen belong to the state before it until the app shows the new ones."""
         self.stale = True
-        self.showing_why = False
-        self.showing_more = False
+        self._lines = []
+        self.showing_why = self.showing_more = False
         self.choices = None
         self.cards = []  # the cards of the command before; this one's follow in order
         self.card = None
