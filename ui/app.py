@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # imported when the table starts, in the frame after the firs
     from companion.app.devices.nodes import BoardHardware, GamePublisher, SimulatedBoard
     from companion.app.devices.troubles import Troubles
     from companion.app.devices.voice import Speaker
-    from companion.app.service import Outcome, TableService, UsbOutcome
+    from companion.app.service import Outcome, TableService, UsbAsk, UsbDone, UsbOutcome
     from companion.app.session.game import GameSession
     from companion.app.session.setup_plan import SetupPlan
     from companion.app.story.announcement import Announcement
@@ -123,13 +123,13 @@ class UsbForSettings:
     def usb_busy(self) -> bool:
         return self.service.usb_busy
 
-    def usb_restore(self, backup: Path, done: Callable[[UsbOutcome], None]) -> None:
+    def usb_restore(self, backup: Path, done: UsbDone, ask: UsbAsk | None = None) -> None:
         def restored(outcome: UsbOutcome) -> None:
             if outcome.ok:
                 self.replaced()
             done(outcome)
 
-        self.service.usb_restore(backup, restored)
+        self.service.usb_restore(backup, restored, ask)
 
 
 def on_kivy_thread(call: Callable[[], None]) -> None:
