@@ -42,6 +42,7 @@ from companion.app.session.game import GameSession
 from companion.app.session.log_open import open_log as open_log
 from companion.app.session.log_open import start_fresh_log as start_fresh_log
 from companion.app.session.setup_plan import SetupPlan
+from companion.app.session.update_news import UpdateNews, take_update_news
 from companion.app.story.announce import Announcer, announcements, undone
 from companion.app.story.announcement import Announcement
 from companion.app.story.cards import spoken
@@ -872,6 +873,10 @@ class TableService:
 
     def usb_releases(self) -> list[UsbChoice]:
         return [UsbChoice(p, p.name) for p in sticks.releases_on(self.usb_drives())]
+
+    def update_news(self) -> UpdateNews | None:
+        """How the last update ended, the first time it is asked after it; then None."""
+        return take_update_news(self.data)
 
     def usb_backup(self, done: UsbDone) -> None:
         """Back the game log up onto the first stick (its rotating backups' folder)."""
