@@ -34,14 +34,12 @@ from ui.screens.lazy import LazyScreens
 from ui.screens.page import PageScreen  # noqa: F401  (page.kv: the rule every Button follows)
 
 if TYPE_CHECKING:  # imported when the table starts, in the frame after the first (`_start_table`)
-    from pathlib import Path
-
     from companion.app.devices.controls import Controls
     from companion.app.devices.hotspot import WifiState
     from companion.app.devices.nodes import BoardHardware, GamePublisher, SimulatedBoard
     from companion.app.devices.troubles import Troubles
     from companion.app.devices.voice import Speaker
-    from companion.app.service import Outcome, TableService, UsbOutcome
+    from companion.app.service import Outcome, TableService
     from companion.app.session.game import GameSession
     from companion.app.session.setup_plan import SetupPlan
     from companion.app.story.announcement import Announcement
@@ -103,33 +101,6 @@ def ring_legend(
         if colour in meanings:
             entries.append(("ring", theme.hex_colour(colour), i18n.tr(meanings[colour])))
     return entries, {strigoi[c] for c in colours if c in strigoi}
-
-
-class UsbForSettings:
-    """The table service's USB actions as the Settings page gets them; a restore that worked
-    also tells the app (`replaced`), whose screens follow the restored settings."""
-
-    def __init__(self, service: TableService, replaced: Callable[[], None]) -> None:
-        self.service = service
-        self.replaced = replaced
-        self.usb_backups = service.usb_backups
-        self.usb_importable = service.usb_importable
-        self.usb_releases = service.usb_releases
-        self.usb_backup = service.usb_backup
-        self.usb_import = service.usb_import
-        self.usb_update = service.usb_update
-
-    @property
-    def usb_busy(self) -> bool:
-        return self.service.usb_busy
-
-    def usb_restore(self, backup: Path, done: Callable[[UsbOutcome], None]) -> None:
-        def restored(outcome: UsbOutcome) -> None:
-            if outcome.ok:
-                self.replaced()
-            done(outcome)
-
-        self.service.usb_restore(backup, restored)
 
 
 def on_kivy_thread(call: Callable[[], None]) -> None:
@@ -299,6 +270,8 @@ class ArmataApp(App):
         self.text_scale = TEXT_SCALES[size]
 
     def open_settings(self) -> None:
+        from ui.screens.settings_usb import UsbForSettings
+
         screen = cast("SettingsScreen", self.manager.get_screen("settings"))
         screen.show(
             self.service.settings,
@@ -401,8 +374,14 @@ class ArmataApp(App):
         round_screen.repeat = lambda a: service.speak(service.announcer.words(a))
         round_screen.app_showing = service.showing
         self.can_resume = service.can_resume()
-        if self.resume_last and self.can_resume:
-            Clock.schedule_once(lambda _dt: self.resume_game(), 0)  # the kiosk after a power cut
+        resume = self.resume_last and self.can_resume  # the kiosk after a power cut, an update
+        if (news := service.update_news()) is not None:  # said once, before anything else
+            then = self.resume_game if resume else lambda: self.show("home")
+            screen = cast("ConfirmScreen", self.manager.get_screen("confirm"))
+            screen.ask(news.title(), news.lines(), [(i18n.tr("OK"), then)])
+            self.manager.current = "confirm"
+        elif resume:
+            Clock.schedule_once(lambda _dt: self.resume_game(), 0)
         Clock.schedule_interval(self._poll_hardware, 0.25)
         self.table_started = True
         if self.say_address:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from companion.app.devices import usb as sticks
 from companion.app.devices.controls import Controls, open_controls
 from companion.app.devices.faults import ThreadFault, ThreadFaults
 from companion.app.devices.hotspot import Credentials, Mode, WifiState, WifiWorker
@@ -41,6 +42,7 @@ from companion.app.session.game import GameSession
 from companion.app.session.log_open import open_log as open_log
 from companion.app.session.log_open import start_fresh_log as start_fresh_log
 from companion.app.session.setup_plan import SetupPlan
+from companion.app.session.update_news import UpdateNews, take_update_news
 from companion.app.story.announce import Announcer, announcements, undone
 from companion.app.story.announcement import Announcement
 from companion.app.story.cards import spoken
@@ -192,6 +194,8 @@ class UsbOutcome:
 
 #: told the outcome of a USB task, on the service's thread
 UsbDone = Callable[[UsbOutcome], None]
+#: asked before a restore: the backup's number of games, and the answer to call (True: restore)
+UsbAsk = Callable[[int, Callable[[bool], None]], None]
 
 
 def usb_words(kind: str, detail: str = "") -> str:
@@ -862,24 +866,20 @@ class TableService:
 
     def usb_backups(self) -> list[UsbChoice]:
         """The table's backups on the sticks, newest first, by the time they were made."""
-        from companion.app.devices.usb import backups_on
-
-        return [UsbChoice(p, _backup_name(p)) for p in backups_on(self.usb_drives())]
+        return [UsbChoice(p, _backup_name(p)) for p in sticks.backups_on(self.usb_drives())]
 
     def usb_importable(self) -> list[UsbChoice]:
-        from companion.app.devices.usb import importable_on
-
-        return [UsbChoice(p, p.name) for p in importable_on(self.usb_drives())]
+        return [UsbChoice(p, p.name) for p in sticks.importable_on(self.usb_drives())]
 
     def usb_releases(self) -> list[UsbChoice]:
-        from companion.app.devices.usb import releases_on
+        return [UsbChoice(p, p.name) for p in sticks.releases_on(self.usb_drives())]
 
-        return [UsbChoice(p, p.name) for p in releases_on(self.usb_drives())]
+    def update_news(self) -> UpdateNews | None:
+        """How the last update ended, the first time it is asked after it; then None."""
+        return take_update_news(self.data)
 
     def usb_backup(self, done: UsbDone) -> None:
         """Back the game log up onto the first stick (its rotating backups' folder)."""
-        from companion.app.devices.usb import back_up_to
-
         drive = self._first_drive(done)
         if drive is None:
             return
@@ -891,28 +891,28 @@ class TableService:
                     "The games are backed up on the USB stick {stick}, in its folder {folder}."
                         ).format(stick=drive.name, folder=result.parent.name)))  # fmt: skip
 
-        self._usb_job(lambda: back_up_to(log_path, drive), finished, done)
+        self._usb_job(lambda: sticks.back_up_to(log_path, drive), finished, done)
 
-    def usb_restore(self, backup: Path, done: UsbDone) -> None:
+    def usb_restore(self, backup: Path, done: UsbDone, ask: UsbAsk | None = None) -> None:
         """Put a backup from a stick in place of the table's games: checked off the stick
         first (the worker), then swapped in on this thread; the games it replaces are kept
-        aside beside the log (`companion.db.replaced-<time>`), never deleted."""
+        aside beside the log (`companion.db.replaced-<time>`), never deleted. With `ask`,
+        nothing changes before `ask(games in the backup, answer)` is answered True."""
         import shutil
 
-        from companion.app.devices.usb import prepare_restore
         from companion.store.backup import restore_open
 
         if not self._can_write(done):
             return
         scratch = Path(tempfile.mkdtemp(prefix="armata-usb-"))
 
-        def finished(result: object) -> None:
+        def answered(ready: sticks.ReadyBackup, yes: bool) -> None:
             try:
-                if not isinstance(result, Path):
+                if not yes or self._closed or not self._can_write(done):
                     return
                 self._stop_playing()
                 try:
-                    aside = restore_open(result, self.log.db.conn, self.log.path)
+                    aside = restore_open(ready.copy, self.log.db.conn, self.log.path)
                 except CompanionError as problem:
                     done(UsbOutcome(False, _nothing_changed(str(problem))))
                     return
@@ -927,14 +927,19 @@ class TableService:
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
 
-        self._usb_job(lambda: prepare_restore(backup, scratch), finished, done, scratch)
+        def finished(ready: object) -> None:
+            assert isinstance(ready, sticks.ReadyBackup)
+            if ask is None:
+                answered(ready, True)
+            else:
+                ask(ready.games, lambda yes: answered(ready, yes))
+
+        self._usb_job(lambda: sticks.prepare_restore(backup, scratch), finished, done, scratch)
 
     def usb_import(self, source: Path, done: UsbDone) -> None:
         """Add the games of a file on a stick (a backup, a game export, a transcript) to the
         log as new games; read off the stick by the worker, stored on this thread."""
         import shutil
-
-        from companion.app.devices.usb import Prepared, prepare_import
 
         if not self._can_write(done):
             return
@@ -942,17 +947,15 @@ class TableService:
 
         def finished(result: object) -> None:
             try:
-                if isinstance(result, Prepared):
+                if isinstance(result, sticks.Prepared):
                     done(self._import(result))
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
 
-        self._usb_job(lambda: prepare_import(source, scratch), finished, done, scratch)
+        self._usb_job(lambda: sticks.prepare_import(source, scratch), finished, done, scratch)
 
     def _import(self, prepared: object) -> UsbOutcome:
-        from companion.app.devices.usb import Prepared
-
-        assert isinstance(prepared, Prepared)
+        assert isinstance(prepared, sticks.Prepared)
         try:
             if prepared.transcript is not None:
                 from companion.transcript.into_log import import_transcript
@@ -979,7 +982,6 @@ class TableService:
         """Check a release archive on a stick and hand it to the update (the same path as
         `python -m companion update`, with its roll-back), which root runs off this unit:
         the archive is copied into the data folder's `updates/` and requested there."""
-        from companion.app.devices.usb import check_release, hand_over_release
         from companion.version import version
 
         running = version()
@@ -987,8 +989,8 @@ class TableService:
         found: list[str] = []
 
         def work() -> Path:
-            found.append(check_release(archive, running))
-            return hand_over_release(archive, updates)
+            found.append(sticks.check_release(archive, running))
+            return sticks.hand_over_release(archive, updates)
 
         def finished(result: object) -> None:
             if isinstance(result, Path):
@@ -1002,8 +1004,6 @@ class TableService:
 
     def usb_report(self, done: UsbDone) -> None:
         """`python -m companion report`'s archive onto the first stick (no secret in it)."""
-        from companion.app.devices.usb import save_report
-
         drive = self._first_drive(done)
         if drive is None:
             return
@@ -1015,7 +1015,7 @@ class TableService:
                     "The report is saved on the USB stick {stick}: {file}. Send that file."
                 ).format(stick=drive.name, file=result.name)))  # fmt: skip
 
-        self._usb_job(lambda: save_report(data, drive, root), finished, done)
+        self._usb_job(lambda: sticks.save_report(data, drive, root), finished, done)
 
     def _first_drive(self, done: UsbDone) -> Drive | None:
         drives = self.usb_drives()
@@ -1052,9 +1052,7 @@ class TableService:
             self._usb_busy = False
             if self._closed:
                 return
-            from companion.app.devices.usb import UsbProblem
-
-            if isinstance(result, UsbProblem):
+            if isinstance(result, sticks.UsbProblem):
                 if scratch is not None:
                     shutil.rmtree(scratch, ignore_errors=True)
                 done(UsbOutcome(False, usb_words(result.kind, result.detail)))
@@ -1097,6 +1095,7 @@ __all__ = [
     "TableListener",
     "TableService",
     "Unheard",
+    "UsbAsk",
     "UsbChoice",
     "UsbOutcome",
     "data_dir",

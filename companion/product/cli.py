@@ -21,7 +21,10 @@ def add_product_commands(sub: Any) -> None:
     update = sub.add_parser(
         "update", help="install a release archive beside this one, check it, switch to it"
     )
-    update.add_argument("archive", type=Path, metavar="ARCHIVE", nargs="?")
+    update.add_argument(
+        "archive", metavar="ARCHIVE", nargs="?",
+        help="a release archive, or its https:// address (checked against <address>.sha256)",
+    )  # fmt: skip
     update.add_argument(
         "--requested", action="store_true",
         help="the archive the touchscreen asked for (DATA/updates/request; its path unit)",
@@ -70,6 +73,8 @@ def _log(args: argparse.Namespace) -> Path:
 
 
 def cmd_update(args: argparse.Namespace) -> int:
+    from companion.errors import CompanionError
+    from companion.product.download import fetch_release, is_url
     from companion.product.releases import Installed
     from companion.product.update import update
 
@@ -79,14 +84,26 @@ def cmd_update(args: argparse.Namespace) -> int:
     if args.archive is None:
         print("error: update: ARCHIVE or --requested", file=sys.stderr)
         return 2
-    outcome = update(
-        args.archive,
-        installed,
-        watch_s=args.watch,
-        packages_from=args.packages_from,
-        allow_older=args.allow_older,
-        say=lambda text: print(f"update: {text}", flush=True),
-    )
+    archive, fetched = Path(args.archive), None
+    if is_url(args.archive):  # fetched into DATA/updates, checked, removed after
+        try:
+            archive = fetched = fetch_release(args.archive, installed.data / "updates")
+        except CompanionError as problem:
+            print(f"update: not updated: {problem}", file=sys.stderr)
+            return 1
+        print(f"update: downloaded {archive.name}, its SHA-256 the published one", flush=True)
+    try:
+        outcome = update(
+            archive,
+            installed,
+            watch_s=args.watch,
+            packages_from=args.packages_from,
+            allow_older=args.allow_older,
+            say=lambda text: print(f"update: {text}", flush=True),
+        )
+    finally:
+        if fetched is not None:
+            fetched.unlink(missing_ok=True)
     return 0 if outcome.switched and not outcome.rolled_back else 1
 
 

@@ -15,10 +15,16 @@ when it has shown it works, and switched back by itself when it does not come up
    restarts it again within the watch, or it is not active at the end, `current` goes back,
    a log the new version migrated is kept aside and the backup of step 2 restored, and the old
    version restarted.
+
+How it ends is recorded in `DATA/updates/last-update.json` (`record`) before each restart, for
+the version that starts to say it once, in the players' language
+(companion/app/session/update_news.py): "updated" before the switch, "rolled back" after the
+switch back, "refused" when the check failed.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -31,7 +37,7 @@ from pathlib import Path
 from companion.errors import LogTooNew, UpdateError
 from companion.product.releases import Installed
 from companion.product.unit import restart_and_watch, systemctl
-from companion.store.backup import make_backup, restore
+from companion.store.backup import make_backup, owned_like, restore
 from companion.store.gamelog import GameLog
 from companion.version import parse, read_version
 from hardware.pi.install.layout import UNIT
@@ -129,8 +135,10 @@ def update(
     except UpdateError as problem:
         shutil.rmtree(installed.release(new), ignore_errors=True)
         say(f"{problem}; {old} stays, nothing was changed")
+        refused = record(installed, old, Outcome(new, False, False, backup, str(problem)))
         restart_and_watch(min(watch_s, 10.0))
-        return Outcome(new, False, False, backup, str(problem))
+        return refused
+    record(installed, old, Outcome(new, True, False, backup))  # what the new version says
     installed.switch(new)
     say(f"switched to {new}; watching the table start for {watch_s:.0f} s")
     trouble = restart_and_watch(watch_s)
@@ -140,10 +148,33 @@ def update(
         return Outcome(new, True, False, backup)
     say(f"{trouble}: going back to {old}")
     roll_back(installed, old, log, backup, say)
+    rolled = record(installed, old, Outcome(new, True, True, backup, trouble))
     again = restart_and_watch(watch_s)
     if again is not None:
         say(f"{old} does not come up either: {again}")
-    return Outcome(new, True, True, backup, trouble)
+    return rolled
+
+
+#: how the last update ended, beside the archives the touchscreen hands over
+LAST_UPDATE = "updates/last-update.json"
+
+
+def record(installed: Installed, old: str, outcome: Outcome) -> Outcome:
+    """`outcome` written for the touchscreen to say once (the table's user may rename it);
+    a data folder that cannot take it leaves the update as it is."""
+    path = installed.data / LAST_UPDATE
+    told = {"version": outcome.version, "from": old, "switched": outcome.switched,
+            "rolled_back": outcome.rolled_back, "problem": outcome.problem}  # fmt: skip
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        owned_like(path.parent, installed.data)
+        partial = path.with_name(f".{path.name}.partial")
+        partial.write_text(json.dumps(told) + "\n")
+        owned_like(partial, installed.data)
+        partial.replace(path)
+    except OSError:
+        pass
+    return outcome
 
 
 def roll_back(installed: Installed, old: str, log: Path, backup: Path | None, say: Say) -> None:

@@ -72,7 +72,7 @@ def make_backup(
         raise BackupError(f"no game log at {log}")
     folder = folder_of(log) if folder is None else folder
     folder.mkdir(parents=True, exist_ok=True)
-    _owned_like(folder, log.parent)
+    owned_like(folder, log.parent)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     suffix = f"-from-{from_version}" if from_version else ""
     target = folder / f"companion-{kind}-{stamp}{suffix}.db"
@@ -81,7 +81,7 @@ def make_backup(
             _copy(source, target)
     except (sqlite3.Error, OSError) as exc:
         raise BackupError(f"cannot back {log} up into {folder}: {exc}") from None
-    _owned_like(target, log.parent)
+    owned_like(target, log.parent)
     prune(folder)
     return target
 
@@ -101,7 +101,7 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _owned_like(path: Path, model: Path) -> None:
+def owned_like(path: Path, model: Path) -> None:
     """Run as root (an update, a restore by hand): give the file to the table's user, who
     owns the data folder, or the table could not read what root wrote."""
     if os.geteuid() == 0:
@@ -174,7 +174,7 @@ def restore(backup: Path, log: Path) -> Path | None:
             _copy(source, log)
     except (sqlite3.Error, OSError) as exc:
         raise BackupError(f"cannot restore {backup} to {log}: {exc}") from None
-    _owned_like(log, log.parent)
+    owned_like(log, log.parent)
     return aside
 
 
@@ -194,7 +194,7 @@ def restore_open(backup: Path, live: sqlite3.Connection, log: Path) -> Path:
         _copy(live, aside)
     except (sqlite3.Error, OSError) as exc:
         raise BackupError(f"cannot keep {log} aside as {aside.name}: {exc}") from None
-    _owned_like(aside, log.parent)
+    owned_like(aside, log.parent)
     try:
         with contextlib.closing(read_untouched(backup)) as source:
             source.backup(live)

@@ -2,11 +2,15 @@
 `armata-companion-<version>.tar.gz`, holding `armata-companion-<version>/` with exactly the
 files the install places (hardware/pi/install/release.py: no tests, no caches, no builds).
 Unpacked on a Pi it installs with `sudo armata-companion-<version>/hardware/pi/install.sh`, or
-updates a running table with `sudo python -m companion update ARCHIVE`. Standard library only."""
+updates a running table with `sudo python -m companion update ARCHIVE`. Beside it
+`<archive>.sha256` (as `sha256sum` writes it): published with the archive, it is what an update
+over the network checks the download against (companion/product/download.py). Standard library
+only."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import tarfile
 from pathlib import Path
@@ -32,6 +36,8 @@ def make_archive(tree: Path, out: Path) -> Path:
         for relative in source.files():
             packed.add(tree / relative, f"{name}/{relative}", recursive=False, filter=tidy)
     partial.replace(archive)
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    archive.with_name(f"{archive.name}.sha256").write_text(f"{digest}  {archive.name}\n")
     return archive
 
 

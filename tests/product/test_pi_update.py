@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.session.update_news import UpdateNews, take_update_news
 from tests.support.processes import limit
 from tests.support.standins.pi_releases import (
     PACKAGES,
@@ -115,6 +116,9 @@ def test_an_update_installs_beside_checks_switches_and_keeps_the_old(table: Tabl
     stop = calls.index(["systemctl", "stop", "armata-companion.service"])
     assert ["systemctl", "restart", "armata-companion.service"] in calls[stop:]
     assert "version 1.1.0 is running" in done.stdout
+    # what the new version's touchscreen says once as it starts (the record it found)
+    assert take_update_news(table.log.parent) == UpdateNews("updated", "1.1.0", "1.0.0")
+    assert take_update_news(table.log.parent) is None
 
 
 def test_a_release_that_fails_its_check_is_never_switched_to(table: Table) -> None:
@@ -128,6 +132,7 @@ def test_a_release_that_fails_its_check_is_never_switched_to(table: Table) -> No
     assert list(table.log.parent.glob("companion.db.*")) == []
     assert exports(table.log) == table.games
     assert table.standins.state["units"]["armata-companion.service"]["active"]
+    assert take_update_news(table.log.parent) == UpdateNews("refused", "1.2.0", "1.0.0")
 
 
 def test_a_release_that_does_not_come_up_is_rolled_back_with_the_log_intact(
@@ -144,6 +149,9 @@ def test_a_release_that_does_not_come_up_is_rolled_back_with_the_log_intact(
     assert exports(table.log) == table.games
     assert table.companion("1.0.0", "check", "--db", str(table.log)).returncode == 0
     assert table.standins.state["units"]["armata-companion.service"]["active"]
+    news = take_update_news(table.log.parent)  # what 1.0.0's touchscreen says as it starts
+    assert news == UpdateNews("rolled_back", "2.0.0", "1.0.0")
+    assert "the table went back to 1.0.0 by itself" in news.lines()[0]
 
 
 def test_an_older_version_offers_the_backup_made_before_the_migration(table: Table) -> None:

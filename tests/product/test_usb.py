@@ -117,6 +117,37 @@ def test_a_backup_to_the_stick_and_a_restore_from_it_give_back_every_game(
     assert service.resume() is not None  # the restored unfinished game plays on
 
 
+def test_a_restore_that_asks_first_changes_nothing_until_it_is_answered_yes(
+    table: Table,
+) -> None:
+    service, log = table.service, table.service.log.path
+    assert table.run(service.usb_backup).ok
+    backup = exports(log)
+    service.new_game(5)  # a fourth game, not in the backup
+    asked: list[tuple[int, Callable[[bool], None]]] = []
+
+    def ask(games: int, answer: Callable[[bool], None]) -> None:
+        asked.append((games, answer))
+        answer(False)
+
+    [choice] = service.usb_backups()
+    told: list[UsbOutcome] = []
+    service.usb_restore(choice.path, told.append, ask)
+    end = time.monotonic() + limit(60)
+    while not asked:
+        assert time.monotonic() < end, "never asked"
+        with contextlib.suppress(queue.Empty):
+            table.posted.get(timeout=0.1)()
+    assert asked[0][0] == 3 and told == []  # asked with the backup's games; "no": nothing
+    assert len(exports(log)) == 4 and service.session is not None
+    assert not list(log.parent.glob("companion.db.replaced-*"))
+    done = table.run(lambda told: service.usb_restore(
+        choice.path, told, lambda _games, answer: answer(True)))  # fmt: skip
+    assert done.ok, done.text
+    assert exports(log) == backup  # byte-equal game exports
+    assert len(exports(next(log.parent.glob("companion.db.replaced-*")))) == 4
+
+
 def test_backups_on_the_stick_rotate(table: Table) -> None:
     for _ in range(12):
         assert table.run(table.service.usb_backup).ok

@@ -1,6 +1,8 @@
 """The USB stick buttons by touch (issue 42): the Kivy app under Xvfb with a temporary folder
 as the mounted stick (`ARMATA_USB_ROOT`), a real game log: Settings backs up onto the stick,
-restores from it and imports a transcript from it; Hardware saves the report onto it. Each
+restores from it (a second game played meanwhile; one tap on the backup only asks, "keep"
+changes nothing, "restore" gives back the backup's games byte for byte) and imports a
+transcript from it; Hardware saves the report onto it. Each
 outcome is said in the players' language with every layout check clean. Screenshots in
 tests/artifacts/usb/."""
 
@@ -18,6 +20,7 @@ import pytest
 from companion.store.backup import backups
 from tests.conftest import PYTHON, ROOT
 from tests.support.processes import run_group
+from tests.support.standins.pi_releases import exports
 
 pytestmark = pytest.mark.slow  # the app under Xvfb in a subprocess, ~30 s a language
 
@@ -48,16 +51,26 @@ def run_usb(tmp_path: Path, language: str) -> tuple[dict[str, Any], Path]:
     ("language", "words"),
     [
         ("en", ("backed up on the USB stick STICK", "Restored: Backup of 20",
-                "1 game imported from curse.json", "The report is saved on the USB stick STICK")),
+                "1 game imported from curse.json", "The report is saved on the USB stick STICK",
+                "Backup of 20", "holds 1 game. It replaces the games saved on the table now.",
+                "Nothing was restored.")),
         ("de", ("auf dem USB-Stick STICK gesichert", "Wiederhergestellt: Sicherung vom 20",
-                "1 Spiel aus curse.json importiert", "auf dem USB-Stick STICK gespeichert")),
+                "1 Spiel aus curse.json importiert", "auf dem USB-Stick STICK gespeichert",
+                "Sicherung vom 20", "enthält 1 Spiel. Es ersetzt die jetzt auf dem Tisch",
+                "Es wurde nichts wiederhergestellt.")),
     ],
 )  # fmt: skip
 def test_the_usb_stick_by_touch(tmp_path: Path, language: str, words: tuple[str, ...]) -> None:
     report, stick = run_usb(tmp_path, language)
     said = report["usb"]
-    for name, expected in zip(("backup", "restore", "import", "report"), words, strict=True):
+    names = ("backup", "restore", "import", "report", "question", "question", "kept")
+    for name, expected in zip(names, words, strict=True):
         assert expected in said[name], (name, said[name])
+    # the restore: a tap on the backup asks and changes nothing, nor does "keep"; "restore"
+    # puts the backup's games back, byte-equal, the game played after the backup gone
+    assert report["games"] == {"before": 2, "asked": 2, "kept": 2, "restored": 1}
+    [backup] = backups(stick / "armata-backups")
+    assert report["restored_exports"] == exports(backup.path)
     for name, screen in report["screens"].items():
         for check in CHECKS:
             assert screen[check] == [], (name, check, screen[check])

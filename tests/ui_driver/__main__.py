@@ -53,6 +53,8 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   stale              Redo brings its card back; New game over an unfinished one asks first
                      and starts from the last group; Home after a finished game is clean
   settings           open Settings and report its texts (the voice's trouble shows there)
+  update-news        the page the table opens on after an update recorded its outcome,
+                     then OK (update_news_script.py)
   usb [LANG]         Settings' and Hardware's USB stick buttons by touch, the stick a folder
                      in $ARMATA_USB_ROOT: back up, restore, import, report (usb_script.py)
   wizard DIR [RUN..] the setup wizard in every language at normal and large text, or in the
@@ -257,6 +259,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         languages = [a for a in rest[1:] if a in i18n.LANGUAGES] or ["fr"]
         why_session(driver, seed, languages[0], "large" in rest[1:])
         driver.then(driver.summary)
+    elif name == "update-news":
+        from tests.ui_driver.update_news_script import update_news_session
+
+        update_news_session(driver)
     elif name == "usb":
         from tests.ui_driver.usb_script import usb_session
 

@@ -1,7 +1,8 @@
 """The `usb LANG` script: Settings' and the Hardware screen's USB stick buttons by touch, the
-stick a folder of the test's (`ARMATA_USB_ROOT`): back up, restore the backup, import a
-transcript, save a report; each outcome waited for, its words reported, every layout check
-run on each page (tests/product/test_usb_ui.py)."""
+stick a folder of the test's (`ARMATA_USB_ROOT`): back up, play a second game, restore the
+backup (asked first: answered "keep" once, then "restore"; the number of games on the table
+reported at each step), import a transcript, save a report; each outcome waited for, its words
+reported, every layout check run on each page (tests/product/test_usb_ui.py)."""
 
 from __future__ import annotations
 
@@ -37,15 +38,48 @@ def usb_session(driver: Driver, language: str) -> None:
     driver.then(lambda: driver.press("Settings"))
     driver.then(lambda: driver.press("Back up to a USB stick"))
     outcome("backup")
+    driver.then(lambda: driver.press("Back"))
+    driver.then(lambda: app.new_game(app.fixed_seed))  # a second game, not in the backup
+    driver.then(driver.play_one)
+    driver.then(lambda: app.show("home"))
+    driver.then(lambda: driver.press("Settings"))
     driver.then(lambda: driver.press("Restore from a USB stick"))
     driver.then(lambda: driver.shoot(f"usb-restore-list-{language}"))
+    games: dict[str, int] = {}
+    driver.report["games"] = games
+
+    def count(step: str) -> None:
+        games[step] = len(app.service.log.games())
 
     def first_backup() -> None:
         [choice, *_] = app.service.usb_backups()
         driver.press(choice.name, translate=False)
 
+    def asked() -> None:
+        driver.wait_until("the question", lambda: settings()._answer is not None, 600)
+
+    driver.then(lambda: count("before"))
     driver.then(first_backup)
+    driver.then(asked)
+    driver.then(lambda: count("asked"))
+    driver.then(lambda: said.__setitem__("question", " ".join(
+        w.text for w in settings().ids.content.children[::-1] if hasattr(w, "text"))))  # fmt: skip
+    driver.then(lambda: driver.shoot(f"usb-restore-ask-{language}"))
+    driver.then(lambda: driver.press("Keep the games as they are"))
+    driver.then(lambda: count("kept"))
+    driver.then(lambda: said.__setitem__("kept", status()))
+    driver.then(first_backup)
+    driver.then(asked)
+    driver.then(lambda: driver.press("Restore the backup"))
     outcome("restore")
+    driver.then(lambda: count("restored"))
+
+    def restored_exports() -> None:  # the log's games just after the restore, as transcripts
+        from tests.support.standins.pi_releases import exports
+
+        driver.report["restored_exports"] = exports(app.service.log.path)
+
+    driver.then(restored_exports)
     driver.then(lambda: driver.press("Back"))
     driver.then(lambda: driver.press("Import a game from a USB stick"))
     driver.then(lambda: driver.press("curse.json", translate=False))

@@ -3,7 +3,8 @@ volume and speed, when the table opens its own Wi-Fi for the phones; stored in t
 they come back after a restart. Then the USB stick: back the games up onto one, restore them
 from one, import a game from one, update from a release archive on one (the table service does
 the work; this page shows what is under way and how it ended, below the buttons, so nothing
-moves under a finger)."""
+moves under a finger). A restore asks first: one tap on a backup only reads it off the stick
+and says what it would replace; the games change on the second answer's button only."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from kivy.metrics import dp
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
-from companion.app.service import Settings, UsbChoice, UsbOutcome
-from companion.app.words.i18n import LANGUAGES, N_, tr
+from companion.app.service import Settings, UsbAsk, UsbChoice, UsbOutcome
+from companion.app.words.i18n import LANGUAGES, N_, ngettext, tr
 from ui.screens.page import PageScreen
 from ui.widgets.check_row import CheckRow
 from ui.widgets.glyphs import printable
@@ -40,7 +41,7 @@ class UsbActions(Protocol):
 
     def usb_backup(self, done: Done) -> None: ...
 
-    def usb_restore(self, backup: Path, done: Done) -> None: ...
+    def usb_restore(self, backup: Path, done: Done, ask: UsbAsk | None = None) -> None: ...
 
     def usb_import(self, source: Path, done: Done) -> None: ...
 
@@ -75,6 +76,9 @@ USB_PAGES = {
 }  # fmt: skip
 
 VOLUME_STEP, SPEED_STEP = 20, 20
+#: the answers to "Restore this backup?" take a touch only this long after they appear: the
+#: question comes where the backups' list was, and a quick second tap must not restore
+ANSWER_AFTER_S = 0.6
 #: when the table opens its own Wi-Fi (companion/app/devices/hotspot.py)
 HOTSPOT_CHOICES = (
     ("auto", N_("When no known Wi-Fi is in reach")),
@@ -88,6 +92,8 @@ class SettingsScreen(PageScreen):
     settings: Settings | None = None  # None until first shown
     usb: UsbActions | None = None
     usb_page: str | None = None  # a USB choice page ("restore", "import", "update") is shown
+    #: the answer to "Restore this backup?" while it is asked (True: restore)
+    _answer: Callable[[bool], None] | None = None
     _status: Widget | None = None  # the USB status line of the page shown
 
     def show(
@@ -104,6 +110,9 @@ class SettingsScreen(PageScreen):
         self.fill()
 
     def go_back(self) -> None:
+        if self._answer is not None:  # Back from the question: nothing is restored
+            self._answer_restore(False)
+            return
         if self.usb_page is not None:  # from a choice page back to the settings
             self.usb_page = None
             self.fill()
@@ -185,8 +194,10 @@ class SettingsScreen(PageScreen):
         Clock.schedule_once(lambda _dt: self._bring_into_sight(status), 0.05)
 
     def _bring_into_sight(self, status: Widget) -> None:
-        if status is self._status and status.parent is not None:
-            self.ids.scroll.scroll_to(status, padding=dp(6), animate=False)
+        scroll = self.ids.scroll  # a page shorter than the view stays at its top
+        shown = status is self._status and status.parent is not None
+        if shown and self.ids.content.height > scroll.height:
+            scroll.scroll_to(status, padding=dp(6), animate=False)
 
     def _usb_backup(self) -> None:
         assert self.usb is not None
@@ -210,21 +221,65 @@ class SettingsScreen(PageScreen):
         self.clear(tr(title))
         self.text(tr(intro) if found else tr(none))
         for choice in found:
-            self.button(choice.name, lambda path=choice.path: self._usb_chosen(path))
+            self.button(choice.name, lambda choice=choice: self._usb_chosen(choice))
         if not found:
             self.button(tr("Look again"), lambda: self.usb_choices(page))
         self._status_line()
 
-    def _usb_chosen(self, path: Path) -> None:
+    def _usb_chosen(self, choice: UsbChoice) -> None:
         assert self.usb is not None and self.usb_page is not None
+        if self.usb_page == "restore":  # read and counted first, then asked (_ask_restore)
+            if not self.usb.usb_busy:
+                self.usb_status(tr("Reading the backup on the USB stick..."))
+
+            def asked(games: int, answer: Callable[[bool], None]) -> None:
+                self._ask_restore(choice.name, games, answer)
+
+            self.usb.usb_restore(choice.path, self._usb_done, asked)
+            return
         if not self.usb.usb_busy:
             self.usb_status(tr(USB_PAGES[self.usb_page][3]))
-        action = {
-            "restore": self.usb.usb_restore,
-            "import": self.usb.usb_import,
-            "update": self.usb.usb_update,
-        }[self.usb_page]
-        action(path, self._usb_done)
+        action = {"import": self.usb.usb_import, "update": self.usb.usb_update}[self.usb_page]
+        action(choice.path, self._usb_done)
+
+    def _ask_restore(self, backup: str, games: int, answer: Callable[[bool], None]) -> None:
+        """What the backup would replace, with the two answers side by side (the safe one
+        first); a page left meanwhile is never asked on (nothing is restored)."""
+        if self.usb_page != "restore" or self._answer is not None:
+            answer(False)
+            return
+        self._answer = answer
+        self.clear(tr("Restore this backup?"))
+        self.text(ngettext(
+            "{backup} holds {count} game. It replaces the games saved on the table now.",
+            "{backup} holds {count} games. They replace the games saved on the table now.",
+            games,
+        ).format(backup=backup, count=games))  # fmt: skip
+        self.text(tr("Before that, a copy of the games as they are now is kept on the table, "
+                     "never deleted."))  # fmt: skip
+        self.row([(tr("Keep the games as they are"), lambda: self._answer_restore(False)),
+                  (tr("Restore the backup"), lambda: self._answer_restore(True))])  # fmt: skip
+        answers = list(self.ids.content.children[0].children)  # the row's two buttons
+        for button in answers:  # the second tap of a double tap on a backup answers nothing
+            button.disabled = True
+        Clock.schedule_once(lambda _dt: _enable(answers), ANSWER_AFTER_S)
+        self._status_line()
+
+    def _answer_restore(self, yes: bool) -> None:
+        """Restore (the outcome is said on a page of its own, with no button under the finger)
+        or go back to the backups, nothing changed."""
+        answer, self._answer = self._answer, None
+        if answer is None:
+            return
+        if not yes:
+            answer(False)
+            self.usb_choices("restore")
+            self.usb_status(tr("Nothing was restored."))
+            return
+        self.clear(tr(USB_PAGES["restore"][0]))
+        self._status_line()
+        self.usb_status(tr(USB_PAGES["restore"][3]))
+        answer(True)
 
     def check(
         self, text: str, active: bool, action: Callable[[], None], radio: bool = False
@@ -239,3 +294,8 @@ class SettingsScreen(PageScreen):
         self.settings.set(key, value)
         self.changed(key)
         self.fill()
+
+
+def _enable(buttons: list[Widget]) -> None:
+    for button in buttons:
+        button.disabled = False

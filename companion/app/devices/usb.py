@@ -196,19 +196,28 @@ def copy_in(source: Path, scratch: Path) -> Path:
     return target
 
 
-def prepare_restore(source: Path, scratch: Path) -> Path:
+@dataclass(frozen=True)
+class ReadyBackup:
+    """A backup off the stick, opened and checked: the copy the service puts in place of its
+    log's content, and how many games it holds (what the players are asked about)."""
+
+    copy: Path
+    games: int
+
+
+def prepare_restore(source: Path, scratch: Path) -> ReadyBackup:
     """The backup copied off the stick and opened as a log (an older one migrated there,
-    checked); the copy the service puts in place of its log's content."""
+    checked), its games counted."""
     from companion.errors import CompanionError
     from companion.store.gamelog import GameLog
 
     copy = copy_in(source, scratch)
     try:
-        with GameLog(copy, read_only=False):
-            pass
+        with GameLog(copy, read_only=False) as opened:
+            games = len(opened.games())
     except (CompanionError, OSError) as exc:
         raise UsbProblem("bad_backup", str(exc)) from None
-    return copy
+    return ReadyBackup(copy, games)
 
 
 @dataclass(frozen=True)
