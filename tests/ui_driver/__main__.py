@@ -66,6 +66,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      to-dos done by hand (placement_scripts.py)
   resumed-table      Resume pressed on a game of round 2 or later on the simulated board;
                      after the alert time, what the strip, the watch and the rings show
+  home DIR [LANG ...] Home with the saved game's board, its language buttons by touch, every
+                     text size step chosen in Settings and by More… > Text size, the round
+                     screen at 150 % in each language (default en, de) (home_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -120,7 +123,10 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
     name, rest = script[0], script[1:]
     # DIR is the first argument of these
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement")
+    into_first = (
+        *("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement"),
+        "home",
+    )
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -257,6 +263,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             placement(driver, seed, rest[1:] or ["en", "de"])
         else:
             resumed_table(driver)
+        driver.then(driver.summary)
+    elif name == "home":
+        from tests.ui_driver.home_scripts import home_and_text_steps
+
+        home_and_text_steps(driver, rest[1:] or ["en", "de"])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -5,9 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from kivy.lang import Builder
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 
 from ui.board.view import FortressView
+
+
+class LanguageButton(Button):
+    """One language of Home's row (`code`: "de"); the one shown is marked (home.kv)."""
+
+    code = StringProperty("")
+    chosen = BooleanProperty(False)  # the table's language now
+
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
