@@ -61,6 +61,7 @@ def test_home_and_the_text_size_steps_by_touch(tmp_path: Path, size: str) -> Non
         for code, (text, _colour) in buttons.items():
             marked = "\u2713" in text and "[u]" in text and "[b]" in text
             assert marked == (code == lang), (lang, code, text)
+            assert code.upper() in text and (marked or text == code.upper()), (lang, text)
         assert len({tuple(c) for _t, c in buttons.values()}) == 2  # the chosen one stands out
     # Settings: every step a row, the one tapped marked alone, and the table follows it
     settings = report["settings"]
