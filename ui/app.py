@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import NoTransition
 from kivy.uix.widget import Widget
 
 from companion.app.session.glance import data_dir, glance, table_board
+from companion.app.session.text_size import next_step, scale
 from companion.app.stopping import stop_on_signals
 from companion.app.words import i18n
 from companion.engine.situation import Situation
@@ -111,10 +112,6 @@ def on_kivy_thread(call: Callable[[], None]) -> None:
 def empty_situation(fortress: Fortress) -> Situation:
     """The fortress as the printed layout sets it up, with no figure on it."""
     return Situation(board=fortress.initial_state(), strigoi={}, heroes=(), players=3, altar=0)
-
-
-#: the text size setting: every text a quarter bigger when "large"
-TEXT_SCALES = {"normal": 1.0, "large": 1.25}
 
 
 class ArmataApp(App):
@@ -262,12 +259,12 @@ class ArmataApp(App):
             if self.session is not None:
                 self._refresh()
 
-    def toggle_text_size(self) -> None:
-        """Normal or large text (stored with the table's settings)."""
+    def step_text_size(self) -> None:
+        """The next text size step (companion/app/session/text_size.py), kept in the settings."""
         settings = self.service.settings
-        size = "large" if settings.get("text_size") != "large" else "normal"
+        size = next_step(settings.get("text_size"))
         settings.set("text_size", size)
-        self.text_scale = TEXT_SCALES[size]
+        self.text_scale = scale(size)
 
     def open_settings(self) -> None:
         from ui.screens.settings_usb import UsbForSettings
@@ -285,14 +282,14 @@ class ArmataApp(App):
         """A restore from a USB stick replaced the games (and the settings they carry): the
         table follows their language and text size; Home offers the restored game."""
         self.switch_language(str(self.service.settings.get("language")))
-        self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
+        self.text_scale = scale(self.service.settings.get("text_size"))
         self.can_resume = self.service.can_resume()
 
     def _setting_changed(self, key: str) -> None:
         if key == "language":
             self.switch_language(str(self.service.settings.get("language")))
         elif key == "text_size":
-            self.text_scale = TEXT_SCALES.get(str(self.service.settings.get("text_size")), 1.0)
+            self.text_scale = scale(self.service.settings.get("text_size"))
         elif key == "hotspot":
             self.service.set_hotspot_mode(self.service.hotspot_mode)  # acted on now
 
@@ -341,7 +338,7 @@ class ArmataApp(App):
         i18n.set_language(look.language)
         self.lang = look.language
         self.bind(text_scale=self._board_text)  # the boards' names and legends grow with it
-        self.text_scale = TEXT_SCALES.get(look.text_size, 1.0)
+        self.text_scale = scale(look.text_size)
         self.can_resume = look.resumable
         home = HomeScreen(name="home")
         home.attach_board(self.fortress_view)
@@ -370,11 +367,12 @@ class ArmataApp(App):
         if self.web_address is not None:  # a frame later: nothing waits for its server
             Clock.schedule_once(self._open_web, 0.05)
         self.lang = service.language
-        self.text_scale = TEXT_SCALES.get(str(service.settings.get("text_size")), 1.0)
+        self.text_scale = scale(service.settings.get("text_size"))
         round_screen.repeat = lambda a: service.speak(service.announcer.words(a))
         round_screen.app_showing = service.showing
         self.can_resume = service.can_resume()
         resume = self.resume_last and self.can_resume  # the kiosk after a power cut, an update
+        self._home_board()  # the first frame drew the default fortress
         if (news := service.update_news()) is not None:  # said once, before anything else
             then = self.resume_game if resume else lambda: self.show("home")
             screen = cast("ConfirmScreen", self.manager.get_screen("confirm"))
@@ -665,20 +663,21 @@ class ArmataApp(App):
     def _home(self) -> None:
         """Home shows the table as it is: after a finished game no Resume, no rings and no
         figures of it; with a game to resume, that game's figures."""
-        from companion.engine.game.context import situation
-
         self._game_left = True  # what the game's screens showed goes, once the table idles
         self._tidy.cancel()
         self._tidy()
         self.service.leave_game()
         self.can_resume = self.service.can_resume()
-        session = self.session
-        if session is not None and session.state.phase != "over":
-            shown = situation(session.rules, session.state)
-        else:
-            shown = empty_situation(self.fortress)
-        if shown != self.fortress_view.situation:
-            self.fortress_view.situation = shown
+        self._home_board()
+
+    def _home_board(self) -> None:
+        """Home draws the game Resume brings back (that game's ladders and platforms)."""
+        from companion.app.session.saved import saved_table  # the engine: loaded with the service
+
+        saved = saved_table(self.service.log, self.session)
+        fortress, shown = saved or (self.fortress, empty_situation(self.fortress))
+        if (fortress, shown) != (self.fortress_view.fortress, self.fortress_view.situation):
+            self.fortress_view.fortress, self.fortress_view.situation = fortress, shown
             self.fortress_view.redraw()
 
     def open_log(self) -> None:

@@ -19,7 +19,7 @@ DEFAULTS: dict[str, Any] = {
     "voice": True,
     "volume": 100,
     "speed": 165,
-    "text_size": "normal",  # or "large": every text a quarter bigger
+    "text_size": 100,  # percent, in steps (companion/app/session/text_size.py; once "normal")
     "hotspot": "auto",  # the table's own Wi-Fi: "auto" (where no network is in reach), "on", "off"
     "hotspot_credentials": None,  # {"name": ..., "password": ...}, made at the first opening
     "seat_tokens": None,  # the phones' seat links (companion/app/web/seats.py), kept over a restart

@@ -32,12 +32,12 @@ def test_the_plan_is_a_quarter_of_the_full_product() -> None:
     assert len(planned) == len(sweeps.SCREENS) * len(sweeps.CONFIGS) == full // 4
 
 
-def test_every_display_and_text_size_of_the_old_sweeps_is_kept() -> None:
+def test_every_display_and_text_size_of_the_old_sweeps_is_kept_and_every_step_seen() -> None:
     assert set(sweeps.CONFIGS) == {
         ("800x480", "normal"), ("1024x600", "normal"), ("1280x720", "normal"),
         ("1280x800", "normal"), ("720x1280", "normal"), ("800x480", "large"),
         ("1024x600", "large"), ("1280x720", "large"), ("720x1280", "large"),
-    }  # fmt: skip
+    } | {(size, "150") for size in ("800x480", "720x1280")}  # fmt: skip
     assert len(sweeps.SCREENS) == len(set(sweeps.SCREENS)) == 31
 
 

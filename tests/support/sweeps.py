@@ -1,16 +1,17 @@
 """The screenshot sweeps as a covering design (issue 44): instead of every screen in every
-language at every display size and text size (31 x 4 x 9 = 1,116 screenshots, nine app starts,
-36 walks through the app), each display size is one app start, each text size there one walk,
-and each segment of a walk is in one language, rotating with the sweep. Every screen is then
-seen
+language at every display size and text size (31 x 4 x 11 = 1,364 screenshots, five app
+starts, 44 walks through the app), each display size is one app start, each text size there
+one walk, and each segment of a walk is in one language, rotating with the sweep. Every screen
+is then seen
 
 * in every language (at some size),
 * at every display size and text size (in some language),
 * and every language at every display size and text size (on some screens):
 
-every pair of the three factors at least once (a covering array of strength 2), in 279
-screenshots and nine walks. The layout checks run on each. Kept apart from the driver so that
-the plan itself is tested without Kivy (tests/house/test_sweeps.py)."""
+every pair of the three factors at least once (a covering array of strength 2), in 341
+screenshots and 11 walks (the text size step 150 % at 800x480 and 720x1280 since issue 40).
+The layout checks run on each. Kept apart from the driver so that the plan itself is tested
+without Kivy (tests/house/test_sweeps.py)."""
 
 from __future__ import annotations
 
@@ -35,12 +36,14 @@ SCREENS = tuple(screen for segment in SEGMENTS for screen in segment)
 
 #: each display size (one app start) with its text sizes (one walk each). The Touch Display 2
 #: upright (720x1280) runs at Kivy density 1.5, as on the Pi (hardware/pi/README.md, Displays)
+#: Text sizes are the setting's steps (companion/app/session/text_size.py): "normal" (100 %),
+#: "large" (125 %), "150" (and "175", which the layouts do not hold yet at these two sizes).
 DISPLAYS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("800x480", ("normal", "large")),
+    ("800x480", ("normal", "large", "150")),
     ("1024x600", ("normal", "large")),
     ("1280x720", ("normal", "large")),
     ("1280x800", ("normal",)),
-    ("720x1280", ("normal", "large")),
+    ("720x1280", ("normal", "large", "150")),
 )
 #: every (display size, text size), numbered: the number turns the languages' rotation
 CONFIGS: tuple[tuple[str, str], ...] = tuple(
@@ -64,8 +67,8 @@ def planned(size: str, text: str) -> set[str]:
 
 
 def folder(size: str, text: str) -> str:
-    """The walk's folder under tests/artifacts/ (`800x480`, `800x480-large`)."""
-    return size if text == "normal" else f"{size}-large"
+    """The walk's folder under tests/artifacts/ (`800x480`, `800x480-large`, `800x480-150`)."""
+    return size if text == "normal" else f"{size}-{text}"
 
 
 #: the kinds of Strigoi-turn card shot by `story-shots` (tests/ui_driver/story_scripts.py SHOTS)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.session.text_size import STEPS
 from companion.app.words import i18n
 from tests.support import sweeps
 from tests.ui.test_ui import ARTIFACTS, ui
@@ -67,7 +68,7 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         jargon = [t for t in texts if JARGON.search(t)]
         assert jargon == [], (name, jargon)
     for run in runs:
-        lang = run.split("-")[0]
+        lang, large = run.split("-")[0], run.endswith("-large")
         facts = report["facts"][run]
         assert facts["add_disabled"] is True  # a sixth player: disabled, the reason beside it
         # the reason in the hint above the list, always in sight (issue 29 playtest: below the
@@ -113,6 +114,9 @@ def test_the_setup_wizard_in_the_players_words(tmp_path: Path, size: str) -> Non
         wifi = sorted((r for r in rows if r[2] and r[0] in choices), key=lambda r: r[0])
         sizes = [r for r in rows if r[2] and r[0] not in endonyms and r[0] not in choices]
         assert len(languages) == 4 and [row[1] for row in languages].count(True) == 1
-        assert len(sizes) == 2 and [row[1] for row in sizes].count(True) == 1
+        assert len(sizes) == len(STEPS) and [row[1] for row in sizes].count(True) == 1
+        steps = [words("{percent}%").format(percent=step) for step in STEPS]
+        assert sorted(r[0] for r in sizes) == sorted(steps)  # the text size steps (issue 40)
+        assert [r[0] for r in sizes if r[1]] == [steps[STEPS.index(125 if large else 100)]]
         assert len(wifi) == 3 and [choices[r[0]] for r in wifi if r[1]] == ["auto"]
-        assert all(height >= 48 for *_, height in rows) and len(rows) == 10
+        assert all(height >= 48 for *_, height in rows) and len(rows) == 8 + len(STEPS)

@@ -76,6 +76,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      to-dos done by hand (placement_scripts.py)
   resumed-table      Resume pressed on a game of round 2 or later on the simulated board;
                      after the alert time, what the strip, the watch and the rings show
+  home DIR [LANG ...] Home with the saved game's board, its language buttons by touch, every
+                     text size step chosen in Settings and by More… > Text size, the round
+                     screen at 150 % in each language (default en, de) (home_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -132,7 +135,7 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     # DIR is the first argument of these
     into_first = (
         "shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement",
-        "protection",
+        "protection", "home",
     )  # fmt: skip
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
@@ -279,6 +282,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.protection_scripts import protection
 
         protection(driver, seed, rest[1:] or ["en", "de"])
+        driver.then(driver.summary)
+    elif name == "home":
+        from tests.ui_driver.home_scripts import home_and_text_steps
+
+        home_and_text_steps(driver, rest[1:] or ["en", "de"])
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -15,11 +15,11 @@ from companion.engine.game import commands as c
 from tests.support.table import CROWD, CROWD_HEROES
 from tests.ui_driver.driver import Driver
 from tests.ui_driver.table_scripts import follow_the_game
+from tests.ui_driver.touch import step_to
 
 
 def _text_size(app: Any, size: str) -> None:
-    if (app.service.settings.get("text_size") or "normal") != size:
-        app.toggle_text_size()
+    step_to(app, 125 if size == "large" else 100)
 
 
 def _waiting(app: Any) -> tuple[str | None, str | None]:

@@ -12,6 +12,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.button import Button
 
+from companion.app.session.text_size import percent
 from companion.app.table.taps import rim_target
 from companion.app.words import i18n
 from companion.app.words.table_texts import site_label
@@ -32,7 +33,7 @@ from tests.ui_driver.checks import (
     small_touch_targets,
     walk,
 )
-from tests.ui_driver.touch import find_button, in_sight, reveal, sight, tap, tap_at
+from tests.ui_driver.touch import find_button, in_sight, reveal, sight, step_to, tap, tap_at
 from ui.app import ArmataApp
 
 #: a waiting step's time budget per step it allows (scaled like every limit of the tests)
@@ -156,9 +157,8 @@ class Driver:
         self.app.switch_language(code)
 
     def text_size(self, size: str) -> None:
-        """Normal or large text, as the players set it (More… > Text size toggles it)."""
-        if self.app.service.settings.get("text_size") != size:
-            self.app.toggle_text_size()
+        """A text size step ("normal", "large", "150"), as More… > Text size steps to it."""
+        step_to(self.app, percent(int(size) if size.isdigit() else size))
 
     def walk_every_screen(self, out: Path, text: str, languages: Sequence[str], seed: int) -> None:
         """Queue one walk through every screen (and the round's panels) at `text` size, into

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
+from companion.app.session.text_size import STEPS, percent
 from tests.ui_driver.checks import walk
 from ui.widgets.scrolling import at_rest, scroll_view_of
 
@@ -84,3 +87,12 @@ def find_button(root: Widget, text: str) -> Button:
         ):
             return widget
     raise LookupError(f"no enabled button {text!r}")
+
+
+def step_to(app: Any, wanted: int) -> None:
+    """Step the text size as More… > Text size does, until it is `wanted` percent."""
+    for _ in STEPS:
+        if percent(app.service.settings.get("text_size")) == wanted:
+            return
+        app.step_text_size()
+    assert percent(app.service.settings.get("text_size")) == wanted, wanted

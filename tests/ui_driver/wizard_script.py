@@ -15,7 +15,7 @@ from companion.app.words import i18n
 from companion.app.words.table_texts import site_label
 from tests.ui_driver.checks import walk
 from tests.ui_driver.driver import Driver
-from tests.ui_driver.touch import find_button, tap, tap_at
+from tests.ui_driver.touch import find_button, step_to, tap, tap_at
 from ui.board.layout import Box
 from ui.widgets.check_row import CheckRow
 
@@ -112,8 +112,7 @@ def _key(app: Any) -> str:
 
 
 def _text_size(app: Any, large: bool) -> None:
-    if (app.text_scale > 1) != large:
-        app.toggle_text_size()
+    step_to(app, 125 if large else 100)
 
 
 def _note(driver: Driver, key: str, value: object) -> None:

@@ -132,6 +132,7 @@ class Painting:
     def _draw_static(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)
         self.books_drawn = []
+        self.ladders_drawn = []
         self._letter_spots = []
         reserved = self._reserved()
         room = set(self.shown_cells()) if self.zoom_room is not None else set()
@@ -150,6 +151,7 @@ class Painting:
                     ladder.cell, reserved
                 ):
                     self._ladder(ladder.id, ladder.cell)
+                    self.ladders_drawn.append((ladder.id, ladder.cell))
 
     def _draw(self, target: Fbo) -> None:
         tables = self.fortress.tables(self.situation.board)

@@ -105,6 +105,7 @@ class FortressView(NamesAndLegend, Figures, Painting, Widget):
         self.ground: list[Circle] = []
         self.overlays: list[Box] = []
         self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last static layer
+        self.ladders_drawn: list[tuple[str, Cell]] = []  # the ladders the last static layer drew
         #: the event layer's letters and figures in the order drawn, as (kind, circle): a figure
         #: is never drawn under a letter (tests/ui/test_zoomed_board.py reads it)
         self.draw_order: list[tuple[str, Circle]] = []

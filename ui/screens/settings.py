@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from companion.app.service import Settings, UsbAsk, UsbChoice, UsbOutcome
+from companion.app.session.text_size import STEPS, percent
 from companion.app.words.i18n import LANGUAGES, N_, ngettext, tr
 from ui.screens.page import PageScreen
 from ui.widgets.check_row import CheckRow
@@ -139,11 +140,11 @@ class SettingsScreen(PageScreen):
                 radio=True,
             )
         self.text(tr("Text size"))
-        for size, name in (("normal", tr("Normal text")), ("large", tr("Large text"))):
+        for step in STEPS:  # a choice of big rows, the current one marked
             self.check(
-                name,
-                s.get("text_size") == size,
-                lambda size=size: self._set("text_size", size),
+                tr("{percent}%").format(percent=step),
+                percent(s.get("text_size")) == step,
+                lambda step=step: self._set("text_size", step),
                 radio=True,
             )
         self.text(tr("Voice"))

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.input.motionevent import MotionEvent
@@ -213,7 +214,9 @@ class SetupScreen(Screen):
             shown = ZOOMED_TALL if zoomed else SHOWN_TALL
             self.board_px = fitted if worked_on else self.height * shown
         else:
-            fitted = min(self.height * aspect, self.width - dp(PANEL_MIN_WIDE))
+            # the page's least width grows with the text size (its hint stays readable)
+            scale = getattr(App.get_running_app(), "text_scale", 1.0) or 1.0
+            fitted = min(self.height * aspect, self.width - dp(PANEL_MIN_WIDE) * scale)
             shown = ZOOMED_WIDE if zoomed else SHOWN_WIDE
             self.board_px = fitted if worked_on else self.width * shown
 
@@ -270,6 +273,8 @@ class SetupScreen(Screen):
 
     # ----- pages -------------------------------------------------------------------------------
     def _page_players(self, box: BoxLayout) -> None:
+        # from 150 % on the seat's buttons go under its name: four in a row broke "Remove"
+        apart = (getattr(App.get_running_app(), "text_scale", 1.0) or 1.0) > 1.25
         for i, seat in enumerate(self.plan.seats):
             row = self._row(box)
             self._button(
@@ -278,6 +283,7 @@ class SetupScreen(Screen):
                 lambda i=i: self._try(lambda: self.plan.next_hero(i)),
                 size_hint_x=2,
             )
+            row = self._row(box) if apart else row
             last = i == len(self.plan.seats) - 1
             self._button(
                 row,

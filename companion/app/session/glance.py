@@ -19,6 +19,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.app.session.text_size import percent
 from companion.app.words.i18n import LANGUAGES
 from companion.boardfile import load_board_file
 from companion.engine.fortress import Fortress
@@ -33,7 +34,7 @@ LOG_FILE = "companion.db"
 @dataclass(frozen=True)
 class Glance:
     language: str = "en"
-    text_size: str = "normal"
+    text_size: int = 100  # percent (companion/app/session/text_size.py)
     resumable: bool = False  # a game is not finished (Home's Resume)
 
 
@@ -54,7 +55,7 @@ def glance(data: Path) -> Glance:
     language, text_size = _value(settings, "language"), _value(settings, "text_size")
     return Glance(
         language if language in LANGUAGES else "en",
-        text_size if text_size in ("normal", "large") else "normal",
+        percent(text_size),
         playing is not None,
     )
 

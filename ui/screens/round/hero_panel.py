@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -26,8 +27,15 @@ from ui.widgets.scrolling import to_top
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-#: a card tile is never narrower than this (three across at 800 px, four at 1024 px)
+#: a card tile is never narrower than this (three across at 800 px, four at 1024 px), times
+#: the text size, and half as wide again from 150 % on (one across at 800 px): a tile stays
+#: lower than the band below "Hand", so a card of the hand is in sight as the panel opens
 TILE_DP = 240
+
+
+def tile_px() -> float:
+    scale = getattr(App.get_running_app(), "text_scale", 1.0) or 1.0
+    return dp(TILE_DP) * scale * (1.5 if scale > 1.25 else 1.0)
 
 
 def escape(text: str) -> str:
@@ -151,7 +159,7 @@ class HeroPanelView(CardPanel):
     def _grid(self) -> GridLayout:
         body = self.ids.body
         grid = GridLayout(
-            cols=max(1, int((body.width or dp(TILE_DP)) // dp(TILE_DP))),
+            cols=max(1, int((body.width or tile_px()) // tile_px())),
             spacing=dp(6),
             size_hint_y=None,
         )
@@ -166,7 +174,7 @@ class HeroPanelView(CardPanel):
         """The card grids shown take as many columns as the panel's width holds."""
         for child in body.children:
             if isinstance(child, GridLayout):
-                child.cols = max(1, int(width // dp(TILE_DP)))
+                child.cols = max(1, int(width // tile_px()))
 
     @staticmethod
     def _same_height(grid: GridLayout, tile: Widget) -> None:

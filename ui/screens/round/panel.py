@@ -78,8 +78,8 @@ class RoundPanel:
         self._button(box, tr("Game log"), closing(app.open_log))
         self._button(box, tr("Rules"), closing(lambda: app.open_rules()))
         self._button(box, tr("Table"), closing(app.open_table))
-        size = tr("Text size: large") if app.text_scale > 1 else tr("Text size: normal")
-        self._button(box, size, closing(app.toggle_text_size))
+        size = tr("Text size: {percent}%").format(percent=round(app.text_scale * 100))
+        self._button(box, size, closing(app.step_text_size))  # the next step, then the first
         self._button(box, tr("Home"), closing(lambda: app.show("home")))
         self._button(box, tr("Close"), self.open_more, muted=True, beside=True)
 
