@@ -15,6 +15,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from companion.app.web.seat_guide import GUIDE_WORDS
+from companion.app.web.tracker_view import TRACKER_WORDS
 from companion.app.words import i18n
 from companion.engine.game import commands as c
 from companion.engine.hexgrid import Cell
@@ -113,7 +114,7 @@ def onto_red_space(t: WebTable, hero: str) -> None:
 
 def words(language: str) -> dict[str, str]:
     catalog = i18n.catalog(language)
-    return {key: catalog.gettext(text) for key, text in GUIDE_WORDS.items()}
+    return {key: catalog.gettext(text) for key, text in (GUIDE_WORDS | TRACKER_WORDS).items()}
 
 
 @pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))

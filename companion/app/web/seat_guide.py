@@ -15,13 +15,14 @@ from typing import Any
 import msgspec
 
 from companion.app.session.game import GameSession
+from companion.app.web.tracker_view import TRACKER_WORDS, tracker_view
 from companion.app.words.command_labels import command_label
 from companion.app.words.i18n import N_, ngettext, tr
 from companion.app.words.names import STACK_NAMES, token_phrase
 from companion.app.words.status import waiting_label
 from companion.app.words.wording import describe
 from companion.engine.components import Catalog
-from companion.engine.explain import Np_, hero_name
+from companion.engine.explain import Np_
 from companion.engine.game import commands as c
 from companion.engine.game.kinds import Phase, TaskKind
 from companion.engine.game.state import GameState
@@ -66,12 +67,6 @@ GUIDE_WORDS = {
     "may_change": N_("You may choose another until everyone has chosen."),
     "change": N_("Choose this one instead"),
     "chosen_mark": N_("Chosen for this round"),
-    "order": N_("Turn order"),
-    "choosing": N_("choosing"),
-    "has_chosen": N_("has chosen"),
-    "on_the_move": N_("on the move"),
-    "done": N_("done"),
-    "initiative": N_("initiative {value}"),
     "decide": N_("Your decision"),
 }
 
@@ -165,40 +160,14 @@ def your_sentence(task: Task, catalog: Catalog) -> str:
 
 
 def turn_order(session: GameSession, hero: str) -> list[JSON]:
-    """The heroes in turn order (seat order before the reveal), each with where they are in the
-    round: choosing or has chosen (never which card, R-RND-1), then the revealed initiative,
-    on the move, done."""
-    state = session.state
-    catalog = session.rules.catalog
-    revealed = state.phase != Phase.INITIATIVE and bool(state.turn_order)
-    if revealed:
-        order = [state.hero(x) for x in state.turn_order]
-    else:
-        order = sorted(state.heroes, key=lambda h: h.seat)
-    active = state.active_hero if revealed else None
-    passed = True  # before the one on the move: their turn is over this round
-    rows: list[JSON] = []
-    for h in order:
-        if not revealed:
-            note = guide_word("has_chosen" if h.chosen is not None else "choosing")
-        elif h.hero == active:
-            note, passed = guide_word("on_the_move"), False
-        elif passed and active is not None:
-            note = guide_word("done")
-        else:
-            note = ""
-        if revealed and h.chosen is not None:
-            initiative = guide_word("initiative").format(value=catalog.card(h.chosen).initiative)
-            note = f"{initiative} · {note}" if note else initiative
-        rows.append(
-            {
-                "name": hero_name(h.hero),
-                "note": note,
-                "active": h.hero == active,
-                "me": h.hero == hero,
-            }
-        )
-    return rows
+    """The turn tracker's rows (`tracker_view`: the heroes in turn order, seat order before the
+    reveal, then the Strigoi), this seat's own row marked `me`."""
+    rows = tracker_view(session)["rows"]
+    return [
+        {**row, "active": row["marked"], "me": row["id"] == hero}
+        for row in rows
+        if row["id"] != "strigoi"  # the Strigoi's turn shows in the tracker strip above
+    ]
 
 
 def guide_view(session: GameSession, hero: str) -> JSON:
@@ -211,7 +180,9 @@ def guide_view(session: GameSession, hero: str) -> JSON:
         "your_turn": yours,
         "order": turn_order(session, hero),
         "decision": [{"key": o.key, "label": o.label} for o in private_options(session, hero)],
-        "guide_words": {key: tr(text) for key, text in GUIDE_WORDS.items()},
+        "guide_words": {
+            key: tr(text) for key, text in (GUIDE_WORDS | TRACKER_WORDS).items()
+        },
     }
 
 

@@ -28,6 +28,7 @@ from companion.app.story.headlines import HEADLINE_CODES
 from companion.app.story.hero_cards import held_rewards, held_wounds
 from companion.app.web.board import place_figures, room_labels, sizes, view_box
 from companion.app.web.seat_guide import guide_view
+from companion.app.web.tracker_view import tracker_view
 from companion.app.words import i18n
 from companion.app.words.command_labels import log_sentence
 from companion.app.words.i18n import N_, tr
@@ -376,6 +377,7 @@ def table_view(
         "labels": room_labels(session.rules.fortress, board, names, settled),
         "cards": list(cards),
         "heroes": hero_views(session, catalog),
+        "tracker": tracker_view(session),
         "strigoi": strigoi,
         "log": log,
     }
@@ -425,6 +427,7 @@ def seat_view(session: GameSession, hero: str) -> JSON:
         "tokens": [item_name(catalog, x) for x in mine.reward_tokens],
         "wounds": [token_name(catalog, w) for w in mine.wounds],
         "choices": choices_of(session, hero),
+        "tracker": tracker_view(session),
         **guide_view(session, hero),
     }
 

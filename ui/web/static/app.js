@@ -234,6 +234,7 @@ function show(view, changed) {
   state.words = view.words || {};
   if (now()) labels();
   if (!view.game) {
+    $("tracker").hidden = true;
     $("table").hidden = true;
     $("nogame").hidden = false;
     text("nogame", state.words.no_game);
@@ -252,6 +253,7 @@ function show(view, changed) {
     drawBoard(view);
   }
   if (now("heroes")) drawHeroes(view.heroes);
+  if (now("tracker")) drawTracker(view.tracker);
   if (now("log")) {
     const log = $("log");
     log.replaceChildren(...view.log.map((step) => el("li", null, `${step.seq}. ${step.text}`)));
@@ -301,6 +303,33 @@ function drawHeroes(heroes) {
       // the reward cards and tokens, a sentence each ("Roel has no reward token."), never a
       // form's "Reward tokens: none"
       item.append(el("p", "fact", hero.rewards_said));
+      return item;
+    }),
+  );
+}
+
+// the turn tracker in the sticky header, always in sight: the heroes in this round's order,
+// then the Strigoi; the one acting outlined, a tick for a card chosen (never which), the
+// wounds and rewards below each mark; every box the same size, so nothing moves on a change
+function drawTracker(tracker) {
+  const list = $("tracker");
+  list.hidden = !tracker;
+  if (!tracker) return;
+  list.setAttribute("aria-label", tracker.title);
+  list.dataset.marked = tracker.marked || "";
+  list.replaceChildren(
+    ...tracker.rows.map((row) => {
+      const item = el("li", `tracked stage-${row.stage || "none"}`);
+      item.classList.toggle("marked", row.marked);
+      item.classList.toggle("waited", row.waited);
+      item.dataset.id = row.id;
+      item.title = [row.name, row.note, row.counts].filter(Boolean).join(" · ");
+      const mark = el("span", `tracked-mark fig-${row.id}`, row.mark);
+      if (row.stage === "chosen") mark.append(el("span", "tick", "\u2713"));
+      item.append(mark);
+      if (row.wounds !== null) {
+        item.append(el("span", "tracked-counts", `${row.wounds}\u2665 ${row.rewards}\u2605`));
+      }
       return item;
     }),
   );
@@ -494,6 +523,7 @@ function showSeat(seat, words) {
   document.body.dataset.yourTurn = seat.your_turn ? "1" : "0";
   if (seat.your_turn && state.yourTurn === false) buzz();
   state.yourTurn = Boolean(seat.your_turn);
+  drawTracker(seat.tracker);
   text("order-title", g.order || "");
   $("order").replaceChildren(
     ...(seat.order || []).map((row) => {
