@@ -66,6 +66,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
                      to-dos done by hand (placement_scripts.py)
   resumed-table      Resume pressed on a game of round 2 or later on the simulated board;
                      after the alert time, what the strip, the watch and the rings show
+  finger DIR         nothing moves under a finger: places kept while a strip comes and goes,
+                     a tap just after it closed, the secret hand's question, a tap held back,
+                     the busy sign of a slow Undo (finger_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -120,11 +123,18 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
 
     name, rest = script[0], script[1:]
     # DIR is the first argument of these
-    into_first = ("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement")
+    into_first = (
+        *("shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement"),
+        "finger",
+    )
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
+    if name != "finger":  # a scripted finger taps as soon as two frames are alike: no hand is
+        from ui.widgets.touch_guard import MovedAreas  # that fast (the guard's hold: 0 for it)
+
+        MovedAreas.hold_s = 0.0
     app.fixed_seed = seed
     table = app.hardware.table
     if table is not None:
@@ -257,6 +267,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
             placement(driver, seed, rest[1:] or ["en", "de"])
         else:
             resumed_table(driver)
+        driver.then(driver.summary)
+    elif name == "finger":
+        from tests.ui_driver.finger_scripts import finger
+
+        finger(driver)
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -101,10 +101,11 @@ class HeroPanelView(CardPanel):
             self._heading(tr("Played this round"))
             grid = self._grid()
             grid.add_widget(self._tile(panel.played))
+        for label, call in extra or []:  # first, in the same place at every visit
+            self._button(label, call)
         self._heading(panel.hand_heading)
-        if panel.hand_secret:
-            self._text(tr("Only the player of {hero} looks now.").format(hero=panel.name))
-            self._button(panel.show_hand_label, show_hand, commit=True)
+        if panel.hand_secret:  # asked first: the hand opens only on a second tap (R-RND-1)
+            self._ask(panel.hand_question, panel.show_hand_label, show_hand)
         elif not panel.hand:
             self._text(tr("No cards in hand."))
         else:
@@ -124,12 +125,16 @@ class HeroPanelView(CardPanel):
                 if line.does:
                     text = f"[b]{text}[/b] — {escape(line.does)}"
                 self._text(text)
-        for label, call in extra or []:
-            self._button(label, call)
         self.showing = True
         scroll = self.ids.scroll
         to_top(scroll)
         Clock.schedule_once(lambda _dt: to_top(scroll), 0)  # once the new body is laid out
+
+    #: Close and Not now: the screen's own closing (set by the round screen), else `close`
+    dismissing: Callable[[], None] | None = None
+
+    def dismiss(self) -> None:
+        (self.dismissing or self.close)()
 
     def close(self) -> None:
         self.showing = False
@@ -197,6 +202,21 @@ class HeroPanelView(CardPanel):
         else:
             tile.disabled = True  # facts to read, nothing to press
         return tile
+
+    def _ask(self, question: str, yes: str, show_hand: Callable[[], None]) -> None:
+        """ "Only Matthew looks — show?" in large type, Show and Not now as two big buttons side
+        by side (Not now closes the panel, as Close does)."""
+        self.ids.body.add_widget(Factory.PanelQuestion(text=question))
+        row = Factory.AnswerRow()
+        for text, call, commit in ((yes, show_hand, True), (tr("Not now"), self.dismiss, False)):
+            button = Factory.AnswerButton(text=text)
+            button.background_color = theme.COMMIT if commit else theme.PANEL
+            button.action = call
+            button.commit = commit
+            button.bind(on_release=lambda b: b.action())
+            row.add_widget(button)
+            self.choices.append(button)
+        self.ids.body.add_widget(row)
 
     def _button(self, text: str, call: Callable[[], None], commit: bool = False) -> None:
         button = Factory.OptionButton(text=text)
