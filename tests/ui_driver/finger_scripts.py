@@ -26,7 +26,7 @@ from companion.app.web.qr import phone_word
 from companion.app.words import i18n
 from companion.engine.explain import hero_name
 from tests.ui_driver.driver import Driver
-from tests.ui_driver.table_scripts import ROOM, _sim, table_set_up
+from tests.ui_driver.table_scripts import ROOM, table_set_up
 from tests.ui_driver.touch import tap, tap_at
 from ui.widgets.touch_guard import HOLD_S, MovedAreas, window_rect
 
@@ -69,7 +69,7 @@ def finger(driver: Driver) -> None:
 
     table_set_up(driver)
     driver.then(lambda: places("start"))
-    driver.then(lambda: _sim(driver).bump(ROOM))
+    driver.then(lambda: simulated(driver).bump(ROOM))
     driver.then(lambda: driver.wait_until("the strip", lambda: bool(screen().alert_text), 3000))
     driver.then(lambda: places("strip"))
     driver.then(lambda: report.update(strip=rect(screen().ids.alert)))
@@ -91,7 +91,7 @@ def finger(driver: Driver) -> None:
             report["aimed"]["opened"] = opened()
 
         screen().bind(alert_text=closed)
-        _sim(driver).bump(ROOM, -1)  # the platform turned back: the strip closes
+        simulated(driver).bump(ROOM, -1)  # the platform turned back: the strip closes
 
     driver.then(aim_then_close)
     driver.then(lambda: driver.wait_until("the tap", lambda: "opened" in report["aimed"], 3000))
@@ -203,6 +203,13 @@ def finger(driver: Driver) -> None:
     driver.then(slow_undo)
     driver.then(lambda: places("end"))
     driver.then(lambda: driver.shoot("finger-end"))
+
+
+def simulated(driver: Driver) -> Any:
+    """The simulated board's table (the embedded default's)."""
+    table = driver.app.hardware.table
+    assert table is not None, "the simulated board is needed"
+    return table
 
 
 def _texts(box: Any) -> list[str]:
