@@ -840,7 +840,7 @@ def test_the_pi_buttons_on_mock_pins_act_on_the_running_app(tmp_path: Path) -> N
     Next highlights an option, Confirm performs it, Undo takes it back; the status LED is
     steady while every node answers and blinks while one is unplugged."""
     report = ui("buttons", data=tmp_path)["buttons"]
-    assert report["presses"] == ["next", "confirm", "next", "confirm", "undo"]
+    assert report["presses"] == [*["next", "confirm"] * 3, "undo"]  # the question, Show, a card
     assert report["focused"] == [0, 0, 0]  # Next highlighted the first option each time
     assert report["after_confirm"] == report["start_head"] + 1  # a card was played
     assert report["after_undo"] == report["start_head"]
@@ -1003,7 +1003,7 @@ def test_the_hero_panel_by_touch_in_every_language(
             gate = seen["gate"]
             assert gate["showing"] and gate["hero"] == "roel", gate
             assert i18n.tr("Only {hero} looks — show?").format(hero="Roel") in gate["texts"]
-            assert gate["buttons"][-3:-1] == [i18n.tr("Show"), i18n.tr("Not now")], gate
+            assert gate["buttons"][:2] == [i18n.tr("Show"), i18n.tr("Not now")], gate
             roel = catalog.hero_cards("roel")
             assert not any(catalog.card(x).title in " ".join(gate["texts"]) for x in roel)
             # a figure's name and number are joined by a no-break space (one line of figures)

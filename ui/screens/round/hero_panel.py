@@ -93,6 +93,10 @@ class HeroPanelView(CardPanel):
         to_top(self.ids.scroll)
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
+        for label, call in extra or []:  # first, in the same place at every visit
+            self._button(label, call)
+        #: the Pi's Next goes to the hero's own buttons first, the screen's (My phone) after
+        self.extras, self.choices = self.choices, []
         if panel.actions:  # first: what the hero can do now
             self._heading(tr("Use now"))
             for action in panel.actions:
@@ -101,8 +105,6 @@ class HeroPanelView(CardPanel):
             self._heading(tr("Played this round"))
             grid = self._grid()
             grid.add_widget(self._tile(panel.played))
-        for label, call in extra or []:  # first, in the same place at every visit
-            self._button(label, call)
         self._heading(panel.hand_heading)
         if panel.hand_secret:  # asked first: the hand opens only on a second tap (R-RND-1)
             self._ask(panel.hand_question, panel.show_hand_label, show_hand)
@@ -140,11 +142,11 @@ class HeroPanelView(CardPanel):
         self.showing = False
         to_top(self.ids.scroll)  # before the body empties: no spring back from where it was
         self.ids.body.clear_widgets()
-        self.choices = []
+        self.choices, self.extras = [], []
 
     def buttons(self) -> list[Button]:
         """The panel's buttons in reading order, Close last (the Pi's Next goes round them)."""
-        return [*getattr(self, "choices", []), self.ids.close]
+        return [*getattr(self, "choices", []), *getattr(self, "extras", []), self.ids.close]
 
     # ----- widgets -------------------------------------------------------------------------------
     def _heading(self, text: str) -> None:
