@@ -73,6 +73,8 @@ class HeroPanelView(CardPanel):
     """Covers the round screen while shown (a CardPanel: it takes every touch on it)."""
 
     name_text = StringProperty("")
+    phone_text = StringProperty("")  # "My phone: Roel" beside Close, when the phones' page runs
+    _phone_call: Callable[[], None] | None = None
     summary_text = StringProperty("")
     hero_colour = ListProperty(list(theme.HERO))
 
@@ -82,9 +84,11 @@ class HeroPanelView(CardPanel):
         act: Callable[[PanelAction], None],
         show_hand: Callable[[], None],
         extra: list[tuple[str, Callable[[], None]]] | None = None,
+        phone: tuple[str, Callable[[], None]] | None = None,
     ) -> None:
         """Render `panel`; `act` uses an ability (or plays a card), `show_hand` asks for the
-        hand during the secret choice; `extra` are the screen's own buttons (Fix position)."""
+        hand during the secret choice; `extra` are the screen's own buttons (Fix position);
+        `phone` is "My phone", beside Close at every visit (the seat's code)."""
         self.hero = panel.hero
         self.name_text = panel.name
         self.summary_text = panel.summary
@@ -93,10 +97,12 @@ class HeroPanelView(CardPanel):
         to_top(self.ids.scroll)
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
-        for label, call in extra or []:  # first, in the same place at every visit
+        self.phone_text, self._phone_call = phone or ("", None)
+        #: the Pi's Next goes to the hero's own buttons first, My phone after
+        self.extras = [self.ids.phone] if phone else []
+        self.ids.phone.action = self.phone  # the Pi's Confirm presses it as a finger does
+        for label, call in extra or []:
             self._button(label, call)
-        #: the Pi's Next goes to the hero's own buttons first, the screen's (My phone) after
-        self.extras, self.choices = self.choices, []
         if panel.actions:  # first: what the hero can do now
             self._heading(tr("Use now"))
             for action in panel.actions:
@@ -134,6 +140,10 @@ class HeroPanelView(CardPanel):
 
     #: Close and Not now: the screen's own closing (set by the round screen), else `close`
     dismissing: Callable[[], None] | None = None
+
+    def phone(self) -> None:
+        if self._phone_call is not None:
+            self._phone_call()
 
     def dismiss(self) -> None:
         (self.dismissing or self.close)()

@@ -597,13 +597,12 @@ class RoundScreen(RoundPanel, Screen):
                     lambda: (self.close_hero(), self.fix_position_of(hero)),
                 )
             )
+        phone = None
         if self.host.web_feed is not None and self.state.phase != "over":
             # the hero's seat link as a QR code, for that player's own phone (round/phones.py)
-            label = phone_word("seat").format(hero=hero_name(hero))
-            extra.append((label, lambda: self._phone(hero)))
-        self.hero_view.show(
-            panel, self._hero_action, lambda: self.open_hero(hero, True, fix), extra
-        )
+            phone = (phone_word("seat").format(hero=hero_name(hero)), lambda: self._phone(hero))
+        again = lambda: self.open_hero(hero, True, fix)  # noqa: E731
+        self.hero_view.show(panel, self._hero_action, again, extra, phone)
         self.focused = -1
 
     def _phone(self, hero: str) -> None:
