@@ -28,6 +28,8 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 #: a card tile is never narrower than this (three across at 800 px, four at 1024 px)
 TILE_DP = 240
+#: a panel this wide has room for My phone beside Close and the summary (800x480 and up)
+WIDE_DP = 700
 
 
 def escape(text: str) -> str:
@@ -97,10 +99,16 @@ class HeroPanelView(CardPanel):
         to_top(self.ids.scroll)
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
-        self.phone_text, self._phone_call = phone or ("", None)
-        #: the Pi's Next goes to the hero's own buttons first, My phone after
-        self.extras = [self.ids.phone] if phone else []
+        # My phone: beside Close in a wide window, else the body's first row (upright, the
+        # summary beside it would be squeezed to a word a line): one place at every visit
+        wide = self.width >= dp(WIDE_DP)
+        self.phone_text, self._phone_call = phone if phone and wide else ("", None)
         self.ids.phone.action = self.phone  # the Pi's Confirm presses it as a finger does
+        if phone and not wide:
+            self._button(*phone)
+        #: the Pi's Next goes to the hero's own buttons first, My phone after
+        self.extras = [self.ids.phone] if phone and wide else self.choices
+        self.choices = []
         for label, call in extra or []:
             self._button(label, call)
         if panel.actions:  # first: what the hero can do now
