@@ -57,7 +57,8 @@ def test_the_hand_stays_secret_in_the_choice_until_its_player_asks(hero: str) ->
     assert not any(
         CATALOG.card(x).title in line for x in CATALOG.hero_cards(hero) for line in closed.lines()
     )
-    assert "Roel" in hero_panel(t.rules, t.state, "roel", legal).show_hand_label
+    asked = hero_panel(t.rules, t.state, "roel", legal)  # the question names the hero as printed
+    assert asked.hand_question == "Only Roel looks — show?" and asked.show_hand_label == "Show"
     opened = hero_panel(t.rules, t.state, hero, legal, show_hand=True)
     assert not opened.hand_secret
     assert sorted(card.card for card in opened.hand) == sorted(CATALOG.hero_cards(hero))

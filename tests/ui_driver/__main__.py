@@ -79,6 +79,9 @@ report and exits. The app's own options (`python -m ui --help`) apply.
   home DIR [LANG ...] Home with the saved game's board, its language buttons by touch, every
                      text size step chosen in Settings and by More… > Text size, the round
                      screen at 150 % in each language (default en, de) (home_scripts.py)
+  finger DIR         nothing moves under a finger: places kept while a strip comes and goes,
+                     a tap just after it closed, the secret hand's question, a tap held back,
+                     the busy sign of a slow Undo (finger_scripts.py)
   phones DIR         the Phones view (table view's code, a hero's "my phone", revoked) by touch
                      from Home and Hardware, saved in DIR (phone_scripts.py)
 
@@ -135,12 +138,16 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
     # DIR is the first argument of these
     into_first = (
         "shots", "story-shots", "wizard", "phones", "hero", "board", "why", "placement",
-        "protection", "home",
+        "protection", "home", "finger",
     )  # fmt: skip
     directory = Path(rest[0]) if name in into_first else out
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     driver = Driver(app, directory)
+    if name != "finger":  # a scripted finger taps as soon as two frames are alike: no hand is
+        from ui.widgets.touch_guard import MovedAreas  # that fast (the guard's hold: 0 for it)
+
+        MovedAreas.hold_s = 0.0
     app.fixed_seed = seed
     table = app.hardware.table
     if table is not None:
@@ -287,6 +294,11 @@ def queue_script(app: Any, script: list[str], seed: int, out: Path | None) -> No
         from tests.ui_driver.home_scripts import home_and_text_steps
 
         home_and_text_steps(driver, rest[1:] or ["en", "de"])
+        driver.then(driver.summary)
+    elif name == "finger":
+        from tests.ui_driver.finger_scripts import finger
+
+        finger(driver)
         driver.then(driver.summary)
     elif name == "report":
         driver.then(driver.summary)

@@ -81,7 +81,7 @@ def pi_buttons(driver: Driver) -> None:
     report = driver.report.setdefault("buttons", {})
     table_set_up(driver)
     driver.then(lambda: report.update(start_head=_head(driver), focused=[]))
-    for _ in range(2):  # Next + Confirm opens the first hero's cards, then plays the first
+    for _ in range(3):  # Next + Confirm: the first hero's question, Show, the first card
         driver.then(lambda: app.controls.press("next"))
         driver.then(lambda: driver.wait_until("next", lambda: app.pi_presses[-1:] == ["next"]))
         driver.then(lambda: report["focused"].append(app.round_screen().focused))

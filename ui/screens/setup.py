@@ -42,6 +42,7 @@ from companion.engine.situation import Situation
 from companion.errors import CompanionError
 from ui import theme
 from ui.board.view import FortressView
+from ui.widgets.busy import Busy
 from ui.widgets.button_row import ButtonRow
 from ui.widgets.check_row import CheckRow
 from ui.widgets.scrolling import WholeRows, to_top  # noqa: F401  (WholeRows: setup.kv's list place)
@@ -119,6 +120,7 @@ class SetupScreen(Screen):
         self._titles: dict[str, str] = {}
         self.start = start
         self.leave = leave
+        self.working = Busy()  # Start game's work, behind its busy sign
         self.page = "players"
         self.active_seat = 0
         self.selected_room: str | None = None
@@ -151,8 +153,8 @@ class SetupScreen(Screen):
             self.rebuild()
             return
         if index == len(PAGES) - 1:
-            if not self.plan.problems():
-                self.start(self.plan)
+            if not self.plan.problems():  # seconds on a busy Pi: behind a busy sign
+                self.working.start(lambda: self.start(self.plan), self.ids.next)
             return
         self._go(PAGES[index + 1])
 

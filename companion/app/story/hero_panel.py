@@ -77,6 +77,7 @@ class HeroPanel:
     summary: str  # wounds, where the hero stands, defeats
     language: str
     hand_secret: bool  # the secret choice: the hand waits for its player (`show_hand_label`)
+    hand_question: str  # asked before the hand opens: "Only Matthew looks — show?"
     show_hand_label: str
     hand_heading: str
     hand: tuple[CardFacts, ...]  # by initiative, earned cards last; empty while secret
@@ -93,7 +94,7 @@ class HeroPanel:
             out += played.lines
         out.append(self.hand_heading)
         if self.hand_secret:
-            out.append(self.show_hand_label)
+            out += [self.hand_question, self.show_hand_label]
         for card in self.hand:
             out += [card.title, " · ".join(card.figures), *card.lines]
             out += [card.note] if card.note else []
@@ -163,7 +164,8 @@ def hero_panel(
         summary=summary(rules, state, h),
         language=i18n.current_language(),
         hand_secret=secret,
-        show_hand_label=tr("Show the hand of {hero} (only {hero} looks)").format(hero=name),
+        hand_question=tr("Only {hero} looks — show?").format(hero=name),
+        show_hand_label=tr("Show"),
         hand_heading=tr("Hand"),
         hand=hand,
         played=played,

@@ -31,6 +31,8 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 #: the text size, and half as wide again from 150 % on (one across at 800 px): a tile stays
 #: lower than the band below "Hand", so a card of the hand is in sight as the panel opens
 TILE_DP = 240
+#: a panel this wide has room for My phone beside Close and the summary (800x480 and up)
+WIDE_DP = 700
 
 
 def tile_px() -> float:
@@ -81,6 +83,8 @@ class HeroPanelView(CardPanel):
     """Covers the round screen while shown (a CardPanel: it takes every touch on it)."""
 
     name_text = StringProperty("")
+    phone_text = StringProperty("")  # "My phone: Roel" beside Close, when the phones' page runs
+    _phone_call: Callable[[], None] | None = None
     summary_text = StringProperty("")
     hero_colour = ListProperty(list(theme.HERO))
 
@@ -90,9 +94,11 @@ class HeroPanelView(CardPanel):
         act: Callable[[PanelAction], None],
         show_hand: Callable[[], None],
         extra: list[tuple[str, Callable[[], None]]] | None = None,
+        phone: tuple[str, Callable[[], None]] | None = None,
     ) -> None:
         """Render `panel`; `act` uses an ability (or plays a card), `show_hand` asks for the
-        hand during the secret choice; `extra` are the screen's own buttons (Fix position)."""
+        hand during the secret choice; `extra` are the screen's own buttons (Fix position);
+        `phone` is "My phone", beside Close at every visit (the seat's code)."""
         self.hero = panel.hero
         self.name_text = panel.name
         self.summary_text = panel.summary
@@ -101,6 +107,18 @@ class HeroPanelView(CardPanel):
         to_top(self.ids.scroll)
         body.clear_widgets()
         self.choices: list[Button] = []  # what the Pi's Next goes through, in order
+        # My phone: beside Close in a wide window, else the body's first row (upright, the
+        # summary beside it would be squeezed to a word a line): one place at every visit
+        wide = self.width >= dp(WIDE_DP)
+        self.phone_text, self._phone_call = phone if phone and wide else ("", None)
+        self.ids.phone.action = self.phone  # the Pi's Confirm presses it as a finger does
+        if phone and not wide:
+            self._button(*phone)
+        #: the Pi's Next goes to the hero's own buttons first, My phone after
+        self.extras = [self.ids.phone] if phone and wide else self.choices
+        self.choices = []
+        for label, call in extra or []:
+            self._button(label, call)
         if panel.actions:  # first: what the hero can do now
             self._heading(tr("Use now"))
             for action in panel.actions:
@@ -110,9 +128,8 @@ class HeroPanelView(CardPanel):
             grid = self._grid()
             grid.add_widget(self._tile(panel.played))
         self._heading(panel.hand_heading)
-        if panel.hand_secret:
-            self._text(tr("Only the player of {hero} looks now.").format(hero=panel.name))
-            self._button(panel.show_hand_label, show_hand, commit=True)
+        if panel.hand_secret:  # asked first: the hand opens only on a second tap (R-RND-1)
+            self._ask(panel.hand_question, panel.show_hand_label, show_hand)
         elif not panel.hand:
             self._text(tr("No cards in hand."))
         else:
@@ -132,22 +149,30 @@ class HeroPanelView(CardPanel):
                 if line.does:
                     text = f"[b]{text}[/b] — {escape(line.does)}"
                 self._text(text)
-        for label, call in extra or []:
-            self._button(label, call)
         self.showing = True
         scroll = self.ids.scroll
         to_top(scroll)
         Clock.schedule_once(lambda _dt: to_top(scroll), 0)  # once the new body is laid out
 
+    #: Close and Not now: the screen's own closing (set by the round screen), else `close`
+    dismissing: Callable[[], None] | None = None
+
+    def phone(self) -> None:
+        if self._phone_call is not None:
+            self._phone_call()
+
+    def dismiss(self) -> None:
+        (self.dismissing or self.close)()
+
     def close(self) -> None:
         self.showing = False
         to_top(self.ids.scroll)  # before the body empties: no spring back from where it was
         self.ids.body.clear_widgets()
-        self.choices = []
+        self.choices, self.extras = [], []
 
     def buttons(self) -> list[Button]:
         """The panel's buttons in reading order, Close last (the Pi's Next goes round them)."""
-        return [*getattr(self, "choices", []), self.ids.close]
+        return [*getattr(self, "choices", []), *getattr(self, "extras", []), self.ids.close]
 
     # ----- widgets -------------------------------------------------------------------------------
     def _heading(self, text: str) -> None:
@@ -205,6 +230,21 @@ class HeroPanelView(CardPanel):
         else:
             tile.disabled = True  # facts to read, nothing to press
         return tile
+
+    def _ask(self, question: str, yes: str, show_hand: Callable[[], None]) -> None:
+        """ "Only Matthew looks — show?" in large type, Show and Not now as two big buttons side
+        by side (Not now closes the panel, as Close does)."""
+        self.ids.body.add_widget(Factory.PanelQuestion(text=question))
+        row = Factory.AnswerRow()
+        for text, call, commit in ((yes, show_hand, True), (tr("Not now"), self.dismiss, False)):
+            button = Factory.AnswerButton(text=text)
+            button.background_color = theme.COMMIT if commit else theme.PANEL
+            button.action = call
+            button.commit = commit
+            button.bind(on_release=lambda b: b.action())
+            row.add_widget(button)
+            self.choices.append(button)
+        self.ids.body.add_widget(row)
 
     def _button(self, text: str, call: Callable[[], None], commit: bool = False) -> None:
         button = Factory.OptionButton(text=text)

@@ -24,8 +24,10 @@ from ui import theme
 from ui.screens.round.board import MODE_NAMES, FixTarget
 from ui.screens.round.host import RoundHost
 from ui.screens.round.status import seated
+from ui.widgets.busy import Busy
 from ui.widgets.option_groups import Group, ProtectPicker, arrange
 from ui.widgets.scrolling import scroll_view_of, to_top
+from ui.widgets.touch_guard import TouchGuard
 
 PanelKind = Literal[
     "why", "more", "table", "confirm", "fix", "fixing", "choices", "group", "options"
@@ -40,6 +42,8 @@ MENUS: frozenset[PanelKind] = frozenset({"why", "more", "fix"})
 
 class RoundPanel:
     host: RoundHost  # what the screen may call (the App gives it)
+    working: Busy  # the work its buttons start, behind a busy sign
+    guard: TouchGuard  # what just moved holds back a touch
     """The panel's widgets; `self` is the RoundScreen (its ids, options and state)."""
 
     #: (hero, event count): a private decision the table chose to make here, not on the phone
@@ -173,7 +177,8 @@ class RoundPanel:
             self._protect(box, self.picker)
         for item in items:
             if isinstance(item, Group) and item.key[0] == "choose":
-                # the secret hand opens in the hero's panel, card facts and all (R-RND-1)
+                # the hero's panel asks "Only Roel looks — show?" first: one tap (or one that
+                # landed on the wrong row) never shows a secret hand (R-RND-1)
                 hero = item.key[1]
                 label = group_label(item.key)
                 if self.state.hero(hero).chosen is not None:  # changeable until the reveal
@@ -182,7 +187,7 @@ class RoundPanel:
                     label = tr("{hero} chooses on their phone (or here)").format(
                         hero=hero_name(hero)
                     )
-                self._button(box, label, lambda hero=hero: self.open_hero(hero, show_hand=True))
+                self._button(box, label, lambda hero=hero: self.open_hero(hero))
             elif isinstance(item, Group):
                 self._button(box, group_label(item.key), lambda key=item.key: self._open(key))
             elif isinstance(item, c.Protect):
@@ -312,6 +317,7 @@ class RoundPanel:
                 chip = Factory.WoundChip()
                 chip.hero = hero
                 chip.bind(on_release=lambda w: self.open_hero(w.hero))
+                self.guard.watch(chip)
                 chip.chip_colour = theme.FIGURE_COLOURS.get(hero, theme.HERO)
                 chip.color = theme.ink_on(chip.chip_colour)
                 box.add_widget(chip)
@@ -348,7 +354,9 @@ class RoundPanel:
         else:
             button = Factory.OptionButton(text=text)
             button.pooled = True
-            button.bind(on_release=lambda b: b.action())
+            # a command it starts runs behind its busy sign (ui/widgets/busy.py)
+            button.bind(on_release=lambda b: self.working.pressed(b, b.action))
+            self.guard.watch(button, "text")  # moved or reworded: held back a moment
         button.markup = markup  # escaped by the caller (a pooled button may have had it on)
         button.action = action
         button.commit = commit  # a committing button: what Confirm and scripted players tap

@@ -9,6 +9,7 @@ options back. A card choice stays hidden until all players have chosen (R-RND-1)
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -48,12 +49,14 @@ from ui.board.layout import Box
 from ui.board.view import FortressView
 from ui.screens.round.board import BoardChoice, FixTarget, board_prompt, focus_room
 from ui.screens.round.card_panel import CardPanel  # noqa: F401  (screen.kv places it)
+from ui.screens.round.guard import guard_round
 from ui.screens.round.hero_panel import HeroPanelView
 from ui.screens.round.host import RoundHost
 from ui.screens.round.panel import RoundPanel
 from ui.screens.round.phones import PhonesView
 from ui.screens.round.status import status_text, threat_legend, wound_chips
 from ui.screens.round.strigoi_card import card_scene
+from ui.widgets.busy import Busy
 from ui.widgets.button_row import ButtonRow  # noqa: F401  (the kv's commit box)
 from ui.widgets.glyphs import ARROW_MARKUP, with_arrows
 from ui.widgets.option_groups import ProtectPicker, arrange, board_mode
@@ -65,6 +68,7 @@ Run = Callable[[c.Command], None]
 CARD_FIGURES = 4  # the large figures a card shows at most (a curse on four heroes)
 CARD_LINES = 8  # the lines of what the table must do
 Choices = list[tuple[str, Callable[[], None]]]
+seat = attrgetter("seat")  # heroes in seat order
 
 
 class RoundScreen(RoundPanel, Screen):
@@ -95,6 +99,7 @@ class RoundScreen(RoundPanel, Screen):
 
     def __init__(self, host: RoundHost, **kwargs: object) -> None:
         self.host = host  # what it may call (round/host.py), never the App itself
+        self.working = Busy()  # a command's busy sign on the button that started it
         super().__init__(**kwargs)
 
     def attach_board(self, view: FortressView) -> None:
@@ -132,7 +137,9 @@ class RoundScreen(RoundPanel, Screen):
         self.ids.board_holder.add_widget(view)
         self.hero_view = HeroPanelView()
         self.add_widget(self.hero_view)  # over everything else of the screen
+        self.hero_view.dismissing = self.close_hero  # closed, it stays closed
         self.hero_open: tuple[str, bool, bool] | None = None  # hero, hand shown, Fix offered
+        self.guard = guard_round(self)  # a touch on what just moved is held back a moment
         self._warm_card()
 
     def _warm_card(self) -> None:
@@ -232,7 +239,7 @@ class RoundScreen(RoundPanel, Screen):
     def _choose(self, command: c.Command) -> None:
         if not self.stale:  # a second tap before the new options are shown is not a choice
             self.choice.cancel()
-            self.run(command)
+            self.working.start(lambda: self.run(command))  # behind its button's busy sign
 
     def show_table(self, status: TableStatus, by_hand: Callable[[], None]) -> None:
         """The table's open actions (they hold the game's options back until the table has
@@ -347,7 +354,7 @@ class RoundScreen(RoundPanel, Screen):
         fortress = self.rules.fortress
         view.names = {room: room_name(room) for room in fortress.rooms}
         view.figure_names = {
-            **{f"hero:{h.hero}": hero_name(h.hero) for h in sorted(self.state.heroes, key=_seat)},
+            **{f"hero:{h.hero}": hero_name(h.hero) for h in sorted(self.state.heroes, key=seat)},
             **{
                 f"strigoi:{name}": f"{strigoi_label(name)} {self.state.strigoi_wounds.get(name, 0)}"
                 f"/{self.rules.catalog.strigoi[name].existence}"
@@ -395,13 +402,10 @@ class RoundScreen(RoundPanel, Screen):
         self.view.redraw()
         self._fill()
 
-    def _waiting_hero(self) -> str | None:
-        return waiting_hero(self.task, self.state)
-
     def _threat_levels(self) -> dict[Cell, Level]:
         """The engine's threat map for the hero the game waits for (the mover), on the
         situation the app already built for the board view."""
-        return threat_levels(self.rules, self.view.situation, self._waiting_hero())
+        return threat_levels(self.rules, self.view.situation, waiting_hero(self.task, self.state))
 
     def toggle_threat(self) -> None:
         self.threat_on = not self.threat_on
@@ -593,13 +597,12 @@ class RoundScreen(RoundPanel, Screen):
                     lambda: (self.close_hero(), self.fix_position_of(hero)),
                 )
             )
+        phone = None
         if self.host.web_feed is not None and self.state.phase != "over":
             # the hero's seat link as a QR code, for that player's own phone (round/phones.py)
-            label = phone_word("seat").format(hero=hero_name(hero))
-            extra.append((label, lambda: self._phone(hero)))
-        self.hero_view.show(
-            panel, self._hero_action, lambda: self.open_hero(hero, True, fix), extra
-        )
+            phone = (phone_word("seat").format(hero=hero_name(hero)), lambda: self._phone(hero))
+        again = lambda: self.open_hero(hero, True, fix)  # noqa: E731
+        self.hero_view.show(panel, self._hero_action, again, extra, phone)
         self.focused = -1
 
     def _phone(self, hero: str) -> None:
@@ -690,7 +693,3 @@ class RoundScreen(RoundPanel, Screen):
             return False
         chosen.action()
         return True
-
-
-def _seat(hero: object) -> int:
-    return int(getattr(hero, "seat", 0))
