@@ -107,7 +107,7 @@ class FortressView(NamesAndLegend, Figures, Painting, Widget):
         self.books_drawn: list[tuple[str, int]] = []  # (letter, px) of the last static layer
         self.ladders_drawn: list[tuple[str, Cell]] = []  # the ladders the last static layer drew
         #: the event layer's letters and figures in the order drawn, as (kind, circle): a figure
-        #: is never drawn under a letter (tests/ui/test_zoomed_board.py reads it)
+        #: is never drawn under a letter (tests/ui/board/test_zoomed_board.py reads it)
         self.draw_order: list[tuple[str, Circle]] = []
         self._letter_spots: list[Circle] = []  # every letter's disc in the static layer
         self._hidden: set[Cell] = set()  # spaces under the legend or a button: not drawn
