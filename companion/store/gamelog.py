@@ -100,6 +100,9 @@ class GameLog:
         self._closed = False
         vet = None if check == "none" else self._check_resumable
         self.db, self.read_only = open_database(self.path, read_only=read_only, how=check, vet=vet)
+        #: the commands read last (`commands`) and what they were read at: the table's views
+        #: ask for the whole history after every command
+        self._read: tuple[tuple[object, ...], tuple[CommandRecord, ...]] | None = None
 
     def _check_resumable(self, db: Database) -> None:
         """The game a table resumes must read back: a row SQLite's checks pass but whose
@@ -296,7 +299,14 @@ class GameLog:
 
     @_store_errors
     def commands(self, game_id: str, upto: int | None = None) -> list[CommandRecord]:
+        """The game's commands up to `upto` (its head), read again only when the log changed
+        since the last read: by this connection (its total changes) or another (SQLite's
+        `data_version`)."""
         head = self._head(game_id) if upto is None else upto
+        version = self.db.execute("pragma data_version").fetchone()[0]
+        key = (game_id, head, self.db.conn.total_changes, version)
+        if self._read is not None and self._read[0] == key:
+            return list(self._read[1])
         found = []
         for row in self.db.query(
             "select * from commands where game_id = ? and seq <= ? order by seq", [game_id, head]
@@ -308,6 +318,7 @@ class GameLog:
             found.append(
                 CommandRecord(row["seq"], command, row["first_event"], row["last_event"], row["at"])
             )
+        self._read = (key, tuple(found))
         return found
 
     @_store_errors

@@ -45,8 +45,10 @@ class Phones:
 
     def stop(self) -> None: ...
 
-    def push(self, snapshot: Snapshot) -> None:
+    def push(self, snapshot: Snapshot, then: Callable[[], None] | None = None) -> None:
         self.last = snapshot
+        if then is not None:
+            then()
 
     def load(self) -> WebLoad:
         return WebLoad(0, 0, 0)

@@ -7,6 +7,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from companion.app.session.game import GameSession
@@ -105,6 +106,39 @@ def test_history_lists_the_commands(log: GameLog) -> None:
     assert [h.seq for h in history] == list(range(1, 11))
     assert all(h.first_event <= h.last_event + 1 for h in history)
     assert isinstance(history[0].command, c.ChooseCard)
+
+
+def test_the_history_read_again_follows_every_change(log: GameLog) -> None:
+    """`commands` keeps its last read (the phones' views ask after every command): a command
+    played, an undo and a command replacing the undone one, and a change by another connection
+    are all seen, exactly as a read of the rows."""
+    session = GameSession.start(log, 7, SEATS)
+    play(session, 6)
+
+    def fresh() -> list[tuple[int, object]]:
+        with sqlite3.connect(log.path) as other:
+            rows = other.execute(
+                "select seq, payload from commands where game_id = ? and seq <= ? order by seq",
+                [session.game_id, log.top(session.game_id)],
+            ).fetchall()
+        return [(seq, msgspec.json.decode(payload)) for seq, payload in rows]
+
+    def read() -> list[tuple[int, object]]:
+        found = session.history()
+        return [(r.seq, msgspec.json.decode(msgspec.json.encode(r.command))) for r in found]
+
+    before = read()
+    assert before == fresh() and session.history() is not session.history()  # a copy each
+    session.undo(1)
+    play(session, 1, seed=9)  # another command in the undone one's place: the same top
+    assert read() == fresh() != before and len(read()) == 6
+    with sqlite3.connect(log.path) as other:  # another connection rewrites the last command
+        other.execute(
+            "update commands set payload = (select payload from commands where game_id = ?1 "
+            "and seq = 1) where game_id = ?1 and seq = 6",
+            [session.game_id],
+        )
+    assert read() == fresh() and read()[5][1] == read()[0][1]
 
 
 def test_export_then_import_gives_the_same_game(log: GameLog, tmp_path: Path) -> None:

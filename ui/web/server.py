@@ -243,21 +243,27 @@ class TableWebServer:
             done.wait(timeout)
 
     # ----- the feed's side (the table service's thread) ------------------------------------------
-    def push(self, snapshot: Snapshot) -> None:
+    def push(self, snapshot: Snapshot, then: Callable[[], None] | None = None) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
             self.snapshot = snapshot
+            if then is not None:
+                then()
             return
         try:
-            loop.call_soon_threadsafe(self._deliver, snapshot)
+            loop.call_soon_threadsafe(self._deliver, snapshot, then)
         except RuntimeError:  # the loop closed meanwhile
             self.snapshot = snapshot
+            if then is not None:
+                then()
 
-    def _deliver(self, snapshot: Snapshot) -> None:
+    def _deliver(self, snapshot: Snapshot, then: Callable[[], None] | None = None) -> None:
         self.snapshot = snapshot
         self._frames = {}
         for viewer in self._viewers:
             viewer.wake.set()
+        if then is not None:  # after every woken stream's step: each has written its frame
+            asyncio.get_running_loop().call_soon(then)
 
     # ----- pages --------------------------------------------------------------------------------
     async def _page(self, request: web.Request) -> web.StreamResponse:

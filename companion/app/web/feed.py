@@ -194,8 +194,9 @@ class WebServer(Protocol):
 
     def stop(self) -> None: ...
 
-    def push(self, snapshot: Snapshot) -> None:
-        """Send the new views (called on the service's thread; must not block)."""
+    def push(self, snapshot: Snapshot, then: Callable[[], None] | None = None) -> None:
+        """Send the new views (called on the service's thread; must not block); `then` is
+        called (on any thread) once the streams have been written to."""
 
     def load(self) -> WebLoad:
         """How many phones follow and what was refused (any thread; must not block)."""
@@ -455,12 +456,12 @@ class WebFeed:
                     ended[token][language] = refusal(why)
                 for token in paused:
                     waiting[token][language] = refusal("paused")
-        self.server.push(
-            Snapshot(self.version, tables, seats, ended, patches, self.version - 1, waiting)
-        )
-        if unsettled:
-            self.settling = self.version
-            self.post(self._settle)
+        snapshot = Snapshot(self.version, tables, seats, ended, patches, self.version - 1, waiting)
+        if unsettled:  # the names placed once the move is on its way: the placing holds the
+            self.settling = self.version  # interpreter, the streams' writes would wait for it
+            self.server.push(snapshot, then=lambda: self.post(self._settle))
+        else:
+            self.server.push(snapshot)
 
     def _settle(self) -> None:
         """The names placed on the board sent just before, unless a build since did it."""
