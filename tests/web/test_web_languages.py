@@ -91,6 +91,9 @@ def test_a_turned_platform_comes_at_once_and_its_names_right_after(table: WebTab
         turn = c.SetRotation(room="NW", rotation=(rotation(table, "NW") + 3) % 6)
         assert table.call(lambda: table.service.execute(turn)).refused is None
         table.settle()
+        # the names' build is posted once the server's loop has written the move: wait for it
+        wait_for(lambda: table.feed.version > table.feed.settling > 0, 30, "the names placed")
+        table.settle()
         last = table.server.snapshot.version
         patches: list[dict[str, Any]] = []
         while not patches or patches[-1]["version"] < last:
