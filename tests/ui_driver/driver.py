@@ -129,21 +129,19 @@ class Driver:
         self.report["screens"][self.prefix + name] = entry
 
     def hand_unseen(self) -> list[str]:
-        """A shown hero panel whose hand (its last card grid: the played card's comes first)
-        has no card in sight, whole, as the panel opens: the playtest's "Hand" over an empty
-        band at 800x480 with large text, read as a hero without cards."""
-        from kivy.uix.gridlayout import GridLayout
-
+        """A shown hero panel whose hand (`hand_grid`) has no card in sight, whole, as the
+        panel opens: the playtest's "Hand" over an empty band at 800x480 with large text, read
+        as a hero without cards."""
         screen = self.app.round_screen()
         panel = getattr(screen, "hero_view", None)
         if panel is None or not panel.showing:
             return []
-        view, body = panel.ids.scroll, panel.ids.body
-        grids = [w for w in reversed(body.children) if isinstance(w, GridLayout) and w.children]
-        if not grids:
+        grid = getattr(panel, "hand_grid", None)
+        if grid is None or not grid.children:
             return []
+        view = panel.ids.scroll
         low, high = view.to_window(view.x, view.y)[1], view.to_window(view.x, view.top)[1]
-        tiles = grids[-1].children
+        tiles = grid.children
         seen = [
             t
             for t in tiles

@@ -123,11 +123,8 @@ class HeroPanelView(CardPanel):
             self._heading(tr("Use now"))
             for action in panel.actions:
                 self._button(action.label, lambda a=action: act(a))
-        if panel.played is not None:
-            self._heading(tr("Played this round"))
-            grid = self._grid()
-            grid.add_widget(self._tile(panel.played))
-        self._heading(panel.hand_heading)
+        self.hand_grid = None  # the hand's cards (in sight as the panel opens: the layout check)
+        self._heading(panel.hand_heading)  # the hand before the card played: what is decided
         if panel.hand_secret:  # asked first: the hand opens only on a second tap (R-RND-1)
             self._ask(panel.hand_question, panel.show_hand_label, show_hand)
         elif not panel.hand:
@@ -137,11 +134,14 @@ class HeroPanelView(CardPanel):
                 self._text(tr("Until all have chosen, another card may be played instead."))
             elif any(card.choose is not None for card in panel.hand):
                 self._text(tr("Tap a card to play it this round."))
-            grid = self._grid()
+            grid = self.hand_grid = self._grid()
             for card in panel.hand:
                 tile = self._tile(card, act)
                 tile.bind(texture_size=lambda t, _s, g=grid: self._same_height(g, t))
                 grid.add_widget(tile)
+        if panel.played is not None:
+            self._heading(tr("Played this round"))
+            self._grid().add_widget(self._tile(panel.played))
         for section in panel.sections:
             self._heading(section.heading)
             for line in section.lines:
