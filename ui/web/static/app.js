@@ -171,6 +171,7 @@ function behind() {
 
 function end(why) {
   state.ended = true;
+  drawTracker(null);
   if (state.source) state.source.close();
   document.body.classList.add("ended");
   $("seat").hidden = true;
@@ -234,7 +235,7 @@ function show(view, changed) {
   state.words = view.words || {};
   if (now()) labels();
   if (!view.game) {
-    $("tracker").hidden = true;
+    drawTracker(null);
     $("table").hidden = true;
     $("nogame").hidden = false;
     text("nogame", state.words.no_game);
@@ -314,6 +315,7 @@ function drawHeroes(heroes) {
 function drawTracker(tracker) {
   const list = $("tracker");
   list.hidden = !tracker;
+  document.body.classList.toggle("tracking", Boolean(tracker));
   if (!tracker) return;
   list.setAttribute("aria-label", tracker.title);
   list.dataset.marked = tracker.marked || "";
