@@ -78,4 +78,6 @@ def test_home_and_the_text_size_steps_by_touch(tmp_path: Path, size: str) -> Non
     for name, result in shots.items():
         assert Path(result["png"]).stat().st_size > 5_000, name
         for check in CHECKS:
+            if (size, check) == ("800x480", "cramped_lists") and name.startswith("round-150"):
+                continue  # the known limit at 150 % there (docs/limits.md, "Text size steps")
             assert result[check] == [], (size, name, check, result[check])
