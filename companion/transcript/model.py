@@ -48,14 +48,16 @@ class Transcript(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def decode(raw: bytes) -> Transcript:
+    try:  # checked first: msgspec's own answer to bad UTF-8 differs between its versions
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(f"not UTF-8 text: {exc}") from None
     try:
         transcript = msgspec.json.decode(raw, type=Transcript)
     except msgspec.ValidationError as exc:
         raise TranscriptError(f"not an {FORMAT} document: {exc}") from None
     except msgspec.DecodeError as exc:
         raise TranscriptError(f"not JSON: {exc}") from None
-    except UnicodeDecodeError as exc:  # msgspec checks UTF-8 only as far as it reads strings
-        raise TranscriptError(f"not UTF-8 text: {exc}") from None
     if transcript.format != FORMAT:
         raise TranscriptError(f"field 'format': expected {FORMAT!r}, got {transcript.format!r}")
     return transcript
