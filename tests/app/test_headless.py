@@ -82,7 +82,9 @@ def test_buttons_alone_start_a_game_read_the_choices_play_and_undo(table) -> Non
         "to choose their cards.",
         "the simulated reader plays a card",
     )
-    until = next(i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret))
+    told = lambda: [i for i, x in enumerate(said[2:], 2) if not any(s in x for s in secret)]  # noqa: E731
+    wait("a sentence after the secret choices", lambda: bool(told()))  # said a moment later
+    until = told()[0]
     assert until >= 2 + 2 * len(heroes) - 1  # one sentence each while choosing, no card named
     assert not any(card in line for line in said[:until] for card in cards), said[:until]
     wait("what the game waits for next", lambda: said[-1].startswith("Waiting for"))
