@@ -220,7 +220,7 @@ class WebFeed:
     ) -> None:
         self.server = server
         self.always = frozenset(always)
-        #: the languages of the last build (`built_languages`: what a build costs)
+        #: the languages of the last build (a language not in it is built when a page asks)
         self.built: frozenset[str] = frozenset()
         #: the version sent with the names where they stood (0: none waits to be placed)
         self.settling = 0
